@@ -1,0 +1,290 @@
+"""The user's config file: read, validated strictly, with errors that name file, line and key.
+
+Every key is documented in config.example.toml. Unknown keys are errors (with a "did you
+mean"), so a typo never silently does nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from platformdirs import user_config_dir, user_data_dir
+
+from paperterm.index.sources import SourceSpec
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+APP_NAME = "paperterm"
+CONFIG_ENV = "PAPERTERM_CONFIG"
+DATA_DIR_ENV = "PAPERTERM_DATA_DIR"
+
+_TOP_KEYS = {
+    "data_dir": str,
+    "include_seeds": bool,
+    "sources": list,
+    "search": dict,
+    "ui": dict,
+    "keys": dict,
+}
+_SEARCH_KEYS = {"limit": int, "debounce_ms": int}
+_UI_KEYS = {"theme": str, "side_by_side_min_width": int}
+_SOURCE_KEYS = {"path": str, "collection": str}
+
+
+class ConfigError(Exception):
+    """A config problem as one line: `file:line: key: why`."""
+
+
+@dataclass(slots=True)
+class Config:
+    path: Path | None = None
+    data_dir: Path | None = None
+    include_seeds: bool = True
+    sources: list[SourceSpec] = field(default_factory=list)
+    search_limit: int = 200
+    debounce_ms: int = 60
+    theme: str | None = None
+    side_by_side_min_width: int = 100
+    keys: dict[str, str] = field(default_factory=dict)
+    key_lines: dict[str, int] = field(default_factory=dict)
+
+    def key_error(self, key: str, why: str) -> ConfigError:
+        """An error about one `[keys]` entry, for checks made by the TUI's key table."""
+        line = self.key_lines.get(key, 0)
+        return ConfigError(_where(self.path, line, f"keys.{key}", why))
+
+
+def default_config_path() -> Path:
+    return Path(user_config_dir(APP_NAME, appauthor=False)) / "config.toml"
+
+
+def default_data_dir() -> Path:
+    return Path(user_data_dir(APP_NAME, appauthor=False))
+
+
+def resolve_config_path(option: str | None) -> tuple[Path, bool]:
+    """The config file to read, and whether the user named it (then it must exist)."""
+    if option:
+        return Path(option).expanduser(), True
+    env = os.environ.get(CONFIG_ENV)
+    if env:
+        return Path(env).expanduser(), True
+    return default_config_path(), False
+
+
+def resolve_data_dir(option: str | None, config: Config) -> Path:
+    if option:
+        return Path(option).expanduser()
+    env = os.environ.get(DATA_DIR_ENV)
+    if env:
+        return Path(env).expanduser()
+    if config.data_dir is not None:
+        return config.data_dir
+    return default_data_dir()
+
+
+def load_config(path: Path, must_exist: bool) -> Config:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        if must_exist:
+            raise ConfigError(f"{path}: config file not found") from None
+        return Config()
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder, not a config file") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read config: {error.strerror}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ConfigError(f"{path}:{line}: not valid UTF-8") from None
+    return parse_config(text, path)
+
+
+def parse_config(text: str, path: Path | None = None) -> Config:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(_toml_error(path, error)) from None
+    locate = _Locator(text)
+    config = Config(path=path)
+    _check_keys(raw, _TOP_KEYS, "", path, locate)
+    if "data_dir" in raw:
+        config.data_dir = _expand(raw["data_dir"], path)
+    if "include_seeds" in raw:
+        config.include_seeds = raw["include_seeds"]
+    for number, entry in enumerate(raw.get("sources", []), start=1):
+        where = f"sources[{number}]"
+        if not isinstance(entry, dict):
+            raise ConfigError(
+                _where(
+                    path,
+                    locate.section("sources"),
+                    where,
+                    "must be a table with a path ([[sources]])",
+                )
+            )
+        _check_keys(entry, _SOURCE_KEYS, "sources", path, locate)
+        if "path" not in entry:
+            raise ConfigError(_where(path, locate.section("sources"), where, "needs a path"))
+        config.sources.append(SourceSpec(_expand(entry["path"], path), entry.get("collection")))
+    search = raw.get("search", {})
+    _check_keys(search, _SEARCH_KEYS, "search", path, locate)
+    config.search_limit = _positive(search, "limit", config.search_limit, "search", path, locate)
+    config.debounce_ms = _positive(
+        search, "debounce_ms", config.debounce_ms, "search", path, locate, allow_zero=True
+    )
+    ui = raw.get("ui", {})
+    _check_keys(ui, _UI_KEYS, "ui", path, locate)
+    config.theme = ui.get("theme")
+    config.side_by_side_min_width = _positive(
+        ui, "side_by_side_min_width", config.side_by_side_min_width, "ui", path, locate
+    )
+    for name, value in raw.get("keys", {}).items():
+        line = locate.key("keys", name)
+        if not isinstance(value, str) or not value.strip():
+            raise ConfigError(
+                _where(path, line, f"keys.{name}", 'must be a string of key names, e.g. "j,down"')
+            )
+        config.keys[name] = value
+        config.key_lines[name] = line
+    return config
+
+
+def check_key_ids(config: Config, known: Iterable[str]) -> None:
+    """Reject `[keys]` entries that name no binding, suggesting the closest id."""
+    known = sorted(known)
+    for name in config.keys:
+        if name not in known:
+            raise config.key_error(name, "no such key binding" + _did_you_mean(name, known))
+
+
+def _positive(
+    table: dict,
+    key: str,
+    default: int,
+    section: str,
+    path: Path | None,
+    locate: _Locator,
+    allow_zero: bool = False,
+) -> int:
+    if key not in table:
+        return default
+    value = table[key]
+    if value < 0 or (value == 0 and not allow_zero):
+        raise ConfigError(
+            _where(path, locate.key(section, key), f"{section}.{key}", "must be a positive number")
+        )
+    return value
+
+
+def _check_keys(
+    table: dict, schema: dict[str, type], section: str, path: Path | None, locate: _Locator
+) -> None:
+    if not isinstance(table, dict):
+        raise ConfigError(_where(path, locate.section(section), section, "must be a table"))
+    for key, value in table.items():
+        dotted = f"{section}.{key}" if section else key
+        line = locate.key(section, key)
+        if key not in schema:
+            hint = _did_you_mean(key, schema)
+            raise ConfigError(_where(path, line, dotted, "unknown key" + hint))
+        expected = schema[key]
+        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+            raise ConfigError(
+                _where(
+                    path, line, dotted, f"must be {_TYPE_NAMES[expected]}, not {_type_name(value)}"
+                )
+            )
+
+
+_TYPE_NAMES = {
+    str: "a string",
+    bool: "true or false",
+    int: "a whole number",
+    list: "an array of tables",
+    dict: "a table",
+}
+
+
+def _type_name(value: object) -> str:
+    for kind, name in _TYPE_NAMES.items():
+        if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+            return name
+    return type(value).__name__
+
+
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _expand(value: str, config_path: Path | None) -> Path:
+    """`~` and $VARS expanded; relative paths are relative to the config file."""
+    expanded = Path(os.path.expandvars(os.path.expanduser(value)))
+    if not expanded.is_absolute() and config_path is not None:
+        expanded = config_path.parent / expanded
+    return expanded
+
+
+def _where(path: Path | None, line: int, key: str, why: str) -> str:
+    place = str(path) if path is not None else "<config>"
+    if line:
+        place += f":{line}"
+    return f"{place}: {key}: {why}"
+
+
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+
+
+def _toml_error(path: Path | None, error: Exception) -> str:
+    """tomllib's "why (at line L, column C)" as `file:L:C: why`."""
+    message = str(error)
+    match = _TOML_POSITION.search(message)
+    place = str(path) if path is not None else "<config>"
+    if match:
+        return f"{place}:{match.group(1)}:{match.group(2)}: {message[: match.start()]}"
+    return f"{place}: {message}"
+
+
+class _Locator:
+    """Finds the line where a key is set, since tomllib does not report positions."""
+
+    _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+
+    def section(self, section: str) -> int:
+        for number, line in enumerate(self.lines, start=1):
+            match = self._HEADER.match(line)
+            if match and match.group(1).strip("\"'") == section:
+                return number
+        return 0
+
+    def key(self, section: str, key: str) -> int:
+        current = ""
+        pattern = re.compile(
+            rf"^\s*(?:\"{re.escape(key)}\"|'{re.escape(key)}'|{re.escape(key)})\s*="
+        )
+        dotted = re.compile(rf"^\s*{re.escape(section)}\.{re.escape(key)}\s*=") if section else None
+        for number, line in enumerate(self.lines, start=1):
+            header = self._HEADER.match(line)
+            if header:
+                current = header.group(1).strip("\"'")
+                continue
+            if current == section and pattern.match(line):
+                return number
+            if dotted is not None and current == "" and dotted.match(line):
+                return number
+        return self.section(section) if section else 0

@@ -1,0 +1,20 @@
+"""Fill in what a source did not give: display text, links, derived name and title."""
+
+from __future__ import annotations
+
+from paperterm.index.display import display_text, one_line
+from paperterm.index.naming import derive_name, derive_title
+from paperterm.index.papers import Paper, find_links
+
+
+def enrich(paper: Paper) -> Paper:
+    paper.text = display_text(paper.abstract)
+    if not paper.links:
+        paper.links = find_links(paper.abstract)
+    if not paper.name:
+        paper.name = derive_name(paper.abstract)
+    if paper.title:
+        paper.title = one_line(display_text(paper.title))
+    else:
+        paper.title = derive_title(paper.abstract, paper.name)
+    return paper

@@ -1,0 +1,154 @@
+"""What the CLI and the TUI share: resolve sources and data dir, open or build the index.
+
+Both faces call these same functions; neither knows how the index is stored.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paperterm.index.config import Config
+from paperterm.index.problems import Problem
+from paperterm.index.sources import (
+    Corpus,
+    SourceSpec,
+    bundled_seeds,
+    discover,
+    load_sources,
+)
+from paperterm.index.store import (
+    OpenIndex,
+    Progress,
+    Store,
+    build_in_memory,
+    fingerprint,
+)
+
+
+class SessionError(Exception):
+    """A one-line reason the session cannot start (bad data dir, missing source...)."""
+
+
+@dataclass(slots=True)
+class Session:
+    data_dir: Path
+    specs: list[SourceSpec]
+    config: Config = field(default_factory=Config)
+    warnings: list[str] = field(default_factory=list)
+    _files: list[Path] | None = None
+    _problems: list[Problem] = field(default_factory=list)
+
+    @classmethod
+    def create(cls, data_dir: Path, sources: list[Path], config: Config) -> Session:
+        """`sources` from the command line replace the configured ones (and the seeds)."""
+        if data_dir.exists() and not data_dir.is_dir():
+            raise SessionError(f"{data_dir}: data dir exists but is not a folder")
+        if sources:
+            missing = [path for path in sources if not path.exists()]
+            if missing:
+                raise SessionError(f"{missing[0]}: no such source file or folder")
+            specs = [SourceSpec(path) for path in sources]
+        else:
+            specs = (bundled_seeds() if config.include_seeds else []) + list(config.sources)
+        return cls(data_dir=data_dir, specs=specs, config=config)
+
+    @property
+    def store(self) -> Store:
+        return Store(self.data_dir)
+
+    def files(self) -> list[Path]:
+        if self._files is None:
+            files: list[Path] = []
+            for spec in self.specs:
+                found, problems = discover(spec)
+                files.extend(found)
+                self._problems.extend(problems)
+            self._files = files
+        return self._files
+
+    def fingerprint(self) -> str:
+        overrides = [[str(spec.path), spec.collection] for spec in self.specs]
+        return fingerprint(self.files(), overrides)
+
+    def open_existing(self) -> OpenIndex | None:
+        """The index if it is built, current and sound: the fast path of every start."""
+        return self.store.open_current(self.fingerprint())
+
+    def load_corpus(self) -> Corpus:
+        corpus = load_sources(self.specs)
+        return corpus
+
+    def build(
+        self,
+        corpus: Corpus,
+        progress: Progress | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> OpenIndex:
+        """Build (or wait for another process's build), falling back to memory when the
+        data dir cannot be written."""
+        fp = self.fingerprint()
+        store = self.store
+        try:
+            with store.build_lock(wait=False) as locked:
+                if not locked:
+                    stale = store.open_current(None)
+                    if stale is not None:
+                        self.warnings.append(
+                            "another paperterm is rebuilding the index; showing the previous one"
+                        )
+                        return stale
+            with store.build_lock(wait=True):
+                # Another process may have finished the same build while we waited.
+                ready = store.open_current(fp)
+                if ready is not None:
+                    return ready
+                return store.build(corpus, fp, progress, cancelled)
+        except OSError as error:
+            if error.errno not in (
+                errno.EACCES,
+                errno.EROFS,
+                errno.EPERM,
+                errno.ENOSPC,
+                errno.ENOTDIR,
+                errno.EDQUOT,
+            ):
+                raise
+            self.warnings.append(
+                f"{self.data_dir}: cannot write the index ({error.strerror}); "
+                "using an in-memory index for this run"
+            )
+            return build_in_memory(corpus, fp, progress, cancelled)
+
+    def open(
+        self,
+        rebuild: bool = False,
+        progress: Progress | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> tuple[OpenIndex, list[str]]:
+        """The index, building it if needed; also the corpus problems to report."""
+        if not rebuild:
+            ready = self.open_existing()
+            if ready is not None:
+                return ready, [*map(str, self._problems), *ready.meta.problems]
+        corpus = self.load_corpus()
+        opened = (
+            self.build(corpus, progress, cancelled)
+            if not rebuild
+            else self._rebuild(corpus, progress, cancelled)
+        )
+        return opened, [*map(str, self._problems), *map(str, corpus.problems)]
+
+    def _rebuild(
+        self, corpus: Corpus, progress: Progress | None, cancelled: Callable[[], bool] | None
+    ) -> OpenIndex:
+        store = self.store
+        try:
+            with store.build_lock(wait=True):
+                return store.build(corpus, self.fingerprint(), progress, cancelled)
+        except OSError as error:
+            raise SessionError(
+                f"{self.data_dir}: cannot write the index: {error.strerror}"
+            ) from None

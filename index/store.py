@@ -1,0 +1,328 @@
+"""The on-disk Whoosh index: built on first use, swapped in atomically, rebuilt when stale.
+
+Layout inside `<data dir>/index/`:
+
+    CURRENT          name of the live generation (replaced atomically with os.replace)
+    gen-<stamp>/     a complete index: Whoosh files, meta.json, papers.json
+    tmp-<stamp>/     a build in progress (or one killed mid-way: removed by the next build)
+    build.lock       flock()ed by the process that is building
+
+A build writes a whole new generation and only then points CURRENT at it, so a reader never
+sees a half-written index, a killed build leaves the old one live, and readers that opened
+the previous generation keep working until they reopen (the previous one is kept).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from whoosh import index as whoosh_index
+from whoosh.fields import ID, TEXT, Schema
+from whoosh.filedb.filestore import RamStorage
+
+from paperterm.index.analysis import plain_analyzer, stemming_analyzer
+from paperterm.index.papers import Paper
+from paperterm.index.sources import Corpus
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not a target platform
+    fcntl = None  # type: ignore[assignment]
+
+#: Bump when the schema, the analyzers or what goes into papers.json change: forces a rebuild.
+SCHEMA_VERSION = 1
+#: Bump when parsing or derivation (names, titles, display text) changes.
+PARSER_VERSION = 1
+
+Progress = Callable[[int, int], None]
+
+
+class StoreError(Exception):
+    """The index cannot be used or built; the message is one line for the user."""
+
+
+class BuildCancelled(Exception):
+    pass
+
+
+def make_schema() -> Schema:
+    prose = stemming_analyzer()
+    plain = plain_analyzer()
+    return Schema(
+        id=ID(stored=True, unique=True),
+        name=TEXT(analyzer=plain, field_boost=4.0),
+        title=TEXT(analyzer=prose, field_boost=2.5),
+        abstract=TEXT(analyzer=prose),
+        authors=TEXT(analyzer=plain, field_boost=1.5),
+        collection=TEXT(analyzer=plain, field_boost=0.5),
+        # Unstemmed words of name, title and abstract: prefix and fuzzy matching and "did
+        # you mean" need real words, not stems.
+        words=TEXT(analyzer=plain, phrase=False, field_boost=0.5),
+    )
+
+
+def fingerprint(files: list[Path], extra: object = None) -> str:
+    """Changes when a source file is added, removed or modified, or when the schema or
+    parsers change. Uses size and modification time, which costs one stat() per file."""
+    entries = []
+    for path in files:
+        try:
+            info = path.stat()
+            entries.append([str(path.resolve()), info.st_size, info.st_mtime_ns])
+        except OSError:
+            entries.append([str(path), -1, -1])
+    payload = json.dumps(
+        [SCHEMA_VERSION, PARSER_VERSION, sorted(entries), extra], sort_keys=True, default=str
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def paper_document(paper: Paper) -> dict[str, str]:
+    return {
+        "id": paper.id,
+        "name": paper.name,
+        "title": paper.title,
+        "abstract": paper.text,
+        "authors": " ; ".join(paper.authors),
+        "collection": " ; ".join(paper.collections),
+        "words": f"{paper.name} {paper.title} {paper.text}",
+    }
+
+
+@dataclass(slots=True)
+class Meta:
+    schema: int
+    fingerprint: str
+    papers: int
+    collections: list[str]
+    built_at: float
+    seconds: float
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class OpenIndex:
+    """A usable index and the papers it holds (in corpus order)."""
+
+    ix: whoosh_index.Index
+    papers: list[Paper]
+    meta: Meta
+    location: str  # folder of the generation, or ":memory:"
+
+
+class Store:
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.root = data_dir / "index"
+
+    # --- reading -------------------------------------------------------------------------
+
+    def current_generation(self) -> Path | None:
+        try:
+            name = (self.root / "CURRENT").read_text(encoding="utf-8").strip()
+        except OSError:
+            return None
+        if not name.startswith("gen-") or "/" in name or "\\" in name:
+            return None
+        folder = self.root / name
+        return folder if folder.is_dir() else None
+
+    def read_meta(self, folder: Path) -> Meta | None:
+        try:
+            data = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+            return Meta(**data)
+        except (OSError, ValueError, TypeError):
+            return None
+
+    def open_current(self, expected_fingerprint: str | None) -> OpenIndex | None:
+        """The live generation, or None when there is none, it is stale or it is damaged."""
+        folder = self.current_generation()
+        if folder is None:
+            return None
+        meta = self.read_meta(folder)
+        if meta is None or meta.schema != SCHEMA_VERSION:
+            return None
+        if expected_fingerprint is not None and meta.fingerprint != expected_fingerprint:
+            return None
+        try:
+            ix = whoosh_index.open_dir(str(folder), readonly=True)
+            with ix.searcher() as searcher:
+                if searcher.doc_count() != meta.papers:
+                    return None
+            papers = load_papers(folder / "papers.json")
+        except Exception:  # any damage means "rebuild", never a crash
+            return None
+        if len(papers) != meta.papers:
+            return None
+        return OpenIndex(ix, papers, meta, str(folder))
+
+    # --- building ------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def build_lock(self, wait: bool) -> Iterator[bool]:
+        """Hold the build lock; yields False when another process holds it and wait=False."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        handle = open(self.root / "build.lock", "a+")  # noqa: SIM115 - held for the block
+        try:
+            if fcntl is not None:
+                flags = fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB)
+                try:
+                    fcntl.flock(handle.fileno(), flags)
+                except BlockingIOError:
+                    yield False
+                    return
+            yield True
+        finally:
+            handle.close()
+
+    def build(
+        self,
+        corpus: Corpus,
+        fp: str,
+        progress: Progress | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> OpenIndex:
+        """Build a new generation and make it live. Call with the build lock held."""
+        self._remove_leftovers()
+        stamp = f"{time.time_ns():x}-{os.getpid()}"
+        tmp = self.root / f"tmp-{stamp}"
+        tmp.mkdir(parents=True)
+        try:
+            started = time.perf_counter()
+            ix = whoosh_index.create_in(str(tmp), make_schema())
+            write_documents(ix, corpus.papers, progress, cancelled)
+            save_papers(tmp / "papers.json", corpus.papers)
+            meta = Meta(
+                schema=SCHEMA_VERSION,
+                fingerprint=fp,
+                papers=len(corpus.papers),
+                collections=corpus.collections,
+                built_at=time.time(),
+                seconds=round(time.perf_counter() - started, 3),
+                problems=[str(problem) for problem in corpus.problems],
+            )
+            write_atomic(tmp / "meta.json", json.dumps(asdict(meta), ensure_ascii=False))
+            fsync_dir(tmp)
+            final = self.root / f"gen-{stamp}"
+            os.rename(tmp, final)
+            write_atomic(self.root / "CURRENT", final.name + "\n")
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        self._remove_old_generations(keep={final.name})
+        return OpenIndex(
+            whoosh_index.open_dir(str(final), readonly=True), corpus.papers, meta, str(final)
+        )
+
+    def _remove_leftovers(self) -> None:
+        for entry in self.root.glob("tmp-*"):
+            shutil.rmtree(entry, ignore_errors=True)
+
+    def _remove_old_generations(self, keep: set[str]) -> None:
+        """Drop all generations but the live one and the newest previous one (which a
+        running reader may still be using)."""
+        old = sorted(
+            (p for p in self.root.glob("gen-*") if p.name not in keep),
+            key=lambda p: p.stat().st_mtime_ns if p.exists() else 0,
+        )
+        for entry in old[:-1]:
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def build_in_memory(
+    corpus: Corpus,
+    fp: str,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> OpenIndex:
+    """For a data dir that cannot be written: the same index, in RAM, for this run only."""
+    started = time.perf_counter()
+    ix = RamStorage().create_index(make_schema())
+    write_documents(ix, corpus.papers, progress, cancelled)
+    meta = Meta(
+        schema=SCHEMA_VERSION,
+        fingerprint=fp,
+        papers=len(corpus.papers),
+        collections=corpus.collections,
+        built_at=time.time(),
+        seconds=round(time.perf_counter() - started, 3),
+        problems=[str(problem) for problem in corpus.problems],
+    )
+    return OpenIndex(ix, corpus.papers, meta, ":memory:")
+
+
+def write_documents(
+    ix: whoosh_index.Index,
+    papers: list[Paper],
+    progress: Progress | None,
+    cancelled: Callable[[], bool] | None,
+) -> None:
+    writer = ix.writer(limitmb=256)
+    total = len(papers)
+    step = max(1, total // 100)
+    try:
+        for done, paper in enumerate(papers, start=1):
+            writer.add_document(**paper_document(paper))
+            if done % step == 0 or done == total:
+                if cancelled is not None and cancelled():
+                    raise BuildCancelled
+                if progress is not None:
+                    progress(done, total)
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit(optimize=False, merge=False)
+
+
+def save_papers(path: Path, papers: list[Paper]) -> None:
+    records = []
+    for paper in papers:
+        record = paper.to_json()
+        record["source"] = paper.source
+        record["line"] = paper.line
+        records.append(record)
+    write_atomic(path, json.dumps(records, ensure_ascii=False, separators=(",", ":")))
+
+
+def load_papers(path: Path) -> list[Paper]:
+    with open(path, encoding="utf-8") as handle:
+        return [Paper.from_json(record) for record in json.load(handle)]
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write to a temp file beside `path`, fsync, then rename over it."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    fsync_dir(path.parent)
+
+
+def fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError as error:  # some file systems refuse fsync on folders
+        if error.errno not in (errno.EINVAL, errno.EBADF):
+            raise
+    finally:
+        os.close(fd)

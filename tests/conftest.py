@@ -1,0 +1,33 @@
+"""Shared fixtures: a session over the bundled seeds in a temporary data dir."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paperterm.index.config import Config
+from paperterm.index.search import Searcher
+from paperterm.index.session import Session
+from paperterm.index.store import OpenIndex
+
+#: ../shared next to the repository: real corpora for tests that skip without them.
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+@pytest.fixture
+def seed_session(tmp_path: Path) -> Session:
+    return Session.create(tmp_path / "data", [], Config())
+
+
+@pytest.fixture(scope="session")
+def seed_index(tmp_path_factory: pytest.TempPathFactory) -> OpenIndex:
+    """The seeds' index, built once for the whole test run (read-only use only)."""
+    session = Session.create(tmp_path_factory.mktemp("seed-data"), [], Config())
+    opened, _ = session.open()
+    return opened
+
+
+@pytest.fixture(scope="session")
+def seed_searcher(seed_index: OpenIndex) -> Searcher:
+    return Searcher(seed_index.ix, seed_index.papers)

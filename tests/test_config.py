@@ -1,0 +1,98 @@
+from pathlib import Path
+
+import pytest
+
+from paperterm.index.config import (
+    ConfigError,
+    check_key_ids,
+    load_config,
+    parse_config,
+    resolve_config_path,
+    resolve_data_dir,
+)
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.toml"
+
+
+def test_example_config_is_valid_and_documents_every_key():
+    config = load_config(EXAMPLE, must_exist=True)
+    text = EXAMPLE.read_text(encoding="utf-8")
+    for key in ("data_dir", "include_seeds", "[[sources]]", "path", "collection", "[search]",
+                "limit", "debounce_ms", "[ui]", "theme", "side_by_side_min_width", "[keys]"):
+        assert key in text
+    assert config.search_limit > 0
+
+
+def test_missing_default_config_is_fine_but_a_named_one_must_exist(tmp_path):
+    assert load_config(tmp_path / "none.toml", must_exist=False).sources == []
+    with pytest.raises(ConfigError, match="none.toml: config file not found"):
+        load_config(tmp_path / "none.toml", must_exist=True)
+
+
+def test_values_are_read(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text(
+        'data_dir = "~/pt"\ninclude_seeds = false\n[[sources]]\npath = "lists"\n'
+        'collection = "Mine"\n[search]\nlimit = 30\n[ui]\ntheme = "nord"\n'
+        '[keys]\nbookmark = "m"\n',
+        encoding="utf-8",
+    )
+    config = load_config(path, must_exist=True)
+    assert config.data_dir == Path.home() / "pt"
+    assert config.include_seeds is False
+    assert config.sources[0].path == tmp_path / "lists"
+    assert config.sources[0].collection == "Mine"
+    assert config.search_limit == 30
+    assert config.theme == "nord"
+    assert config.keys == {"bookmark": "m"}
+    assert config.key_lines == {"bookmark": 10}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[search]\nlimt = 3\n", r"c.toml:2: search.limt: unknown key \(did you mean 'limit'\?\)"),
+        ("include_seeds = 1\n", "c.toml:1: include_seeds: must be true or false, not a whole"),
+        ("[search]\nlimit = true\n", "c.toml:2: search.limit: must be a whole number"),
+        ("[search]\nlimit = -4\n", "c.toml:2: search.limit: must be a positive number"),
+        ("[[sources]]\ncollection = 'x'\n", "c.toml:1: sources.1.?: needs a path|sources"),
+        ("sources = 3\n", "c.toml:1: sources: must be an array of tables"),
+        ("[ui\ntheme = 'x'\n", r"c.toml:1:\d+: "),
+        ("[keys]\nquit = 5\n", "c.toml:2: keys.quit: must be a string"),
+        ("colour = 'red'\n", "c.toml:1: colour: unknown key"),
+    ],
+)
+def test_errors_name_file_line_and_key(tmp_path, text, expected):
+    path = tmp_path / "c.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=expected) as caught:
+        load_config(path, must_exist=True)
+    assert "\n" not in str(caught.value)
+
+
+def test_unknown_binding_id_is_reported_with_line(tmp_path):
+    config = parse_config("[keys]\nbookmrk = 'm'\n", tmp_path / "c.toml")
+    with pytest.raises(ConfigError, match=r"c.toml:2: keys.bookmrk: .*did you mean 'bookmark'"):
+        check_key_ids(config, ["bookmark", "quit"])
+
+
+def test_undecodable_config(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_bytes(b"theme = '\xff'\n")
+    with pytest.raises(ConfigError, match="c.toml:1: not valid UTF-8"):
+        load_config(path, must_exist=True)
+
+
+def test_resolution_order(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERTERM_CONFIG", str(tmp_path / "env.toml"))
+    assert resolve_config_path(None) == (tmp_path / "env.toml", True)
+    assert resolve_config_path(str(tmp_path / "opt.toml")) == (tmp_path / "opt.toml", True)
+    monkeypatch.delenv("PAPERTERM_CONFIG")
+    assert resolve_config_path(None)[1] is False
+
+    config = parse_config(f'data_dir = "{tmp_path / "cfg"}"\n')
+    monkeypatch.setenv("PAPERTERM_DATA_DIR", str(tmp_path / "env"))
+    assert resolve_data_dir(str(tmp_path / "opt"), config) == tmp_path / "opt"
+    assert resolve_data_dir(None, config) == tmp_path / "env"
+    monkeypatch.delenv("PAPERTERM_DATA_DIR")
+    assert resolve_data_dir(None, config) == tmp_path / "cfg"
