@@ -91,5 +91,8 @@ def stemming_analyzer() -> CompositeAnalyzer:
 
 
 def plain_analyzer() -> CompositeAnalyzer:
-    """For names, authors, collections and the spelling/prefix field: words as written."""
-    return RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | CJKBigramFilter()
+    """For names, authors, collections and the spelling/prefix field: words as written
+    (stop words dropped, so that "the" alone matches nothing rather than everything)."""
+    return (
+        RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | CJKBigramFilter() | StopFilter(minsize=1)
+    )

@@ -138,7 +138,7 @@ class FileLock:
         self._fd: int | None = None
 
     def __enter__(self) -> FileLock:
-        if True:
+        if fcntl is None:
             return self
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)

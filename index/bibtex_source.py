@@ -45,6 +45,8 @@ _VOLUME_TYPES = {"proceedings", "mvproceedings"}
 
 def _split_concatenation(raw: str) -> list[str]:
     """A field value's parts around top-level `#` (BibTeX string concatenation)."""
+    if "#" not in raw:
+        return [raw]
     parts: list[str] = []
     depth = 0
     quoted = False
@@ -251,7 +253,13 @@ def parse(
             source=str(path),
             line=line,
         )
-        papers.append(enrich(paper))
+        enrich(paper)
+        if not paper.title and not paper.text:  # only invisible characters
+            problems.append(
+                Problem(str(path), line, f"entry '{entry.key}' has no visible text; skipped")
+            )
+            continue
+        papers.append(paper)
     if not papers and not problems:
-        problems.append(Problem(str(path), 0, "no BibTeX entries found"))
-    return papers, problems
+        problems.append(Problem(str(path), 0, "no paper entries found"))
+    return papers, sorted(problems, key=lambda problem: problem.line)

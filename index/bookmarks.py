@@ -6,9 +6,9 @@ The file (in the data dir) is plain TOML a person can edit::
 
     [[bookmarks]]
     id = "3f2a9c01b7de"
-    added = 2024-05-01T12:00:00+00:00
+    added = 2024-05-01 12:00:00+00:00    # a TOML date-time, UTC
     title = "Scaling laws for ..."      # optional: shown when the paper left the corpus
-    tags = ["read", "ssl"]              # optional
+    tags = ["read", "ssl"]              # optional (paperterm writes one tag a line)
     note = "compare with table 2"       # optional
 
 Several processes may use it at once (two TUIs, a TUI and the CLI). Every change is an
@@ -77,7 +77,7 @@ class Bookmark:
     title: str = ""
     tags: tuple[str, ...] = ()
     note: str = ""
-    extra: Mapping[str, object] = field(default_factory=dict)
+    extra: Mapping[str, object] = field(default_factory=dict, hash=False)
 
 
 class BookmarksError(Exception):
@@ -356,6 +356,7 @@ class BookmarkStore:
 
     @classmethod
     def in_dir(cls, data_dir: Path) -> BookmarkStore:
+        """The store of `bookmarks.toml` in the data dir."""
         return cls(Path(data_dir) / BOOKMARKS_FILENAME)
 
     # reading
@@ -366,6 +367,7 @@ class BookmarkStore:
             return sorted_bookmarks(self._marks.values())
 
     def get(self, paper_id: str) -> Bookmark | None:
+        """The bookmark of `paper_id`, or None when it is not bookmarked."""
         return self._marks.get(paper_id)
 
     def is_bookmarked(self, paper_id: str) -> bool:
@@ -475,11 +477,12 @@ class BookmarkStore:
 
     def _require(self, paper_id: str) -> None:
         if not self.is_bookmarked(paper_id):
-            raise BookmarksError(f"{paper_id} is not bookmarked")
+            raise BookmarksError(f"{_one_line(paper_id)} is not bookmarked")
 
     def _sync(self, new_ops: list[Operation]) -> None:
         ops = [*self._pending, *new_ops]
         document: _Document | None = None
+        stamp = self._stamp
         try:
             with FileLock(self.lock_path, self.lock_timeout):
                 try:
@@ -503,7 +506,7 @@ class BookmarkStore:
                 document = _Document(dict(self._marks))
                 for op in new_ops:
                     op.apply(document.marks)
-            self._marks = document.marks
+            self._marks, self._stamp = document.marks, stamp
             reason = error.strerror or _one_line(str(error))
             raise BookmarksSaveError(
                 f"{self.path}: cannot save bookmarks: {reason}; "

@@ -77,31 +77,29 @@ def _bibtex_author(name: str) -> str:
 
 
 def export_bibtex(bookmarks: Iterable[Bookmark], papers: Mapping[str, Paper]) -> str:
-    """One `@misc` entry per bookmark; every value escaped (see `latex_escape`)."""
+    """One `@misc` entry per bookmark; every value escaped (see `latex_escape`), empty
+    fields left out."""
     used: set[str] = set()
     entries = []
     for mark in bookmarks:
         paper = papers.get(mark.id)
         fields: list[tuple[str, str]] = [("title", latex_escape(_title(mark, paper)))]
         if paper is not None:
-            if paper.authors:
-                authors = " and ".join(_bibtex_author(name) for name in paper.authors)
-                fields.append(("author", authors))
-            fields.append(("howpublished", latex_escape(paper.collection)))
-            if paper.links:
-                fields.append(("url", _safe_url(paper.links[0])))
-            if paper.doi:
-                fields.append(("doi", latex_escape(paper.doi)))
-            if paper.arxiv_id:
-                fields.append(("eprint", latex_escape(paper.arxiv_id)))
-                fields.append(("archiveprefix", "arXiv"))
-            fields.append(("abstract", latex_escape(paper.text or paper.abstract)))
-        if mark.tags:
-            fields.append(("keywords", latex_escape(", ".join(mark.tags))))
-        if mark.note:
-            fields.append(("note", latex_escape(mark.note)))
-        if paper is not None and paper.year is not None:
-            fields.append(("year", str(int(paper.year))))
+            authors = [_bibtex_author(name) for name in paper.authors if plain_text(name)]
+            fields += [
+                ("author", " and ".join(authors)),
+                ("howpublished", latex_escape(paper.collection)),
+                ("url", _safe_url(paper.links[0]) if paper.links else ""),
+                ("doi", latex_escape(paper.doi)),
+                ("eprint", latex_escape(paper.arxiv_id)),
+                ("archiveprefix", "arXiv" if paper.arxiv_id else ""),
+                ("abstract", latex_escape(paper.text or paper.abstract)),
+                ("year", "" if paper.year is None else str(int(paper.year))),
+            ]
+        fields += [
+            ("keywords", latex_escape(", ".join(mark.tags))),
+            ("note", latex_escape(mark.note)),
+        ]
         lines = [f"  {name} = {{{value}}}" for name, value in fields if value]
         key = bibtex_key(mark.id, used)
         entries.append(f"@misc{{{key},\n" + ",\n".join(lines) + "\n}\n")
@@ -110,7 +108,7 @@ def export_bibtex(bookmarks: Iterable[Bookmark], papers: Mapping[str, Paper]) ->
 
 # --- Markdown ---------------------------------------------------------------------------------
 
-_MD_INLINE = re.compile(r"([\\`*_\[\]<>#|~&])")
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>#|~&$])")
 _MD_LINE_START = re.compile(r"^(?:(\d+)([.)])|([-+=]))")  # would start a list or heading
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
@@ -139,12 +137,11 @@ def export_markdown(bookmarks: Iterable[Bookmark], papers: Mapping[str, Paper]) 
             blocks.append("*Not in the corpus any more.*")
         else:
             abstract = paper.text or paper.abstract
-            blocks.extend(
-                markdown_escape(part) for part in _PARAGRAPH_BREAK.split(abstract) if part.strip()
-            )
+            paragraphs = (markdown_escape(part) for part in _PARAGRAPH_BREAK.split(abstract))
+            blocks.extend(paragraph for paragraph in paragraphs if paragraph)
             if paper.links:
                 blocks.append("\n".join(f"- <{_safe_url(url)}>" for url in paper.links))
-        if mark.note:
+        if mark.note.strip():
             quoted = (markdown_escape(line) for line in mark.note.splitlines())
             blocks.append("\n".join(f"> {line}".rstrip() for line in quoted))
     return "\n\n".join(blocks) + "\n"
@@ -174,9 +171,9 @@ def export_json(bookmarks: Iterable[Bookmark], papers: Mapping[str, Paper]) -> s
 
 
 def _title(mark: Bookmark, paper: Paper | None) -> str:
-    if paper is not None and (paper.title or paper.name):
-        return paper.title or paper.name
-    return mark.title or mark.id
+    """The paper's title or name; the stored title when the paper is missing; else the id."""
+    candidates = [paper.title, paper.name] if paper is not None else []
+    return next((title for title in [*candidates, mark.title] if plain_text(title)), mark.id)
 
 
 EXPORTERS: dict[str, Exporter] = {

@@ -46,15 +46,21 @@ def _text(value: Any) -> str:
     return ""
 
 
+def _why(error: ValueError | RecursionError) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return error.msg
+    return "nested too deeply"
+
+
 def _line_of(text: str, index: int) -> int:
     return text.count("\n", 0, index) + 1
 
 
-def _array_items(text: str, start: int) -> tuple[list[tuple[int, Any]], Problem | None, int]:
+def _array_items(text: str, start: int) -> tuple[list[tuple[int, Any]], str | None, int]:
     """The values of the JSON array opening at `text[start]`, each with its line.
 
     Decoding value by value (not `json.loads` on the whole) gives us line numbers, and keeps
-    the values before a syntax error. Returns (items, error, error line).
+    the values before a syntax error. Returns (items, error message or None, error line).
     """
     decoder = json.JSONDecoder()
     items: list[tuple[int, Any]] = []
@@ -67,7 +73,9 @@ def _array_items(text: str, start: int) -> tuple[list[tuple[int, Any]], Problem 
         try:
             value, end = decoder.raw_decode(text, index)
         except json.JSONDecodeError as error:
-            return items, error, _line_of(text, error.pos)
+            return items, error.msg, _line_of(text, error.pos)
+        except RecursionError:
+            return items, "nested too deeply", _line_of(text, index)
         items.append((_line_of(text, index), value))
         index = ws.match(text, end).end()
         if index < len(text) and text[index] == ",":
@@ -75,8 +83,7 @@ def _array_items(text: str, start: int) -> tuple[list[tuple[int, Any]], Problem 
         elif index < len(text) and text[index] == "]":
             return items, None, 0
         else:
-            error = json.JSONDecodeError("Expecting ',' delimiter", text, index)
-            return items, error, _line_of(text, index)
+            return items, "Expecting ',' delimiter", _line_of(text, index)
 
 
 def _records(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Problem]]:
@@ -89,15 +96,14 @@ def _records(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Problem
         items, error, line = _array_items(text, start)
         if error is None:
             return items, []
-        if not items and line > 1 and _looks_like_lines(text):
-            return _lines(path, text)
-        return items, [Problem(str(path), line, f"not valid JSON: {error.msg}; rest skipped")]
+        return items, [Problem(str(path), line, f"not valid JSON: {error}; rest skipped")]
     try:
         document = json.loads(text)
-    except json.JSONDecodeError as error:
-        if error.msg == "Extra data" or _looks_like_lines(text):
+    except (json.JSONDecodeError, RecursionError) as error:
+        if _why(error) == "Extra data" or _looks_like_lines(text):
             return _lines(path, text)
-        return [], [Problem(str(path), error.lineno, f"not valid JSON: {error.msg}")]
+        line = getattr(error, "lineno", 0)
+        return [], [Problem(str(path), line, f"not valid JSON: {_why(error)}")]
     if isinstance(document, dict):
         for key in _LIST_KEYS:
             if isinstance(document.get(key), list):
@@ -118,7 +124,7 @@ def _looks_like_lines(text: str) -> bool:
     first = text.lstrip().split("\n", 1)[0].strip()
     try:
         return isinstance(json.loads(first), dict)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return False
 
 
@@ -130,8 +136,8 @@ def _lines(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Problem]]
             continue
         try:
             records.append((number, json.loads(line)))
-        except json.JSONDecodeError as error:
-            problems.append(Problem(str(path), number, f"not valid JSON: {error.msg}; skipped"))
+        except (json.JSONDecodeError, RecursionError) as error:
+            problems.append(Problem(str(path), number, f"not valid JSON: {_why(error)}; skipped"))
     return records, problems
 
 
@@ -153,7 +159,7 @@ def _author_name(value: Any) -> str:
 
 
 def _split_author_string(value: str) -> list[str]:
-    """ "A, B and C" or "A and B"; "Last, First and Last, First" (BibTeX style) is flipped."""
+    """Names from "A, B and C" or "A and B"; BibTeX's "Last, First and Last, First" too."""
     people = [part.strip() for part in re.split(r"\s+and\s+|\n", value) if part.strip()]
     if len(people) > 1 and all(person.count(",") == 1 for person in people):
         return [" ".join(reversed(person.split(","))) for person in people]
@@ -207,14 +213,17 @@ def _year(record: dict[str, Any], arxiv_id: str) -> int | None:
     return None
 
 
-def _urls(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value.strip()] if value.strip().startswith(("http://", "https://")) else []
+def _url(value: Any) -> str:
+    """A URL given as a string or as `{"href": ...}` / `{"url": ...}`."""
     if isinstance(value, dict):
-        return _urls(value.get("href") or value.get("url"))
-    if isinstance(value, list):
-        return [url for item in value for url in _urls(item)]
-    return []
+        value = value.get("href") or value.get("url")
+    url = _text(value).strip()
+    return url if url.startswith(("http://", "https://")) else ""
+
+
+def _urls(value: Any) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    return [url for url in map(_url, items) if url]
 
 
 def _links(record: dict[str, Any], doi: str, arxiv_id: str, abstract: str) -> list[str]:
@@ -266,7 +275,10 @@ def _paper(path: Path, line: int, record: dict[str, Any], collection: str | None
         source=str(path),
         line=line,
     )
-    return enrich(paper)
+    enrich(paper)
+    if not paper.title and not paper.text:
+        return "record has no visible text; skipped"
+    return paper
 
 
 def parse(
@@ -288,4 +300,4 @@ def parse(
             papers.append(paper)
     if not papers and not problems:
         problems.append(Problem(str(path), 0, "no papers found"))
-    return papers, problems
+    return papers, sorted(problems, key=lambda problem: problem.line)

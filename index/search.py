@@ -25,6 +25,8 @@ from paperterm.index.query import Clause, ParsedQuery, parse_query
 ALL_FIELDS = ("name", "title", "abstract", "authors", "collection")
 STEMMED = {"title", "abstract"}
 MAX_EXPANSIONS = 40
+MIN_IMPLICIT_PREFIX = 6
+IMPLICIT_PREFIX_BOOST = 0.3
 SNIPPET_WORDS = 28
 FALLBACK_NOTE = "no paper has every word; showing papers with any of them"
 
@@ -210,6 +212,18 @@ class Searcher:
         if not clause.field and clause.kind in ("prefix", "fuzzy"):
             fields = ("words",)
         parts = [q for f in fields if (q := self._field_query(f, clause, matcher)) is not None]
+        if parts and clause.kind == "word" and not clause.field:
+            # A half-remembered word is often the start of the one written ("complement" for
+            # "complementarity"): longer words also match as prefixes, with a small weight.
+            stem = self._analyze("words", clause.text)
+            if len(stem) == 1 and len(stem[0]) >= MIN_IMPLICIT_PREFIX:
+                implicit = self._expanded(
+                    "words", Clause("prefix", stem[0]), Matcher(set(), set(), ())
+                )
+                if implicit is not None and implicit is not Q.NullQuery:
+                    implicit.boost = IMPLICIT_PREFIX_BOOST
+                    parts.append(implicit)
+                    matcher.prefixes += (stem[0],)
         if not parts:
             return None
         return parts[0] if len(parts) == 1 else Q.Or(parts)

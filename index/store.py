@@ -39,7 +39,7 @@ except ImportError:  # pragma: no cover - not a target platform
     fcntl = None  # type: ignore[assignment]
 
 #: Bump when the schema, the analyzers or what goes into papers.json change: forces a rebuild.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Bump when parsing or derivation (names, titles, display text) changes.
 PARSER_VERSION = 1
 

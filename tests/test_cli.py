@@ -4,7 +4,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -81,7 +80,7 @@ def test_show_by_id_and_prefix(run):
 
 
 def test_show_unknown_id_is_a_one_line_error(run):
-    code, out, err = run("show", "nope")
+    code, _, err = run("show", "nope")
     assert code == 2
     assert err.strip().count("\n") == 0 and "no paper with id 'nope'" in err
 
@@ -129,8 +128,9 @@ def test_reader_refuses_without_a_terminal(run):
 
 def test_json_escapes_terminal_controls(run, tmp_path):
     source = tmp_path / "evil.txt"
-    source.write_text("Evil\n\nBad \u009b31m and \u202e reversed and \x1b]0;pwned\x07 text.\n",
-                      encoding="utf-8")
+    source.write_text(
+        "Evil\n\nBad \u009b31m and \u202e reversed and \x1b]0;pwned\x07 text.\n", encoding="utf-8"
+    )
     code, out, _ = run("--source", str(source), "list", "--json")
     assert code == 0
     assert "\u009b" not in out and "\u202e" not in out and "\x1b" not in out
@@ -138,13 +138,17 @@ def test_json_escapes_terminal_controls(run, tmp_path):
 
 
 def test_real_process_answers_search_from_any_folder(tmp_path):
-    env = {**os.environ, "PAPERTERM_DATA_DIR": str(tmp_path / "data"),
-           "PAPERTERM_CONFIG": str(tmp_path / "none.toml")}
+    env = {
+        **os.environ,
+        "PAPERTERM_DATA_DIR": str(tmp_path / "data"),
+        "PAPERTERM_CONFIG": str(tmp_path / "none.toml"),
+    }
     (tmp_path / "none.toml").write_text("")
     command = [sys.executable, "-m", "paperterm.tui.cli", "search", "Caduceus", "--json"]
     for _ in range(2):  # first use builds the index, second reuses it
-        done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
-                              timeout=120)
+        done = subprocess.run(
+            command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 0, done.stderr
         assert done.stderr == ""
         assert json.loads(done.stdout)["total"] == 1

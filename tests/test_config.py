@@ -17,15 +17,27 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.toml"
 def test_example_config_is_valid_and_documents_every_key():
     config = load_config(EXAMPLE, must_exist=True)
     text = EXAMPLE.read_text(encoding="utf-8")
-    for key in ("data_dir", "include_seeds", "[[sources]]", "path", "collection", "[search]",
-                "limit", "debounce_ms", "[ui]", "theme", "side_by_side_min_width", "[keys]"):
+    for key in (
+        "data_dir",
+        "include_seeds",
+        "[[sources]]",
+        "path",
+        "collection",
+        "[search]",
+        "limit",
+        "debounce_ms",
+        "[ui]",
+        "theme",
+        "side_by_side_min_width",
+        "[keys]",
+    ):
         assert key in text
     assert config.search_limit > 0
 
 
 def test_missing_default_config_is_fine_but_a_named_one_must_exist(tmp_path):
     assert load_config(tmp_path / "none.toml", must_exist=False).sources == []
-    with pytest.raises(ConfigError, match="none.toml: config file not found"):
+    with pytest.raises(ConfigError, match=r"none\.toml: config file not found"):
         load_config(tmp_path / "none.toml", must_exist=True)
 
 
@@ -45,7 +57,7 @@ def test_values_are_read(tmp_path):
     assert config.search_limit == 30
     assert config.theme == "nord"
     assert config.keys == {"bookmark": "m"}
-    assert config.key_lines == {"bookmark": 10}
+    assert config.key_lines == {"bookmark": 11}
 
 
 @pytest.mark.parametrize(
@@ -79,7 +91,7 @@ def test_unknown_binding_id_is_reported_with_line(tmp_path):
 def test_undecodable_config(tmp_path):
     path = tmp_path / "c.toml"
     path.write_bytes(b"theme = '\xff'\n")
-    with pytest.raises(ConfigError, match="c.toml:1: not valid UTF-8"):
+    with pytest.raises(ConfigError, match=r"c\.toml:1: not valid UTF-8"):
         load_config(path, must_exist=True)
 
 

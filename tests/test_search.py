@@ -77,8 +77,9 @@ def test_snippets_mark_matched_words(seed_searcher):
     hit = seed_searcher.search("reverse complement DNA", limit=1).hits[0]
     marked = hit.marked_snippet()
     assert "**DNA**" in marked and "**reverse**" in marked
+    assert "**complementarity**" in marked  # "complement" also matches as a prefix
     for start, end in hit.spans:
-        assert hit.snippet[start:end].lower() in {"dna", "reverse", "complement"}
+        assert hit.snippet[start:end].lower().startswith(("dna", "reverse", "complement"))
 
 
 def test_snippet_window_and_mark():
@@ -112,9 +113,32 @@ def test_similar_papers(seed_searcher, seed_index):
 
 
 WILD = [
-    "*", "c*", "foo~9", "field:", "title:", '"', '"""', "((", ")", "-", "--", "+", "~", "~~2",
-    "AND OR NOT", "a" * 5000, " ".join(["word"] * 500), "🦀🦀", "论文列表 深度学习", "\x00\x1b[2J",
-    "title:* abstract:~ name:\"", "-dna", "-\"reverse complement\"", "?", "x*y*z", "a~b~c",
+    "*",
+    "c*",
+    "foo~9",
+    "field:",
+    "title:",
+    '"',
+    '"""',
+    "((",
+    ")",
+    "-",
+    "--",
+    "+",
+    "~",
+    "~~2",
+    "AND OR NOT",
+    "a" * 5000,
+    " ".join(["word"] * 500),
+    "🦀🦀",
+    "论文列表 深度学习",
+    "\x00\x1b[2J",
+    'title:* abstract:~ name:"',
+    "-dna",
+    '-"reverse complement"',
+    "?",
+    "x*y*z",
+    "a~b~c",
 ]
 
 
@@ -130,4 +154,3 @@ def test_wild_queries_answer_without_raising(seed_searcher):
 def test_no_query_string_raises(seed_searcher, text):
     results = seed_searcher.search(text, limit=20)
     assert results.total >= len(results.hits)
-    assert time.perf_counter() - started >= 0  # (timing targets live in benchmarks/)

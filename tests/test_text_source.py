@@ -49,7 +49,10 @@ def test_rewrapping_a_paragraph_keeps_its_id(tmp_path):
 
 def test_crlf_bom_trailing_spaces_and_blank_runs(tmp_path):
     path = tmp_path / "messy.txt"
-    text = "\ufeffMy List  \r\n\r\n\r\n\r\nFirst abstract line one.  \r\nline two.\r\n\r\n\r\n\r\nSecond.\r\n"
+    text = (
+        "\ufeffMy List  \r\n\r\n\r\n\r\nFirst abstract line one.  \r\nline two.\r\n"
+        "\r\n\r\n\r\nSecond.\r\n"
+    )
     path.write_bytes(text.encode("utf-8"))
     papers, problems = load_file(path)
     assert problems == []

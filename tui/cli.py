@@ -29,24 +29,11 @@ from paperterm.index.papers import Paper
 from paperterm.index.search import Results, Searcher
 from paperterm.index.session import Session, SessionError
 from paperterm.index.store import OpenIndex
+from paperterm.tui.cli_bookmarks import BookmarkCommandError, add_bookmark_commands
+from paperterm.tui.cli_escape import escape_json_for_terminal
 
 USAGE_ERROR = 2
 FAILURE = 1
-#: Characters that JSON may carry raw but a terminal could act on: C1 controls, bidi
-#: overrides, line/paragraph separators. Escaped in every JSON line we print.
-_JSON_UNSAFE = {
-    c: f"\\u{c:04x}"
-    for c in [
-        *range(0x7F, 0xA0),
-        *range(0x202A, 0x202F),
-        *range(0x2066, 0x206A),
-        0x200E,
-        0x200F,
-        0x061C,
-        0x2028,
-        0x2029,
-    ]
-}
 
 
 class UsageError(Exception):
@@ -108,8 +95,6 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument("--rebuild", action="store_true", help="rebuild even if up to date")
     index.set_defaults(run=cmd_index)
 
-    from paperterm.tui.cli_bookmarks import add_bookmark_commands
-
     add_bookmark_commands(commands, common)
     return parser
 
@@ -165,7 +150,7 @@ class Context:
 
     def emit_json(self, value: object, indent: int | None = None) -> None:
         text = json.dumps(value, ensure_ascii=False, indent=indent)
-        print(text.translate(_JSON_UNSAFE), file=self.out)
+        print(escape_json_for_terminal(text), file=self.out)
 
     def line(self, text: str = "") -> None:
         print(safe_text(text), file=self.out)
@@ -347,7 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ctx = Context(args, sys.stdout, sys.stderr)
         run = getattr(args, "run", None)
         return run(ctx) if run is not None else start_reader(ctx)
-    except (UsageError, ConfigError, SessionError) as error:
+    except (UsageError, ConfigError, SessionError, BookmarkCommandError) as error:
         message = str(error)
         if not message.startswith("paperterm"):
             message = f"paperterm: {message}"

@@ -1,0 +1,366 @@
+"""Index build, warm open and query latency (Whoosh, via paperterm), with SQLite FTS5 as a peer.
+
+For each corpus size (2,600 and 50,000 synthetic abstracts from `corpus.py`; `--quick`: 2,600
+only) three child processes run, so each phase's peak RSS is its own:
+
+  build   first-use `Session.open` into an empty data dir: find files, parse, enrich, write
+          the Whoosh index and papers.json (2,600: median of 3 fresh builds; 50,000: one).
+  search  warm start (`Session.open_existing`, which also loads papers.json), then the query
+          mix below through `Searcher.search(q, limit=20, snippets=True)`, timed from outside
+          per call, after one warm-up round.
+  fts5    the same records into a stdlib SQLite FTS5 table (porter tokenizer, bm25 with the
+          same field weights, `snippet()`), then the same queries (fuzzy ones have no FTS5
+          form and are skipped there); both count the total matches, as the CLI shows it.
+
+Targets (at 2,600): build <= 5 s, search with snippets <= 15 ms mean.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+import corpus
+from measure import machine, peak_rss_mb, summary_ms, table, timed
+
+from paperterm.index import session as session_module
+from paperterm.index import store as store_module
+from paperterm.index import text_source
+from paperterm.index.config import Config
+from paperterm.index.search import Searcher
+from paperterm.index.session import Session
+from paperterm.index.store import load_papers, paper_document
+
+SIZES = (2600, 50_000)
+QUICK_SIZES = (2600,)
+BUILD_TARGET_S = 5.0
+SEARCH_TARGET_MS = 15.0
+LIMIT = 20
+
+#: (kind, paperterm query, FTS5 query or None when FTS5 has no equivalent)
+QUERIES: list[tuple[str, str, str | None]] = [
+    ("1 word", "attention", "attention"),
+    ("1 word", "segmentation", "segmentation"),
+    ("1 word", "diffusion", "diffusion"),
+    ("1 word", "robustness", "robustness"),
+    ("1 word", "learning", "learning"),
+    ("1 word", "privacy", "privacy"),
+    ("2 words", "language models", "language models"),
+    ("2 words", "image segmentation", "image segmentation"),
+    ("2 words", "reinforcement learning", "reinforcement learning"),
+    ("2 words", "domain generalization", "domain generalization"),
+    ("2 words", "uncertainty estimation", "uncertainty estimation"),
+    ("3 words", "large language models", "large language models"),
+    ("3 words", "graph neural networks", "graph neural networks"),
+    ("3 words", "medical image registration", "medical image registration"),
+    ("3 words", "sparse mixture experts", "sparse mixture experts"),
+    ("phrase", '"language models"', '"language models"'),
+    ("phrase", '"neural networks"', '"neural networks"'),
+    ("phrase", '"state of the art"', '"state of the art"'),
+    ("phrase", '"data augmentation"', '"data augmentation"'),
+    ("prefix", "segment*", "segment*"),
+    ("prefix", "transform*", "transform*"),
+    ("prefix", "optim*", "optim*"),
+    ("prefix", "gener*", "gener*"),
+    ("fuzzy", "transfomer~", None),
+    ("fuzzy", "segmentaton~", None),
+    ("fuzzy", "robusness~", None),
+]
+
+
+# --- child: build ------------------------------------------------------------------------
+
+
+class PhaseTimer:
+    """Wraps module-level functions the build calls, adding up the time spent in each."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        self._undo: list[Callable[[], None]] = []
+
+    def wrap(self, module: object, name: str, label: str) -> None:
+        original = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.seconds[label] += time.perf_counter() - started
+
+        setattr(module, name, wrapper)
+        self._undo.append(lambda: setattr(module, name, original))
+
+    def restore(self) -> None:
+        for undo in reversed(self._undo):
+            undo()
+        self._undo.clear()
+
+
+def build_once(corpus_dir: Path, data_dir: Path) -> dict[str, float]:
+    timer = PhaseTimer()
+    timer.wrap(session_module, "load_sources", "load+parse+enrich")
+    timer.wrap(text_source, "enrich", "enrich")
+    timer.wrap(store_module, "write_documents", "whoosh write")
+    timer.wrap(store_module, "save_papers", "papers.json")
+    try:
+        session = Session.create(data_dir, [corpus_dir], Config())
+        total, (opened, problems) = timed(session.open)
+    finally:
+        timer.restore()
+    if problems:
+        raise SystemExit(f"corpus problems: {problems[:3]}")
+    return {"total": total, "papers": len(opened.papers), **timer.seconds}
+
+
+def child_build(corpus_dir: Path, work: Path, repeats: int) -> dict[str, object]:
+    runs = [build_once(corpus_dir, work / f"data-{i}") for i in range(repeats)]
+    median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+    return {"build": median, "data_dir": str(work / f"data-{repeats - 1}"), "rss": peak_rss_mb()}
+
+
+# --- child: warm open and search ---------------------------------------------------------
+
+
+def run_mix(search: Callable[[str], object], queries: list[str], rounds: int) -> dict:
+    for query in queries:  # warm-up: first-touch costs are the open's, not the query's
+        search(query)
+    samples: dict[str, list[float]] = {query: [] for query in queries}
+    for _ in range(rounds):
+        for query in queries:
+            samples[query].append(timed(lambda q=query: search(q))[0])
+    return samples
+
+
+def child_search(corpus_dir: Path, data_dir: Path, rounds: int) -> dict[str, object]:
+    session = Session.create(data_dir, [corpus_dir], Config())
+    first_open, opened = timed(session.open_existing)
+    if opened is None:
+        raise SystemExit("the index built by the build phase is not current")
+    searcher_s, searcher = timed(lambda: Searcher(opened.ix, opened.papers))
+    rss_open = peak_rss_mb()
+    reopen = [timed(Session.create(data_dir, [corpus_dir], Config()).open_existing)[0]
+              for _ in range(3)]
+    totals: dict[str, int] = {}
+
+    def search(query: str) -> None:
+        results = searcher.search(query, limit=LIMIT, snippets=True)
+        totals[query] = results.total
+
+    samples = run_mix(search, [q for _, q, _ in QUERIES], rounds)
+    searcher.close()
+    return {
+        "open_s": first_open,
+        "reopen_s": statistics.median(reopen),
+        "searcher_s": searcher_s,
+        "rss_open": rss_open,
+        "samples": samples,
+        "totals": totals,
+        "rss": peak_rss_mb(),
+    }
+
+
+# --- child: SQLite FTS5 ------------------------------------------------------------------
+
+FTS_COLUMNS = ("name", "title", "abstract", "authors", "collection")
+#: bm25 weights in column order (id, then FTS_COLUMNS): the Whoosh field boosts.
+FTS_RANK = "bm25(0.0, 4.0, 2.5, 1.0, 1.5, 0.5)"
+
+
+def fts_build(db: Path, papers_json: Path) -> tuple[sqlite3.Connection, float, int]:
+    papers = load_papers(papers_json)
+    started = time.perf_counter()
+    con = sqlite3.connect(db)
+    con.execute(
+        f"CREATE VIRTUAL TABLE papers USING fts5(id UNINDEXED, {', '.join(FTS_COLUMNS)}, "
+        "tokenize = 'porter unicode61')"
+    )
+    con.execute("INSERT INTO papers(papers, rank) VALUES ('rank', ?)", (FTS_RANK,))
+    with con:
+        con.executemany(
+            "INSERT INTO papers VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                (doc["id"], *(doc[c] for c in FTS_COLUMNS))
+                for doc in map(paper_document, papers)
+            ),
+        )
+    return con, time.perf_counter() - started, len(papers)
+
+
+def fts_search(con: sqlite3.Connection, query: str) -> tuple[list[tuple], int]:
+    """Top hits with snippets and the total; like paperterm, all words first, then any."""
+    rows, total = _fts_run(con, query)
+    words = query.split()
+    if total == 0 and len(words) > 1 and not query.startswith('"'):
+        rows, total = _fts_run(con, " OR ".join(words))
+    return rows, total
+
+
+def _fts_run(con: sqlite3.Connection, match: str) -> tuple[list[tuple], int]:
+    rows = con.execute(
+        "SELECT id, rank, snippet(papers, 3, '**', '**', '…', 28) FROM papers "
+        "WHERE papers MATCH ? ORDER BY rank LIMIT ?",
+        (match, LIMIT),
+    ).fetchall()
+    total = con.execute("SELECT count(*) FROM papers WHERE papers MATCH ?", (match,)).fetchone()
+    return rows, total[0]
+
+
+def child_fts(data_dir: Path, work: Path, rounds: int) -> dict[str, object]:
+    folder = store_module.Store(data_dir).current_generation()
+    assert folder is not None
+    con, build_s, count = fts_build(work / "fts.db", folder / "papers.json")
+    rss_build = peak_rss_mb()
+    totals: dict[str, int] = {}
+
+    def search(query: str) -> None:
+        totals[query] = fts_search(con, query)[1]
+
+    samples = run_mix(search, [f for _, _, f in QUERIES if f is not None], rounds)
+    reopen_s, _ = timed(lambda: sqlite3.connect(work / "fts.db").execute(
+        "SELECT count(*) FROM papers").fetchone())
+    con.close()
+    return {
+        "build_s": build_s,
+        "papers": count,
+        "reopen_s": reopen_s,
+        "rss_build": rss_build,
+        "samples": samples,
+        "totals": totals,
+        "rss": peak_rss_mb(),
+        "sqlite": sqlite3.sqlite_version,
+    }
+
+
+# --- parent ------------------------------------------------------------------------------
+
+
+def run_child(*args: str) -> dict:
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", *args], check=True, capture_output=True, text=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def by_kind(samples: dict[str, list[float]], pick: int) -> dict[str, list[float]]:
+    """Latency samples grouped by query kind (`pick`: 1 for paperterm, 2 for FTS5)."""
+    grouped: dict[str, list[float]] = defaultdict(list)
+    for row in QUERIES:
+        if row[pick] is not None and row[pick] in samples:
+            grouped[row[0]].extend(samples[row[pick]])
+            grouped["all"].extend(samples[row[pick]])
+    return grouped
+
+
+def measure_size(n: int, rounds: int) -> dict:
+    with tempfile.TemporaryDirectory(prefix="paperterm-bench-") as tmp:
+        work = Path(tmp)
+        pool = corpus.sentence_pool()
+        corpus.write_text(work / "corpus", corpus.make_abstracts(n, pool=pool))
+        repeats = 3 if n <= 10_000 else 1
+        built = run_child("build", str(n), tmp, str(repeats))
+        searched = run_child("search", str(n), tmp, built["data_dir"], str(rounds))
+        fts = run_child("fts", str(n), tmp, built["data_dir"], str(rounds))
+    return {"n": n, "built": built, "searched": searched, "fts": fts, "repeats": repeats}
+
+
+def report(results: list[dict], rounds: int) -> None:
+    print(f"\nmachine: {machine()}; SQLite {results[0]['fts']['sqlite']}")
+    print(f"queries: {len(QUERIES)} in the mix, {rounds} timed rounds after a warm-up round\n")
+    rows = []
+    for r in results:
+        b = r["built"]["build"]
+        rows.append([
+            r["n"], b["total"], b["load+parse+enrich"], b["enrich"], b["whoosh write"],
+            b["papers.json"], b["total"] - b["load+parse+enrich"] - b["whoosh write"]
+            - b["papers.json"], r["built"]["rss"], r["fts"]["build_s"], r["fts"]["rss_build"],
+        ])
+    print("First-use build, seconds (median of %s fresh builds at 2,600; one at 50,000)"
+          % results[0]["repeats"])
+    print(table(["abstracts", "total", "parse", "(enrich)", "whoosh write", "papers.json",
+                 "other", "peak MB", "FTS5 insert", "FTS5 peak MB"], rows))
+    rows = []
+    for r in results:
+        s = r["searched"]
+        rows.append([r["n"], s["open_s"] * 1000, s["reopen_s"] * 1000, s["searcher_s"] * 1000,
+                     s["rss_open"], r["fts"]["reopen_s"] * 1000])
+    print("\nWarm open, ms (open_existing = fingerprint + open Whoosh + load papers.json)")
+    print(table(["abstracts", "first open", "reopen median", "Searcher()", "peak MB after open",
+                 "FTS5 connect+count"], rows))
+    rows = []
+    for r in results:
+        ours = by_kind(r["searched"]["samples"], 1)
+        peer = by_kind(r["fts"]["samples"], 2)
+        for kind in ["all", *dict.fromkeys(q[0] for q in QUERIES)]:
+            a = summary_ms(ours[kind])
+            row = [r["n"], kind, a["p50"], a["p95"], a["mean"], a["max"]]
+            if kind in peer:
+                f = summary_ms(peer[kind])
+                row += [f["p50"], f["p95"], f["mean"]]
+            else:
+                row += ["n/a", "n/a", "n/a"]
+            rows.append(row)
+    print("\nQuery latency with snippets, limit 20, ms")
+    print(table(["abstracts", "queries", "p50", "p95", "mean", "max", "FTS5 p50", "FTS5 p95",
+                 "FTS5 mean"], rows))
+    rows = []
+    for r in results:
+        for kind, ours, peer in QUERIES:
+            a = summary_ms(r["searched"]["samples"][ours])
+            f = summary_ms(r["fts"]["samples"][peer]) if peer else None
+            rows.append([r["n"], kind, ours, r["searched"]["totals"][ours], a["mean"],
+                         r["fts"]["totals"][peer] if peer else "n/a",
+                         f["mean"] if f else "n/a"])
+    print("\nPer query: matches and mean ms")
+    print(table(["abstracts", "kind", "query", "matches", "mean", "FTS5 matches", "FTS5 mean"],
+                rows))
+    small = next((r for r in results if r["n"] == 2600), None)
+    if small:
+        build = small["built"]["build"]["total"]
+        mean = summary_ms(by_kind(small["searched"]["samples"], 1)["all"])["mean"]
+        print(f"\ntargets at 2,600: build {build:.2f} s (<= {BUILD_TARGET_S} s: "
+              f"{'met' if build <= BUILD_TARGET_S else 'MISSED'}), search mean {mean:.2f} ms "
+              f"(<= {SEARCH_TARGET_MS} ms: {'met' if mean <= SEARCH_TARGET_MS else 'MISSED'})")
+
+
+def child_main(argv: list[str]) -> None:
+    mode, _n, work = argv[0], argv[1], Path(argv[2])
+    if mode == "build":
+        result = child_build(work / "corpus", work, int(argv[3]))
+    elif mode == "search":
+        result = child_search(work / "corpus", Path(argv[3]), int(argv[4]))
+    else:
+        result = child_fts(Path(argv[3]), work, int(argv[4]))
+    print(json.dumps(result))
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        child_main(sys.argv[2:])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="2,600 abstracts only")
+    parser.add_argument("--sizes", type=int, nargs="+", help="corpus sizes to measure")
+    parser.add_argument("--rounds", type=int, default=None, help="timed rounds of the mix")
+    args = parser.parse_args()
+    sizes = args.sizes or (QUICK_SIZES if args.quick else SIZES)
+    rounds = args.rounds or (5 if args.quick else 10)
+    results = []
+    for n in sizes:
+        started = time.perf_counter()
+        results.append(measure_size(n, rounds))
+        print(f"measured {n} abstracts in {time.perf_counter() - started:.0f} s", flush=True)
+    report(results, rounds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""Small helpers the benchmark scripts share: timing statistics, peak memory, tables."""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """Nearest-rank percentile (`share` in 0..100) of a non-empty sample."""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(share / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summary_ms(seconds: Sequence[float]) -> dict[str, float]:
+    """p50, p95, mean and max of a sample of durations, in milliseconds."""
+    ms = [s * 1000 for s in seconds]
+    return {
+        "p50": percentile(ms, 50),
+        "p95": percentile(ms, 95),
+        "mean": statistics.fmean(ms),
+        "max": max(ms),
+    }
+
+
+def timed(call: Callable[[], object]) -> tuple[float, object]:
+    started = time.perf_counter()
+    value = call()
+    return time.perf_counter() - started, value
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set size so far (Linux reports KiB, macOS bytes)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def machine() -> str:
+    return (
+        f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}"
+    )
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A plain aligned table (also valid Markdown), numbers right-aligned."""
+    cells = [[_cell(value) for value in row] for row in rows]
+    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
+    numeric = [all(_is_number(row[i]) for row in rows) for i in range(len(headers))]
+
+    def line(values: Sequence[str]) -> str:
+        padded = [
+            v.rjust(w) if num else v.ljust(w)
+            for v, w, num in zip(values, widths, numeric, strict=True)
+        ]
+        return "| " + " | ".join(padded) + " |"
+
+    rule = "|" + "|".join(("-" * (w + 1) + ":") if n else "-" * (w + 2) for w, n in
+                          zip(widths, numeric, strict=True)) + "|"
+    return "\n".join([line(headers), rule, *(line(row) for row in cells)])
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.3g}" if abs(value) < 10 else f"{value:.1f}" if value < 1000 else f"{value:.0f}"
+    return str(value)

@@ -1,0 +1,235 @@
+"""Start-up, search as you type, the search box's keys, first launch."""
+
+from __future__ import annotations
+
+import pytest
+from reader_helpers import screen_text, settle
+from textual.widgets import Input
+
+from paperterm.index.config import Config
+from paperterm.index.search import Results
+from paperterm.index.store import StoreError
+from paperterm.tui.main_screen import SearchDone
+
+CADUCEUS_START = "Large-scale sequence modeling has sparked rapid advances"
+
+
+async def test_warm_start_shows_every_paper_and_the_index_state(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert len(app.main.paper_list.rows) == 38
+        text = screen_text(app)
+        assert "38 papers · index ready" in text
+        assert app.focused is app.main.paper_list
+
+
+async def test_typing_dna_selects_caduceus_and_shows_its_abstract(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "D", "N", "A")
+        await settle(pilot)
+        screen = app.main
+        current = screen.paper_list.current
+        assert current is not None and "Caduceus" in current.paper.name
+        assert screen.detail.row.id == current.id
+        text = screen_text(app)
+        assert CADUCEUS_START in text.replace("\n", " ") or CADUCEUS_START[:30] in text
+        assert "1 of 38 papers" in text
+        # The query's word is highlighted in the abstract.
+        assert screen.detail.matcher is not None
+        assert screen.detail.matcher.spans("the DNA model")
+
+
+async def test_results_update_while_typing_and_the_query_stays(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"transformer")
+        await settle(pilot)
+        screen = app.main
+        many = screen.in_view
+        assert 1 < many < 38
+        await pilot.press("space", *"video")
+        await settle(pilot)
+        assert screen.in_view < many
+        assert screen.search_input.value == "transformer video"
+
+
+async def test_stale_results_are_dropped(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.main
+        await pilot.press("slash", *"DNA")
+        await settle(pilot)
+        old = Results(query="old", hits=[], total=0)
+        screen.post_message(SearchDone(screen.generation - 1, old, None))
+        await settle(pilot)
+        assert len(screen.paper_list.rows) == 1
+        assert screen.in_view == 1
+
+
+async def test_enter_moves_to_the_first_result_esc_keeps_then_clears(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.main
+        await pilot.press("slash", *"transformer")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.focused is screen.paper_list
+        assert screen.paper_list.cursor == 0
+        await pilot.press("slash", "escape")
+        assert app.focused is screen.paper_list
+        assert screen.search_input.value == "transformer"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.search_input.value == ""
+        assert len(screen.paper_list.rows) == 38
+
+
+async def test_ctrl_u_in_the_box_clears_the_query(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"genomics", "ctrl+u")
+        await settle(pilot)
+        assert app.main.search_input.value == ""
+        assert "38 papers" in screen_text(app)
+
+
+async def test_letters_type_into_the_box_and_do_not_act(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "q", "b", "j")
+        await settle(pilot)
+        assert app.is_running
+        assert app.main.search_input.value == "qbj"
+        assert app.bookmarks.bookmarks == []
+
+
+async def test_zero_hits_offer_did_you_mean_and_enter_takes_it(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"transfomer")
+        await settle(pilot)
+        screen = app.main
+        assert screen.paper_list.rows == []
+        assert screen.suggestion == "transformer"
+        text = screen_text(app)
+        assert "No papers match “transfomer”." in text
+        assert "Did you mean: transformer?" in text
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.search_input.value == "transformer"
+        assert screen.paper_list.rows
+
+
+async def test_a_query_note_is_shown_inline(reader):
+    app = reader()
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"tr* genomics")
+        await settle(pilot)
+        assert "prefixes need at least 3 letters" in screen_text(app)
+
+
+async def test_odd_queries_never_crash(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for query in ['"unclosed', "-", "title:", "a~9", "*", "((", "tag:", "\\x1b[31m"]:
+            app.main.search_input.value = query
+            await settle(pilot, rounds=1)
+            assert app.is_running
+
+
+async def test_the_debounce_folds_a_burst_into_few_searches(reader):
+    app = reader(Config(debounce_ms=200))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.main
+        calls: list[str] = []
+        searcher = app.searcher
+        original = searcher.search
+
+        def counting(text, *args, **kwargs):
+            calls.append(text)
+            return original(text, *args, **kwargs)
+
+        searcher.search = counting
+        await pilot.press("slash", *"genomics")
+        await pilot.pause(0.4)
+        await settle(pilot)
+        assert calls[-1] == "genomics"
+        assert len(calls) <= 3  # the first key at once, the rest folded into one run
+        assert screen.paper_list.current is not None
+
+
+async def test_first_launch_lists_papers_while_the_index_builds(gated_reader):
+    app, session = gated_reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, workers=False)
+        screen = app.main
+        assert len(screen.paper_list.rows) == 38
+        assert app.index_state == "indexing"
+        assert "indexing 45%" in screen_text(app)
+        assert screen.has_class("-indexing")
+        # Typing before the index is ready keeps the query and runs it when ready.
+        await pilot.press("slash", *"DNA")
+        await settle(pilot, workers=False)
+        assert "search starts when the index is ready" in screen_text(app)
+        assert len(screen.paper_list.rows) == 38
+        session.gate.set()
+        await settle(pilot)
+        assert app.index_state == "ready"
+        assert not screen.has_class("-indexing")
+        assert len(screen.paper_list.rows) == 1
+        assert "Caduceus" in screen.paper_list.current.paper.name
+        assert "index ready" in screen_text(app)
+
+
+async def test_quitting_cancels_the_build(gated_reader):
+    app, session = gated_reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, workers=False)
+        await pilot.press("q")
+    assert app.return_code == 0
+    assert not (session.data_dir / "index" / "CURRENT").exists()
+
+
+async def test_a_failed_build_keeps_the_list_and_says_why(gated_reader):
+    app, session = gated_reader(build_failure=StoreError("disk on fire"))
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settle(pilot, workers=False)
+        session.gate.set()
+        await settle(pilot)
+        assert app.index_state == "failed"
+        assert len(app.main.paper_list.rows) == 38
+        assert "index failed" in screen_text(app)
+        await pilot.press("slash", *"DNA")
+        await settle(pilot)
+        assert "search is off" in screen_text(app)
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+q"])
+async def test_quit_exits_with_status_zero(reader, key):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(key)
+    assert app.return_code == 0
+
+
+async def test_a_query_with_markup_is_shown_literally(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"[bold]zzqx")
+        await settle(pilot)
+        assert app.main.query_one("#search-input", Input).value == "[bold]zzqx"
+        assert "No papers match “[bold]zzqx”." in screen_text(app)

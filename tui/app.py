@@ -1,0 +1,502 @@
+"""The reader: a Textual app over a `Session`.
+
+Start-up does no heavy work on the UI thread: a worker opens the index (or, on first launch,
+parses the corpus, posts the papers so the list shows at once, then builds the index with
+progress messages). Searches and "related" look-ups run in thread workers that share one
+`Searcher` under a lock; their results come back as messages and stale ones are dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import difflib
+import signal
+import threading
+import webbrowser
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.message import Message
+from textual.screen import Screen
+from textual.theme import BUILTIN_THEMES
+from textual.worker import Worker, WorkerState
+
+from paperterm.index.bookmarks import (
+    Bookmark,
+    BookmarksError,
+    BookmarksFileError,
+    BookmarksReadOnlyError,
+    BookmarkStore,
+)
+from paperterm.index.config import Config, ConfigError
+from paperterm.index.display import one_line, safe_text
+from paperterm.index.export import EXPORTERS
+from paperterm.index.papers import Paper
+from paperterm.index.search import Hit, Searcher
+from paperterm.index.session import Session
+from paperterm.index.store import BuildCancelled, OpenIndex
+from paperterm.tui import keys
+from paperterm.tui.view import Row, can_open_browser, link_or_citation, paper_link
+
+EXPORT_SUFFIXES = {"bibtex": "bib", "markdown": "md", "json": "json"}
+BOOKMARK_POLL_SECONDS = 2.0
+RELATED_LIMIT = 5
+_RELATED_CACHE = 512
+
+OpenUrl = Callable[[str], object]
+
+
+# --- messages from the index worker -----------------------------------------------------------
+
+
+class CorpusLoaded(Message):
+    """First launch: the parsed papers, shown while the index is being built."""
+
+    def __init__(self, papers: list[Paper], problems: list[str]) -> None:
+        super().__init__()
+        self.papers = papers
+        self.problems = problems
+
+
+class IndexProgress(Message):
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done = done
+        self.total = total
+
+
+class IndexReady(Message):
+    def __init__(self, opened: OpenIndex, searcher: Searcher, warnings: list[str]) -> None:
+        super().__init__()
+        self.opened = opened
+        self.searcher = searcher
+        self.warnings = warnings
+
+
+# --- the app ----------------------------------------------------------------------------------
+
+
+class ReaderApp(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "paperterm"
+    BINDINGS = keys.scope_bindings("app")
+
+    def __init__(
+        self,
+        session: Session,
+        config: Config,
+        keymap: Mapping[str, str],
+        *,
+        open_url: OpenUrl | None = None,
+        environ: Mapping[str, str] | None = None,
+        handle_signals: bool = False,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.config = config
+        self.keymap = dict(keymap)
+        self.open_url = open_url or webbrowser.open
+        self.environ = environ
+        self.handle_signals = handle_signals
+        if config.theme:
+            self.theme = config.theme
+        self.set_keymap(self.keymap)
+
+        self.papers: list[Paper] = []
+        self.by_id: dict[str, Paper] = {}
+        self.collections: list[str] = []
+        self.searcher: Searcher | None = None
+        self.search_lock = threading.Lock()
+        self.index_state = "loading"  # loading, indexing, ready, memory, failed
+        self.index_percent = 0
+        self.index_error = ""
+        self.warnings: list[str] = []
+        self.bookmarks = BookmarkStore.in_dir(session.data_dir)
+        self.bookmarks_problem = ""
+        self._related_cache: OrderedDict[str, list[Hit]] = OrderedDict()
+        self._stop = threading.Event()
+
+    # --- start and stop ------------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen:
+        from paperterm.tui.main_screen import MainScreen
+
+        return MainScreen()
+
+    @property
+    def main(self):  # -> MainScreen (imported lazily to keep start-up lean)
+        return self.screen_stack[0]
+
+    def on_mount(self) -> None:
+        self._load_bookmarks()
+        self.load_index()
+        self.set_interval(BOOKMARK_POLL_SECONDS, self.poll_bookmarks)
+        if self.handle_signals:
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGTERM, signal.SIGHUP):
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.add_signal_handler(signum, self.shut_down)
+
+    def on_unmount(self) -> None:
+        self._stop.set()
+        if self.handle_signals:
+            with contextlib.suppress(Exception):
+                loop = asyncio.get_running_loop()
+                for signum in (signal.SIGTERM, signal.SIGHUP):
+                    loop.remove_signal_handler(signum)
+
+    def shut_down(self) -> None:
+        """Quit cleanly (the `q` key, SIGTERM, SIGHUP): stop the build, save what is pending."""
+        self._stop.set()
+        self.save_pending()
+        self.exit(0)
+
+    def action_quit(self) -> None:
+        self.shut_down()
+
+    def save_pending(self) -> None:
+        """Bookmarks are saved on every change; retry one that failed to save."""
+        if self.bookmarks.pending:
+            with contextlib.suppress(BookmarksError):
+                self.bookmarks.save()
+
+    # --- the index -----------------------------------------------------------------------
+
+    @work(thread=True, exit_on_error=False, group="index", name="open index")
+    def load_index(self) -> None:
+        opened = self.session.open_existing()
+        if opened is None:
+            corpus = self.session.load_corpus()
+            self.post_message(CorpusLoaded(corpus.papers, [str(p) for p in corpus.problems]))
+            opened = self.session.build(
+                corpus, progress=self._post_progress, cancelled=self._stop.is_set
+            )
+        searcher = Searcher(opened.ix, opened.papers)
+        self.post_message(IndexReady(opened, searcher, list(self.session.warnings)))
+        with self.search_lock:
+            searcher.docnums  # noqa: B018 - warm the id -> document table off the UI thread
+
+    def _post_progress(self, done: int, total: int) -> None:
+        self.post_message(IndexProgress(done, total))
+
+    def _set_papers(self, papers: list[Paper]) -> None:
+        self.papers = papers
+        self.by_id = {paper.id: paper for paper in papers}
+        seen: dict[str, None] = {}
+        for paper in papers:
+            for name in paper.collections:
+                seen.setdefault(name, None)
+        self.collections = list(seen)
+
+    def on_corpus_loaded(self, message: CorpusLoaded) -> None:
+        self._set_papers(message.papers)
+        self.warnings = list(dict.fromkeys(message.problems))
+        self.index_state = "indexing"
+        self.main.papers_changed()
+
+    def on_index_progress(self, message: IndexProgress) -> None:
+        self.index_percent = 100 * message.done // max(1, message.total)
+        self.main.progress_changed(message.done, message.total)
+
+    def on_index_ready(self, message: IndexReady) -> None:
+        opened = message.opened
+        papers_changed = [p.id for p in opened.papers] != [p.id for p in self.papers]
+        self._set_papers(opened.papers)
+        self.searcher = message.searcher
+        self.index_state = "memory" if opened.location == ":memory:" else "ready"
+        self.warnings = list(
+            dict.fromkeys([*self.warnings, *opened.meta.problems, *message.warnings])
+        )
+        if papers_changed:
+            self.main.papers_changed()
+        self.main.index_changed()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if event.state != WorkerState.ERROR or worker.group != "index":
+            return
+        error = worker.error
+        if isinstance(error, BuildCancelled):
+            return
+        self.index_state = "failed"
+        self.index_error = one_line(f"{error}" or type(error).__name__)
+        self.say(f"The search index could not be built: {self.index_error}", "error")
+        self.main.index_changed()
+
+    def similar(self, paper_id: str) -> list[Hit] | None:
+        """Related papers (None until the index is ready). Call from a worker thread."""
+        cached = self._related_cache.get(paper_id)
+        if cached is not None:
+            return cached
+        searcher = self.searcher
+        if searcher is None:
+            return None
+        with self.search_lock:
+            hits = searcher.similar(paper_id, limit=RELATED_LIMIT)
+        self._related_cache[paper_id] = hits
+        while len(self._related_cache) > _RELATED_CACHE:
+            self._related_cache.popitem(last=False)
+        return hits
+
+    # --- bookmarks -----------------------------------------------------------------------
+
+    @property
+    def marks(self) -> dict[str, Bookmark]:
+        return {mark.id: mark for mark in self.bookmarks.bookmarks}
+
+    def _load_bookmarks(self) -> None:
+        try:
+            self.bookmarks.load()
+        except BookmarksError as error:
+            self._bookmarks_failed(error)
+        else:
+            self.bookmarks_problem = ""
+
+    def _bookmarks_failed(self, error: BookmarksError) -> None:
+        self.bookmarks_problem = safe_text(str(error), keep_newlines=False)
+        if isinstance(error, BookmarksFileError):
+            self.bookmarks_problem += " (bookmarks are read-only until the file is fixed)"
+
+    def poll_bookmarks(self) -> None:
+        """Pick up what another paperterm (or the CLI) saved."""
+        before = self.bookmarks_problem
+        try:
+            changed = self.bookmarks.reload_if_changed()
+        except BookmarksError as error:
+            self._bookmarks_failed(error)
+            changed = True
+        else:
+            if changed or (before and not self.bookmarks.read_only):
+                self.bookmarks_problem = ""
+        if changed or before != self.bookmarks_problem:
+            self.bookmarks_changed()
+
+    def bookmarks_changed(self) -> None:
+        for screen in self.screen_stack:
+            refresh = getattr(screen, "bookmarks_changed", None)
+            if refresh is not None:
+                refresh()
+
+    def _change_bookmarks(self, change: Callable[[], object], done: str) -> bool:
+        try:
+            change()
+        except BookmarksReadOnlyError as error:
+            self.say(str(error), "error")
+            return False
+        except BookmarksError as error:
+            self.say(str(error), "warning")
+            self.bookmarks_changed()
+            return False
+        if done:
+            self.say(done)
+        self.bookmarks_changed()
+        return True
+
+    def current_row(self) -> Row | None:
+        current = getattr(self.screen, "current_row", None)
+        return current() if current is not None else None
+
+    def action_toggle_bookmark(self) -> None:
+        row = self.current_row()
+        if row is None:
+            return
+        title = row.paper.title if row.paper is not None else row.missing_title
+        if self.bookmarks.is_bookmarked(row.id):
+            self._change_bookmarks(lambda: self.bookmarks.remove(row.id), "Bookmark removed")
+        else:
+            self._change_bookmarks(lambda: self.bookmarks.add(row.id, title), "Bookmarked")
+
+    def action_bookmarks_only(self) -> None:
+        self.main.toggle_bookmarks_only()
+
+    def _ensure_bookmarked(self, row: Row) -> bool:
+        if self.bookmarks.is_bookmarked(row.id):
+            return True
+        title = row.paper.title if row.paper is not None else row.missing_title
+        return self._change_bookmarks(lambda: self.bookmarks.add(row.id, title), "")
+
+    def action_edit_tags(self) -> None:
+        from paperterm.tui.screens import TagsScreen
+
+        row = self.current_row()
+        if row is None:
+            return
+        mark = self.bookmarks.get(row.id)
+
+        def save(tags: list[str] | None) -> None:
+            if tags is not None and self._ensure_bookmarked(row):
+                self._change_bookmarks(lambda: self.bookmarks.set_tags(row.id, tags), "Tags saved")
+
+        self.push_screen(TagsScreen(list(mark.tags) if mark else []), save)
+
+    def action_edit_note(self) -> None:
+        from paperterm.tui.screens import NoteScreen
+
+        row = self.current_row()
+        if row is None:
+            return
+        mark = self.bookmarks.get(row.id)
+
+        def save(note: str | None) -> None:
+            if note is not None and self._ensure_bookmarked(row):
+                self._change_bookmarks(lambda: self.bookmarks.set_note(row.id, note), "Note saved")
+
+        self.push_screen(NoteScreen(mark.note if mark else ""), save)
+
+    def export_bookmarks(self, kind: str) -> None:
+        from paperterm.index.atomic import atomic_write_text
+
+        text = EXPORTERS[kind](self.bookmarks.bookmarks, self.by_id)
+        path = Path(self.session.data_dir) / f"bookmarks-export.{EXPORT_SUFFIXES[kind]}"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(path, text)
+        except OSError as error:
+            self.say(f"{path}: cannot write the export: {error.strerror or error}", "error")
+            return
+        count = len(self.bookmarks.bookmarks)
+        self.say(f"Exported {count} bookmark(s) to {path}", timeout=10)
+
+    # --- links ---------------------------------------------------------------------------
+
+    def action_copy_link(self) -> None:
+        row = self.current_row()
+        if row is None or row.paper is None:
+            return
+        kind, text = link_or_citation(row.paper)
+        text = one_line(text)
+        self.copy_to_clipboard(text)
+        self.say(f"Copied the {kind}: {text}")
+
+    def action_open_link(self) -> None:
+        row = self.current_row()
+        if row is None or row.paper is None:
+            return
+        url = one_line(paper_link(row.paper))
+        if not url:
+            self.say("This paper has no link (y copies its citation).", "warning")
+            return
+        if can_open_browser(self.environ):
+            self.say(f"Opening {url}")
+            self._open_in_browser(url)
+        else:
+            self.copy_to_clipboard(url)
+            self.say(f"No local browser here (SSH?). Link copied: {url}", timeout=15)
+
+    @work(thread=True, exit_on_error=False, group="browser")
+    def _open_in_browser(self, url: str) -> None:
+        # webbrowser may start a console browser that blocks: never on the UI thread.
+        self.open_url(url)
+
+    # --- screens and commands ------------------------------------------------------------
+
+    def action_help(self) -> None:
+        from paperterm.tui.screens import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def key_text(self, binding_id: str) -> str:
+        """How a binding's keys read on screen now (remaps applied), e.g. `j/↓`."""
+        found = keys.effective_keys(self.keymap)[binding_id]
+        return "/".join(
+            self.get_key_display(keys.BY_ID[binding_id].binding().with_key(k)) for k in found
+        )
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        main = self.main
+        yield SystemCommand(
+            "Bookmarks only",
+            "Show only bookmarked papers (toggle)",
+            main.toggle_bookmarks_only,
+        )
+        yield SystemCommand(
+            "Show all papers",
+            "Clear the search, bookmarks-only and collection filters",
+            main.clear_all,
+        )
+        for name in self.collections:
+            yield SystemCommand(
+                f"Collection: {one_line(name)}",
+                "Show only the papers of this collection",
+                lambda name=name: main.set_collection(name),
+            )
+        for kind, label in (("bibtex", "BibTeX"), ("markdown", "Markdown"), ("json", "JSON")):
+            yield SystemCommand(
+                f"Export bookmarks as {label}",
+                f"Write bookmarks-export.{EXPORT_SUFFIXES[kind]} in the data folder",
+                lambda kind=kind: self.export_bookmarks(kind),
+            )
+        if self.warnings or self.bookmarks_problem:
+            yield SystemCommand(
+                "Warnings", "Show the problems found at start-up", self.show_warnings
+            )
+        yield SystemCommand("Keys", "Show every key", self.action_help)
+        for command in super().get_system_commands(screen):
+            if command.title in ("Theme", "Quit"):
+                yield command
+
+    def show_warnings(self) -> None:
+        from paperterm.tui.screens import WarningsScreen
+
+        lines = [*([self.bookmarks_problem] if self.bookmarks_problem else []), *self.warnings]
+        self.push_screen(WarningsScreen(lines))
+
+    def say(
+        self, message: str, severity: str = "information", timeout: float | None = None
+    ) -> None:
+        """A notification; its text is never read as markup."""
+        self.notify(
+            safe_text(message, keep_newlines=False),
+            severity=severity,  # type: ignore[arg-type]
+            markup=False,
+            timeout=timeout,
+        )
+
+
+# --- entry points -----------------------------------------------------------------------------
+
+
+def check_theme(config: Config) -> None:
+    if config.theme is None or config.theme in BUILTIN_THEMES:
+        return
+    close = difflib.get_close_matches(config.theme, list(BUILTIN_THEMES), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    place = str(config.path) if config.path is not None else "<config>"
+    raise ConfigError(
+        f"{place}: ui.theme: unknown theme {config.theme!r}{hint}; "
+        f"themes: {', '.join(sorted(BUILTIN_THEMES))}"
+    )
+
+
+def make_app(
+    session: Session,
+    config: Config,
+    *,
+    open_url: OpenUrl | None = None,
+    environ: Mapping[str, str] | None = None,
+    handle_signals: bool = False,
+) -> ReaderApp:
+    """The reader for a session; raises `ConfigError` for bad `[keys]` or `ui.theme`."""
+    keymap = keys.check_keymap(config)
+    check_theme(config)
+    return ReaderApp(
+        session,
+        config,
+        keymap,
+        open_url=open_url,
+        environ=environ,
+        handle_signals=handle_signals,
+    )
+
+
+def run_reader(session: Session, config: Config) -> int:
+    """Run the reader full screen until the user quits; the exit status."""
+    app = make_app(session, config, handle_signals=True)
+    app.run()
+    app.save_pending()
+    return app.return_code or 0

@@ -1,0 +1,147 @@
+"""What the reader shows, decided without Textual: rows, filters, counts, links.
+
+Kept apart from the widgets so the rules (which papers are in view, how the count reads,
+when a link can be opened locally) are plain functions with plain tests.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from paperterm.index.bookmarks import Bookmark
+from paperterm.index.display import one_line
+from paperterm.index.papers import Paper
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of the list: a paper, or a bookmark whose paper left the corpus."""
+
+    id: str
+    paper: Paper | None
+    missing_title: str = ""
+
+    @property
+    def missing(self) -> bool:
+        return self.paper is None
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Restrictions that apply on top of the query."""
+
+    bookmarks_only: bool = False
+    collection: str | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.bookmarks_only or self.collection is not None
+
+
+def allowed_ids(
+    papers: Iterable[Paper],
+    marks: Mapping[str, Bookmark],
+    filters: Filters,
+    tags: Iterable[str] = (),
+    excluded_tags: Iterable[str] = (),
+) -> set[str] | None:
+    """The ids the view may show, or None when nothing restricts it.
+
+    `tags` (from `tag:NAME` in the query) keep bookmarks carrying every one of them;
+    `excluded_tags` (`-tag:NAME`) drop papers whose bookmark carries any of them.
+    Tags compare case-insensitively.
+    """
+    tags = [tag.lower() for tag in tags]
+    excluded = [tag.lower() for tag in excluded_tags]
+    allowed: set[str] | None = None
+    if filters.bookmarks_only or tags:
+        allowed = {
+            mark_id
+            for mark_id, mark in marks.items()
+            if all(tag in _lower_tags(mark) for tag in tags)
+        }
+    if filters.collection is not None:
+        in_collection = {p.id for p in papers if filters.collection in p.collections}
+        allowed = in_collection if allowed is None else allowed & in_collection
+    if excluded:
+        tagged = {i for i, mark in marks.items() if any(t in _lower_tags(mark) for t in excluded)}
+        allowed = ({p.id for p in papers} if allowed is None else allowed) - tagged
+    return allowed
+
+
+def _lower_tags(mark: Bookmark) -> set[str]:
+    return {tag.lower() for tag in mark.tags}
+
+
+def paper_rows(papers: Iterable[Paper], allowed: set[str] | None) -> list[Row]:
+    """The papers in corpus order, restricted to `allowed`."""
+    return [Row(p.id, p) for p in papers if allowed is None or p.id in allowed]
+
+
+def missing_rows(
+    marks: Mapping[str, Bookmark], by_id: Mapping[str, Paper], allowed: set[str] | None
+) -> list[Row]:
+    """Bookmarks whose paper is not in the corpus (shown in the bookmarks view)."""
+    return [
+        Row(mark_id, None, mark.title or mark_id)
+        for mark_id, mark in marks.items()
+        if mark_id not in by_id and (allowed is None or mark_id in allowed)
+    ]
+
+
+def count_text(in_view: int, total: int, filtered: bool) -> str:
+    """`38 papers`, or while a query or filter narrows the view, `3 of 38 papers`."""
+    noun = "paper" if total == 1 else "papers"
+    if filtered:
+        return f"{in_view} of {total} {noun}"
+    return f"{total} {noun}"
+
+
+def citation(paper: Paper) -> str:
+    """A one-line reference for a paper without a link: authors, title, collection, year."""
+    parts = []
+    if paper.authors:
+        shown = paper.authors[:3]
+        names = ", ".join(shown) + (" et al." if len(paper.authors) > 3 else "")
+        parts.append(names + ".")
+    title = paper.title or paper.name or paper.id
+    parts.append(title if title.endswith((".", "?", "!")) else title + ".")
+    venue = paper.collection + (f", {paper.year}" if paper.year else "")
+    parts.append(venue + ".")
+    if paper.doi:
+        parts.append(f"doi:{paper.doi}")
+    elif paper.arxiv_id:
+        parts.append(f"arXiv:{paper.arxiv_id}")
+    return one_line(" ".join(parts))
+
+
+def link_or_citation(paper: Paper) -> tuple[str, str]:
+    """What `y` copies: ("link", url) or ("citation", text)."""
+    if paper.links:
+        return "link", paper.links[0]
+    if paper.doi:
+        return "link", f"https://doi.org/{paper.doi}"
+    if paper.arxiv_id:
+        return "link", f"https://arxiv.org/abs/{paper.arxiv_id}"
+    return "citation", citation(paper)
+
+
+def paper_link(paper: Paper) -> str:
+    """The link `o` opens ("" when the paper has none)."""
+    kind, text = link_or_citation(paper)
+    return text if kind == "link" else ""
+
+
+def can_open_browser(environ: Mapping[str, str] | None = None, platform: str = "") -> bool:
+    """Whether a browser opened here would be seen by the user: not over SSH, and on Linux
+    and other X11/Wayland systems only with a display."""
+    env = os.environ if environ is None else environ
+    platform = platform or sys.platform
+    if any(env.get(name) for name in ("SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY")):
+        return False
+    if platform.startswith(("darwin", "win")):
+        return True
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
