@@ -148,8 +148,9 @@ def child_search(corpus_dir: Path, data_dir: Path, rounds: int) -> dict[str, obj
         raise SystemExit("the index built by the build phase is not current")
     searcher_s, searcher = timed(lambda: Searcher(opened.ix, opened.papers))
     rss_open = peak_rss_mb()
-    reopen = [timed(Session.create(data_dir, [corpus_dir], Config()).open_existing)[0]
-              for _ in range(3)]
+    reopen = [
+        timed(Session.create(data_dir, [corpus_dir], Config()).open_existing)[0] for _ in range(3)
+    ]
     totals: dict[str, int] = {}
 
     def search(query: str) -> None:
@@ -188,10 +189,7 @@ def fts_build(db: Path, papers_json: Path) -> tuple[sqlite3.Connection, float, i
     with con:
         con.executemany(
             "INSERT INTO papers VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                (doc["id"], *(doc[c] for c in FTS_COLUMNS))
-                for doc in map(paper_document, papers)
-            ),
+            ((doc["id"], *(doc[c] for c in FTS_COLUMNS)) for doc in map(paper_document, papers)),
         )
     return con, time.perf_counter() - started, len(papers)
 
@@ -226,8 +224,9 @@ def child_fts(data_dir: Path, work: Path, rounds: int) -> dict[str, object]:
         totals[query] = fts_search(con, query)[1]
 
     samples = run_mix(search, [f for _, _, f in QUERIES if f is not None], rounds)
-    reopen_s, _ = timed(lambda: sqlite3.connect(work / "fts.db").execute(
-        "SELECT count(*) FROM papers").fetchone())
+    reopen_s, _ = timed(
+        lambda: sqlite3.connect(work / "fts.db").execute("SELECT count(*) FROM papers").fetchone()
+    )
     con.close()
     return {
         "build_s": build_s,
@@ -279,23 +278,68 @@ def report(results: list[dict], rounds: int) -> None:
     rows = []
     for r in results:
         b = r["built"]["build"]
-        rows.append([
-            r["n"], b["total"], b["load+parse+enrich"], b["enrich"], b["whoosh write"],
-            b["papers.json"], b["total"] - b["load+parse+enrich"] - b["whoosh write"]
-            - b["papers.json"], r["built"]["rss"], r["fts"]["build_s"], r["fts"]["rss_build"],
-        ])
-    print("First-use build, seconds (median of %s fresh builds at 2,600; one at 50,000)"
-          % results[0]["repeats"])
-    print(table(["abstracts", "total", "parse", "(enrich)", "whoosh write", "papers.json",
-                 "other", "peak MB", "FTS5 insert", "FTS5 peak MB"], rows))
+        rows.append(
+            [
+                r["n"],
+                b["total"],
+                b["load+parse+enrich"],
+                b["enrich"],
+                b["whoosh write"],
+                b["papers.json"],
+                b["total"] - b["load+parse+enrich"] - b["whoosh write"] - b["papers.json"],
+                r["built"]["rss"],
+                r["fts"]["build_s"],
+                r["fts"]["rss_build"],
+            ]
+        )
+    print(
+        f"First-use build, seconds (median of {results[0]['repeats']} fresh builds at 2,600;"
+        " one at 50,000)"
+    )
+    print(
+        table(
+            [
+                "abstracts",
+                "total",
+                "parse",
+                "(enrich)",
+                "whoosh write",
+                "papers.json",
+                "other",
+                "peak MB",
+                "FTS5 insert",
+                "FTS5 peak MB",
+            ],
+            rows,
+        )
+    )
     rows = []
     for r in results:
         s = r["searched"]
-        rows.append([r["n"], s["open_s"] * 1000, s["reopen_s"] * 1000, s["searcher_s"] * 1000,
-                     s["rss_open"], r["fts"]["reopen_s"] * 1000])
+        rows.append(
+            [
+                r["n"],
+                s["open_s"] * 1000,
+                s["reopen_s"] * 1000,
+                s["searcher_s"] * 1000,
+                s["rss_open"],
+                r["fts"]["reopen_s"] * 1000,
+            ]
+        )
     print("\nWarm open, ms (open_existing = fingerprint + open Whoosh + load papers.json)")
-    print(table(["abstracts", "first open", "reopen median", "Searcher()", "peak MB after open",
-                 "FTS5 connect+count"], rows))
+    print(
+        table(
+            [
+                "abstracts",
+                "first open",
+                "reopen median",
+                "Searcher()",
+                "peak MB after open",
+                "FTS5 connect+count",
+            ],
+            rows,
+        )
+    )
     rows = []
     for r in results:
         ours = by_kind(r["searched"]["samples"], 1)
@@ -310,26 +354,51 @@ def report(results: list[dict], rounds: int) -> None:
                 row += ["n/a", "n/a", "n/a"]
             rows.append(row)
     print("\nQuery latency with snippets, limit 20, ms")
-    print(table(["abstracts", "queries", "p50", "p95", "mean", "max", "FTS5 p50", "FTS5 p95",
-                 "FTS5 mean"], rows))
+    print(
+        table(
+            [
+                "abstracts",
+                "queries",
+                "p50",
+                "p95",
+                "mean",
+                "max",
+                "FTS5 p50",
+                "FTS5 p95",
+                "FTS5 mean",
+            ],
+            rows,
+        )
+    )
     rows = []
     for r in results:
         for kind, ours, peer in QUERIES:
             a = summary_ms(r["searched"]["samples"][ours])
             f = summary_ms(r["fts"]["samples"][peer]) if peer else None
-            rows.append([r["n"], kind, ours, r["searched"]["totals"][ours], a["mean"],
-                         r["fts"]["totals"][peer] if peer else "n/a",
-                         f["mean"] if f else "n/a"])
+            rows.append(
+                [
+                    r["n"],
+                    kind,
+                    ours,
+                    r["searched"]["totals"][ours],
+                    a["mean"],
+                    r["fts"]["totals"][peer] if peer else "n/a",
+                    f["mean"] if f else "n/a",
+                ]
+            )
     print("\nPer query: matches and mean ms")
-    print(table(["abstracts", "kind", "query", "matches", "mean", "FTS5 matches", "FTS5 mean"],
-                rows))
+    print(
+        table(["abstracts", "kind", "query", "matches", "mean", "FTS5 matches", "FTS5 mean"], rows)
+    )
     small = next((r for r in results if r["n"] == 2600), None)
     if small:
         build = small["built"]["build"]["total"]
         mean = summary_ms(by_kind(small["searched"]["samples"], 1)["all"])["mean"]
-        print(f"\ntargets at 2,600: build {build:.2f} s (<= {BUILD_TARGET_S} s: "
-              f"{'met' if build <= BUILD_TARGET_S else 'MISSED'}), search mean {mean:.2f} ms "
-              f"(<= {SEARCH_TARGET_MS} ms: {'met' if mean <= SEARCH_TARGET_MS else 'MISSED'})")
+        print(
+            f"\ntargets at 2,600: build {build:.2f} s (<= {BUILD_TARGET_S} s: "
+            f"{'met' if build <= BUILD_TARGET_S else 'MISSED'}), search mean {mean:.2f} ms "
+            f"(<= {SEARCH_TARGET_MS} ms: {'met' if mean <= SEARCH_TARGET_MS else 'MISSED'})"
+        )
 
 
 def child_main(argv: list[str]) -> None:

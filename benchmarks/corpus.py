@@ -123,9 +123,7 @@ def _title(rng: random.Random, name: str, pool: list[str]) -> str:
 
 
 def _authors(rng: random.Random) -> list[str]:
-    return [
-        f"{rng.choice(_FIRST_NAMES)} {_coined_name(rng)}" for _ in range(rng.randint(1, 6))
-    ]
+    return [f"{rng.choice(_FIRST_NAMES)} {_coined_name(rng)}" for _ in range(rng.randint(1, 6))]
 
 
 def collection_name(index: int) -> str:
@@ -182,14 +180,11 @@ def _bib_escape(text: str) -> str:
     """`%` and `&` escaped outside math (inside `$..$` they are left alone)."""
     parts = re.split(r"(\$[^$]*\$)", text)
     return "".join(
-        part if part.startswith("$") else re.sub(r"(?<!\\)([%&#])", r"\\\1", part)
-        for part in parts
+        part if part.startswith("$") else re.sub(r"(?<!\\)([%&#])", r"\\\1", part) for part in parts
     )
 
 
-def write_bibtex(
-    folder: Path, abstracts: list[Abstract], per_file: int = PER_FILE
-) -> list[Path]:
+def write_bibtex(folder: Path, abstracts: list[Abstract], per_file: int = PER_FILE) -> list[Path]:
     """PMLR-like files `part-001.bib`, ...: one `@Proceedings`, then `@InProceedings`."""
     folder.mkdir(parents=True, exist_ok=True)
     paths = []

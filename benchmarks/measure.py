@@ -45,8 +45,16 @@ def peak_rss_mb() -> float:
 def machine() -> str:
     return (
         f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}"
+        f"Python {platform.python_version()}, load average {load_average()}"
     )
+
+
+def load_average() -> str:
+    """The 1-minute load average: other work on the machine skews every number here."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "unknown"
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -62,16 +70,29 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
         ]
         return "| " + " | ".join(padded) + " |"
 
-    rule = "|" + "|".join(("-" * (w + 1) + ":") if n else "-" * (w + 2) for w, n in
-                          zip(widths, numeric, strict=True)) + "|"
+    rule = (
+        "|"
+        + "|".join(
+            ("-" * (w + 1) + ":") if n else "-" * (w + 2)
+            for w, n in zip(widths, numeric, strict=True)
+        )
+        + "|"
+    )
     return "\n".join([line(headers), rule, *(line(row) for row in cells)])
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    """Numbers, and the "n/a" that stands in for one, are right-aligned."""
+    return value == "n/a" or (isinstance(value, int | float) and not isinstance(value, bool))
 
 
 def _cell(value: object) -> str:
     if isinstance(value, float):
-        return f"{value:.3g}" if abs(value) < 10 else f"{value:.1f}" if value < 1000 else f"{value:.0f}"
+        return (
+            f"{value:.3g}"
+            if abs(value) < 10
+            else f"{value:.1f}"
+            if value < 1000
+            else f"{value:.0f}"
+        )
     return str(value)

@@ -6,6 +6,8 @@ from paperterm.index.display import display_text, one_line
 from paperterm.index.naming import derive_name, derive_title
 from paperterm.index.papers import Paper, find_links
 
+TITLE_LIMIT = 100
+
 
 def enrich(paper: Paper) -> Paper:
     paper.text = display_text(paper.abstract)
@@ -17,4 +19,7 @@ def enrich(paper: Paper) -> Paper:
         paper.title = one_line(display_text(paper.title))
     else:
         paper.title = derive_title(paper.abstract, paper.name)
+    if not paper.title:
+        # Derivation found no words to build on (an abstract of symbols): show the text.
+        paper.title = one_line(paper.text, limit=TITLE_LIMIT) or "(untitled)"
     return paper

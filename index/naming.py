@@ -24,7 +24,10 @@ TITLE_LIMIT = 100
 _MIN_SCORE = 3.0
 
 # A name-shaped token: letters, digits and inner hyphens, dots or pluses (MC-ViT, GPT-4o).
-_TOKEN = re.compile(r"(?<![\w\-+./])[A-Za-z][A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*(?![\w+/])")
+# (It must hold a capital letter: the look-ahead skips plain words cheaply.)
+_TOKEN = re.compile(
+    r"(?<![\w\-+./])(?=[a-z0-9\-+.]*[A-Z])[A-Za-z][A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*(?![\w+/])"
+)
 _NOT_A_NAME_SUFFIX = re.compile(
     r"-(?:based|like|style|aware|guided|driven|free|specific|level|wise|only|scale|shot|"
     r"grained|agnostic|dependent|invariant|augmented|conditioned|supervised|trained|tuned)$",
@@ -241,6 +244,7 @@ def _emphasised(abstract: str) -> frozenset[str]:
     return frozenset(words)
 
 
+@lru_cache(maxsize=8192)
 def _token_kind(token: str) -> str | None:
     """"namey" (PICLe, MC-ViT, CTAN, xT), "capitalised" (Caduceus), or None (a plain word)."""
     letters = [ch for ch in token if ch.isalpha()]

@@ -226,7 +226,8 @@ def test_any_bytes_load_without_raising(fuzz_dir, content, suffix):
     papers, problems = load_file(path)
     for paper in papers:
         assert paper.id and paper.collection and paper.title
-        assert "\ue000" not in paper.abstract + paper.title
+        if "\ue000".encode() not in content:  # field_text's placeholders never leak
+            assert "\ue000" not in paper.abstract + paper.title
     for problem in problems:
         assert problem.path == str(path)
         assert "\n" not in problem.message

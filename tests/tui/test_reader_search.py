@@ -148,26 +148,46 @@ async def test_odd_queries_never_crash(reader):
             assert app.is_running
 
 
-async def test_the_debounce_folds_a_burst_into_few_searches(reader):
-    app = reader(Config(debounce_ms=200))
+async def test_keys_within_the_debounce_fold_into_one_search(reader):
+    app = reader(Config(debounce_ms=60_000))  # the pause never ends within the test
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.main
         calls: list[str] = []
-        searcher = app.searcher
-        original = searcher.search
+        original = app.searcher.search
 
         def counting(text, *args, **kwargs):
             calls.append(text)
             return original(text, *args, **kwargs)
 
-        searcher.search = counting
+        app.searcher.search = counting
         await pilot.press("slash", *"genomics")
-        await pilot.pause(0.4)
         await settle(pilot)
-        assert calls[-1] == "genomics"
-        assert len(calls) <= 3  # the first key at once, the rest folded into one run
-        assert screen.paper_list.current is not None
+        assert calls == []  # still folding keys
+        assert len(screen.paper_list.rows) == 38
+        await pilot.press("enter")  # Enter runs the pending search at once
+        await settle(pilot)
+        assert calls == ["genomics"]
+        assert app.focused is screen.paper_list
+        assert 0 < len(screen.paper_list.rows) < 38
+
+
+async def test_with_no_debounce_every_key_searches(reader):
+    app = reader(Config(debounce_ms=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        calls: list[str] = []
+        original = app.searcher.search
+
+        def counting(text, *args, **kwargs):
+            calls.append(text)
+            return original(text, *args, **kwargs)
+
+        app.searcher.search = counting
+        await pilot.press("slash", *"dna")
+        await settle(pilot)
+        assert calls[-1] == "dna"
+        assert "Caduceus" in app.main.paper_list.current.paper.name
 
 
 async def test_first_launch_lists_papers_while_the_index_builds(gated_reader):
