@@ -8,6 +8,7 @@ decodes bytes, walks folders, and never lets one bad file stop the others.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -15,20 +16,20 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from paperterm.index import bibtex_source, json_source, text_source
 from paperterm.index.papers import Paper, content_id, normalize_for_id
 from paperterm.index.problems import Problem
 
 Parser = Callable[[Path, str, str | None], tuple[list[Paper], list[Problem]]]
 
-#: Extensions we read when walking a folder, and the parser for each.
-PARSERS: dict[str, Parser] = {
-    ".txt": text_source.parse,
-    ".bib": bibtex_source.parse,
-    ".bibtex": bibtex_source.parse,
-    ".json": json_source.parse,
-    ".jsonl": json_source.parse,
-    ".ndjson": json_source.parse,
+#: Extensions we read when walking a folder, and the parser module for each. Parsers are
+#: imported when first needed: a start with a ready index parses nothing and skips them.
+FORMATS: dict[str, str] = {
+    ".txt": "text_source",
+    ".bib": "bibtex_source",
+    ".bibtex": "bibtex_source",
+    ".json": "json_source",
+    ".jsonl": "json_source",
+    ".ndjson": "json_source",
 }
 _SNIFF_BYTES = 8192
 _BIB_ENTRY = re.compile(r"^[ \t]*@[ \t]*[a-zA-Z]+[ \t]*[{(]", re.MULTILINE)
@@ -103,7 +104,7 @@ def discover(spec: SourceSpec) -> tuple[list[Path], list[Problem]]:
             try:
                 if entry.is_dir():
                     walk(child)
-                elif entry.is_file() and child.suffix.lower() in PARSERS:
+                elif entry.is_file() and child.suffix.lower() in FORMATS:
                     found.append(child)
             except OSError as error:
                 problems.append(Problem(str(child), 0, f"cannot read: {error.strerror}"))
@@ -138,15 +139,16 @@ def decode(path: Path, data: bytes) -> tuple[str | None, list[Problem]]:
 def pick_parser(path: Path, text: str) -> Parser:
     """The parser for the extension; for other files, by the first thing in them:
     `@` (or `%` comments before an `@entry{`) is BibTeX, `[`/`{` JSON, anything else text."""
-    parser = PARSERS.get(path.suffix.lower())
-    if parser is not None:
-        return parser
-    head = text[:_SNIFF_BYTES].lstrip()
-    if head.startswith(("[", "{")):
-        return json_source.parse
-    if head.startswith("@") or (head.startswith("%") and _BIB_ENTRY.search(head)):
-        return bibtex_source.parse
-    return text_source.parse
+    module = FORMATS.get(path.suffix.lower())
+    if module is None:
+        head = text[:_SNIFF_BYTES].lstrip()
+        if head.startswith(("[", "{")):
+            module = "json_source"
+        elif head.startswith("@") or (head.startswith("%") and _BIB_ENTRY.search(head)):
+            module = "bibtex_source"
+        else:
+            module = "text_source"
+    return importlib.import_module(f"paperterm.index.{module}").parse
 
 
 def load_file(path: Path, collection: str | None = None) -> tuple[list[Paper], list[Problem]]:

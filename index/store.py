@@ -15,7 +15,6 @@ the previous generation keep working until they reopen (the previous one is kept
 from __future__ import annotations
 
 import contextlib
-import errno
 import hashlib
 import json
 import os
@@ -30,6 +29,7 @@ from whoosh.fields import ID, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
 from paperterm.index.analysis import plain_analyzer, stemming_analyzer
+from paperterm.index.atomic import atomic_write_text, fsync_folder
 from paperterm.index.papers import Paper
 from paperterm.index.sources import Corpus
 
@@ -210,11 +210,11 @@ class Store:
                 seconds=round(time.perf_counter() - started, 3),
                 problems=[str(problem) for problem in corpus.problems],
             )
-            write_atomic(tmp / "meta.json", json.dumps(asdict(meta), ensure_ascii=False))
-            fsync_dir(tmp)
+            atomic_write_text(tmp / "meta.json", json.dumps(asdict(meta), ensure_ascii=False))
+            fsync_folder(tmp)
             final = self.root / f"gen-{stamp}"
             os.rename(tmp, final)
-            write_atomic(self.root / "CURRENT", final.name + "\n")
+            atomic_write_text(self.root / "CURRENT", final.name + "\n")
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
@@ -290,39 +290,9 @@ def save_papers(path: Path, papers: list[Paper]) -> None:
         record["source"] = paper.source
         record["line"] = paper.line
         records.append(record)
-    write_atomic(path, json.dumps(records, ensure_ascii=False, separators=(",", ":")))
+    atomic_write_text(path, json.dumps(records, ensure_ascii=False, separators=(",", ":")))
 
 
 def load_papers(path: Path) -> list[Paper]:
     with open(path, encoding="utf-8") as handle:
         return [Paper.from_json(record) for record in json.load(handle)]
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write to a temp file beside `path`, fsync, then rename over it."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    fsync_dir(path.parent)
-
-
-def fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError as error:  # some file systems refuse fsync on folders
-        if error.errno not in (errno.EINVAL, errno.EBADF):
-            raise
-    finally:
-        os.close(fd)

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from paperterm.index import bibtex_source, json_source, text_source
 from paperterm.index.papers import Paper, content_id
 from paperterm.index.sources import (
-    PARSERS,
     SourceSpec,
     discover,
     load_file,
@@ -26,11 +25,11 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def test_every_format_is_registered():
-    assert PARSERS[".bib"] is bibtex_source.parse
-    assert PARSERS[".json"] is json_source.parse
-    assert PARSERS[".jsonl"] is json_source.parse
-    assert PARSERS[".ndjson"] is json_source.parse
-    assert PARSERS[".txt"] is text_source.parse
+    assert pick_parser(Path("a.bib"), "") is bibtex_source.parse
+    assert pick_parser(Path("a.json"), "") is json_source.parse
+    assert pick_parser(Path("a.jsonl"), "") is json_source.parse
+    assert pick_parser(Path("a.ndjson"), "") is json_source.parse
+    assert pick_parser(Path("a.txt"), "@x{") is text_source.parse
 
 
 @pytest.mark.parametrize(
