@@ -75,7 +75,7 @@ def one_line(s: str, limit: int | None = None) -> str:
     if limit is None or len(text) <= limit:
         return text
     if limit <= 1:
-        return "…"[:max(limit, 0)]
+        return "…"[: max(limit, 0)]
     cut = text[: limit - 1]
     space = cut.rfind(" ")
     if space > limit // 2:
@@ -150,18 +150,17 @@ _SCRIPT = _alphabet(
     {"B": "ℬ", "E": "ℰ", "F": "ℱ", "H": "ℋ", "I": "ℐ", "L": "ℒ", "M": "ℳ", "R": "ℛ",
      "e": "ℯ", "g": "ℊ", "o": "ℴ"},
 )  # fmt: skip
-_FRAKTUR = _alphabet(
-    0x1D504, 0x1D51E, None, {"C": "ℭ", "H": "ℌ", "I": "ℑ", "R": "ℜ", "Z": "ℨ"}
-)
+_FRAKTUR = _alphabet(0x1D504, 0x1D51E, None, {"C": "ℭ", "H": "ℌ", "I": "ℑ", "R": "ℜ", "Z": "ℨ"})
 # A letter in one of these alphabets; a longer group (`\mathbf{DUPLEX}`) stays plain text.
 _LETTER_FONTS = {
     "mathbf": _BOLD, "boldsymbol": _BOLD, "bm": _BOLD, "mathbb": _DOUBLE_STRUCK,
     "mathcal": _SCRIPT, "mathscr": _SCRIPT, "mathfrak": _FRAKTUR,
 }  # fmt: skip
-_PLAIN_FONTS = frozenset(
-    "mathrm mathsf mathit mathtt mathnormal text textrm textsf textit textbf texttt textsc "
-    "textup textnormal textmd emph operatorname mbox hbox underline".split()
-)
+_PLAIN_FONTS = frozenset((
+    "mathrm", "mathsf", "mathit", "mathtt", "mathnormal", "text", "textrm", "textsf", "textit",
+    "textbf", "texttt", "textsc", "textup", "textnormal", "textmd", "emph", "operatorname",
+    "mbox", "hbox", "underline"
+))  # fmt: skip
 _ACCENTS = {
     "hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde": "\u0303",
     "bar": "\u0304", "overline": "\u0304", "vec": "\u20d7", "dot": "\u0307",
@@ -178,7 +177,11 @@ _SUPERSCRIPT = dict(
     )
 )
 _SUBSCRIPT = dict(
-    zip("0123456789+-=()aehijklmnoprstuvxβγρφχ−", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ₋", strict=True)
+    zip(
+        "0123456789+-=()aehijklmnoprstuvxβγρφχ−",
+        "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ₋",
+        strict=True,
+    )
 )
 _MATH_TOKEN = re.compile(r"\\[A-Za-z]+|\\.?|\s+|.", re.DOTALL)
 _MAX_DEPTH = 40
@@ -292,13 +295,12 @@ class _MathRenderer:
             return self._argument()
         if name in _ACCENTS:
             body = self._argument()
-            return body + _ACCENTS[name] if len(body) == 1 else body
+            return unicodedata.normalize("NFC", body + _ACCENTS[name]) if len(body) == 1 else body
         if name == "not":
             body = self._argument()
             return {"=": "≠", "∈": "∉", "⊂": "⊄", "≡": "≢"}.get(body, body + "\u0338")
-        if name in ("left", "right") and self.pos < len(self.tokens):
-            if self.tokens[self.pos] == ".":  # `\left.`: an invisible delimiter
-                self.pos += 1
+        if name in ("left", "right") and self.tokens[self.pos : self.pos + 1] == ["."]:
+            self.pos += 1  # `\left.`: an invisible delimiter
         if name in ("label", "tag", "cite", "citep", "citet", "ref", "eqref"):
             self._argument()
             return ""
@@ -326,7 +328,9 @@ def render_math(tex: str) -> str:
 _DOLLAR, _STAR, _LBRACE, _RBRACE = "\x01", "\x04", "\x05", "\x06"
 _HOLD_OPEN, _HOLD_CLOSE = "\x02", "\x03"
 _HELD = re.compile("\x02(\\d+)\x03")
-_SENTINELS = str.maketrans({_DOLLAR: "$", _STAR: "*", _LBRACE: "{", _RBRACE: "}"})
+_SENTINELS = str.maketrans(
+    {_DOLLAR: "$", _STAR: "*", _LBRACE: "{", _RBRACE: "}", _HOLD_OPEN: "", _HOLD_CLOSE: ""}
+)
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ ]*\n\s*")
 _ESCAPED = re.compile(r"\\([\\$*%&_#{},;: !])")
@@ -498,9 +502,11 @@ def _render_paragraph(text: str) -> str:
             if new == text:
                 break
             text = new
-    if held:
-        # A held piece never holds a placeholder, so one pass restores them all.
-        text = _HELD.sub(lambda m: held[int(m[1])], text)
+    for _ in range(len(held)):
+        # A piece may hold an earlier one ("$$$x$$$"), so restore until none is left.
+        text, restored = _HELD.subn(lambda m: held[int(m[1])], text)
+        if not restored:
+            break
     text = " ".join(text.translate(_SENTINELS).split())
     return _SPACE_BEFORE_PUNCT.sub("", text)
 

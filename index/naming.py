@@ -2,19 +2,32 @@
 
 The seeds carry no titles, so the list needs something to show. `derive_name` finds the
 method or system an abstract coins ("We present Persona In-Context Learning (PICLe), a
-novel ..."), not the acronyms it merely uses (LLMs, SGD). It scores every name-shaped token
-by how it is introduced: a coining verb with "we" or "this paper" shortly before it, "called"
-or "dubbed", an appositive ("X, a novel framework"), "our ... (X)", "X is proposed",
-emphasis, and repetition; a token followed by a generic noun ("an MoE strategy") is a
-modifier. `derive_title` builds a one-line headline from the coining sentence, or, for
-abstracts that coin nothing, from their first claim with its lead-in ("In this paper, we
-examine") removed. Both work on the display text and never raise.
+novel ..."), not the acronyms it merely uses (LLMs, SGD). It scores each name-shaped token
+(a capital letter inside or several capitals: PICLe, MC-ViT, CTAN; a capitalised word such
+as Caduceus only on strong evidence) by how the text introduces it:
+
+- a coining verb after "we" or "this paper" a few plain words before it ("we propose an X",
+  "we propose the Stackelberg Decision Transformer (X)"), less so across prepositions;
+- "called X", "named X", "which we call X";
+- an appositive: "X, a novel framework", "X, the first family of ...", "X, or <expansion>";
+- "our <expansion> (X)", "Our solution, X,", "our proposed method X";
+- "a ... (X) is proposed", "<Expansion> (X) is a simple ...";
+- emphasis in the source (`*xT*`, `\\mathsf{DirMixE}`) and repetition.
+
+A token followed by a generic noun ("a new MoE strategy", "GPU kernels") modifies it, and one
+after a preposition ("a version of MCSD") is an object: neither is coined. `derive_title`
+builds a headline from the coining sentence ("PICLe: a persona elicitation framework
+grounded in Bayesian inference"), or, when nothing is coined, from the first claim without
+its lead-in ("In this paper, we examine the long-run distribution of SGD ..." -> "The
+long-run distribution of SGD ..."). Both work on the display text, are deterministic, and
+never raise. Most tests run on short slices or as `str.find` on a lowered copy of the text:
+one full regex pass over an abstract costs a good part of the time budget of a call.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -23,106 +36,125 @@ from paperterm.index.display import display_text, one_line
 TITLE_LIMIT = 100
 _MIN_SCORE = 3.0
 
-# A name-shaped token: letters, digits and inner hyphens, dots or pluses (MC-ViT, GPT-4o).
-# (It must hold a capital letter: the look-ahead skips plain words cheaply.)
-_TOKEN = re.compile(
-    r"(?<![\w\-+./])(?=[a-z0-9\-+.]*[A-Z])[A-Za-z][A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*(?![\w+/])"
-)
+# --------------------------------------------------------------------------- candidates
+
+_NAME_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-+.][A-Za-z0-9]+)*")
+_WORD_PUNCTUATION = "()[]{},.;:!?\"'“”‘’"
 _NOT_A_NAME_SUFFIX = re.compile(
     r"-(?:based|like|style|aware|guided|driven|free|specific|level|wise|only|scale|shot|"
     r"grained|agnostic|dependent|invariant|augmented|conditioned|supervised|trained|tuned)$",
     re.IGNORECASE,
 )
-# Capitalised phrases (Lightning Attention, Quantile Pooling) may be names too.
-_PHRASE = re.compile(
-    r"(?<![\w-])[A-Z][\w-]*(?:\s+(?:of\s+)?[A-Z][\w-]*){1,4}(?![\w-])"
+# A capitalised phrase right after a coining verb may be a name: "We present Lightning
+# Attention, the first ...".
+_PHRASE_AT = re.compile(
+    r" (?:(?:a|an|the) )?(?P<phrase>[A-Z][\w-]*(?: (?:of )?[A-Z][\w-]*){1,4})(?![\w-])"
 )
 
+# Coining verbs, found by their stems in the lowered text; the subject must come just before.
+_COIN_STEMS = (
+    "propos", "introduc", "present", "develop", "design", "devis", "build", "construct",
+    "contribut", "offer", "releas", "creat", "provid", "formulat", "unveil", "nam", "dub",
+    "term", "coin",
+)  # fmt: skip
 _SUBJECT = (
-    r"\b(?:we|this\s+(?:paper|work|study|article|letter|note|report|thesis|manuscript)|"
-    r"our\s+(?:work|paper|study)|the\s+present\s+(?:paper|work|study))"
+    r"(?:we|this (?:paper|work|study|article|letter|note|report|thesis|manuscript)|"
+    r"our (?:work|paper|study)|the present (?:paper|work|study))"
 )
-_COIN_VERB = (
-    r"(?:propos|introduc|present|develop|design|devis|build|construct|contribut|offer|"
-    r"releas|creat|provid|formulat|unveil|nam|dub|term|coin)\w*"
+_SUBJECT_WORDS = ("we ", "this ", "our ", "the present ")
+_COINING_AT = re.compile(
+    _SUBJECT + r"(?: (?:also|further|first|then|therefore|thus|hence|here|now|newly|"
+    r"additionally|finally|instead|next|subsequently|[a-z]+ly))* (?P<verb>(?:"
+    + "|".join(_COIN_STEMS)
+    + r")[a-z]*(?: and [a-z]+)?)"
 )
-_COINING = re.compile(
-    _SUBJECT
-    + r"(?:\s+(?:also|further|first|then|therefore|thus|hence|here|now|newly|additionally|"
-    r"finally|instead|next|subsequently|\w+ly))*\s+" + _COIN_VERB + r"(?:\s+and\s+\w+)?",
-    re.IGNORECASE,
-)
+
+_CALLED_HINTS = ("call", "nam", "dub", "term", "coin")
+_PASSIVE_VERBS = (
+    "proposed", "introduced", "presented", "developed", "designed", "devised", "built",
+    "constructed", "created",
+)  # fmt: skip
 _CALLED = re.compile(
-    r"\b(?:called|named|dubbed|termed|coined|which\s+we\s+(?:call|name|term|dub)|we\s+(?:call|name|"
-    r"term|dub)\s+(?:this|it|our|the)(?:\s+[\w-]+)?)\s*(?:the\s+)?[\"“‘']?\s*$",
+    r"\b(?:called|named|dubbed|termed|coined|which we (?:call|name|term|dub)|we (?:call|name|"
+    r"term|dub) (?:this|it|our|the)(?: [\w-]+)?) ?(?:the )?[\"“‘']?$",
     re.IGNORECASE,
 )
-# "our X", "our proposed X", "our memory-consolidated vision transformer (X)" (the anchor is
-# then the expansion) and "Our solution, X,"; "our method improves X" is not one.
-_POSSESSIVE = re.compile(r"\bour\s+(?:(?:proposed|new|novel|own)\s+)?$", re.IGNORECASE)
+# "our X", "our proposed X" and "our memory-consolidated vision transformer (X)" (whose
+# anchor is the expansion); "Our solution, X," and "our proposed method X". Not "our method
+# improves X".
+_POSSESSIVE = re.compile(r"\bour (?:(?:proposed|new|novel|own) )?$", re.IGNORECASE)
 _POSSESSIVE_APPOSITIVE = re.compile(
-    r"\bour\s+(?:[\w-]+(?:\s+[\w-]+)?,|(?:(?:proposed|new|novel)\s+)?(?:method|model|framework|"
-    r"approach|architecture|network|system|pipeline|algorithm|technique|tool|solution))\s+$",
+    r"\bour (?:[\w-]+(?: [\w-]+)?,|(?:(?:proposed|new|novel) )?(?:method|model|framework|"
+    r"approach|architecture|network|system|pipeline|algorithm|technique|tool|solution)) $",
     re.IGNORECASE,
 )
 _PASSIVE = re.compile(
-    r"^\)?[^.;]{0,60}?\b(?:is|are|was|were|has\s+been|have\s+been)\s+(?:\w+ly\s+)?"
+    r"\)?[^.;]{0,60}?\b(?:is|are|was|were|has been|have been) (?:\w+ly )?"
     r"(?:proposed|introduced|presented|developed|designed|devised|built|constructed|created)\b"
 )
 _NOVELTY = (
     r"(?:first|novel|new|simple|general|unified|efficient|lightweight|principled|scalable|"
     r"practical|flexible|versatile|robust|generic|plug-and-play|modular|fast|effective)"
 )
+_NOVEL_WORD = re.compile(r"\b" + _NOVELTY + r"\b", re.IGNORECASE)
 _APPOSITIVE_NOVEL = re.compile(
-    r"^\)?\s*,\s+(?:which\s+is\s+)?(?:a|an|the|one\s+of\s+the)\s+(?:[\w-]+\s+){0,2}?"
-    + _NOVELTY + r"\b",
+    r"\)?, (?:which is )?(?:a|an|the|one of the) (?:[\w-]+ ){0,2}?" + _NOVELTY + r"\b",
     re.IGNORECASE,
 )
-_APPOSITIVE = re.compile(r"^\)?\s*(?:,\s+(?:a|an)\s|,\s+or\s+[A-Z]|:\s+[Aa]n?\s)")
+_APPOSITIVE = re.compile(r"\)?(?:, (?:a|an) |, or [A-Z]|: [Aa]n? )")
 _IS_NOVEL = re.compile(
-    r"^\)?\s+(?:is|are)\s+(?:a|an)\s+(?:[\w-]+,?\s+){0,2}?" + _NOVELTY + r"\b", re.IGNORECASE
+    r"\)? (?:is|are) (?:a|an) (?:[\w-]+,? ){0,2}?" + _NOVELTY + r"\b", re.IGNORECASE
 )
-_NOVEL_WORD = re.compile(r"\b" + _NOVELTY + r"\b", re.IGNORECASE)
+_NAMED_NEXT = re.compile(r",? (?:called|named|dubbed|termed)\b")
+_CAPITAL_NEXT = re.compile(r" [A-Z]")
+_CAPITAL_BEFORE = re.compile(r"[A-Z][\w-]* $")
+_LEADING_PARENTHESIS = re.compile(r"\)?\s*\([^()]*\)")
+_NOT_COINING_NEXT = re.compile(r" *(?:to|that|how|whether|why|what)\b", re.IGNORECASE)
 # The token is the object of a preposition: "a new version of MCSD", "a method for LLMs".
 _OBJECT_OF = re.compile(
-    r"\b(?:of|for|to|with|from|on|in|than|by|via|using|like|as|over|into|towards?)\s+$",
+    r"\b(?:of|for|to|with|from|on|in|than|by|via|using|like|as|over|into|towards?) $",
     re.IGNORECASE,
 )
-_NOT_COINING_NEXT = re.compile(r"^\s*(?:to|that|how|whether|why|what)\b", re.IGNORECASE)
+_BEFORE_NOUN = re.compile(r"\)? ?([A-Za-z][\w-]*)")
 
-_GAP_BARRIERS = frozenset(
-    "that which who where to by for with from on in of into via based through under between "
-    "across as than while when because whose like such including".split()
-)
+_GAP_BARRIERS = frozenset((
+    "that", "which", "who", "where", "to", "by", "for", "with", "from", "on", "in", "of",
+    "into", "via", "based", "through", "under", "between", "across", "as", "than", "while",
+    "when", "because", "whose", "like", "such", "including"
+))  # fmt: skip
 # A verb of use between the coining verb and the token: "a method leveraging cGANs".
-_USE_WORDS = frozenset(
-    "using leveraging utilizing utilising employing exploiting combining integrating applying "
-    "adopting incorporating uses leverages utilizes employs exploits combines integrates "
-    "applies".split()
-)
-_GENERIC_NOUNS = frozenset(
-    """method methods model models approach approaches framework frameworks module modules
-    block blocks layer layers component components network networks architecture
-    architectures strategy strategies loss losses benchmark benchmarks dataset datasets task
-    tasks setting settings problem problems process processes score scores algorithm algorithms technique
-    techniques scheme schemes pipeline pipelines system systems paradigm paradigms inference
-    training kernel kernels implementation implementations data images image features
-    feature embeddings embedding representations representation encoder encoders decoder
-    decoders backbone backbones head heads variant variants family families agents agent
-    policies policy scans scan cache library toolkit tool tools code weights parameters
-    objective objectives regularization attention tokens token sequences sequence""".split()
-)
-_FUNCTION_WORDS = frozenset(
-    """to which that for as in with by on and or where whose based built designed using via
-    from is are was were be can could will may might should would has have had which who
-    consisting comprising leveraging enabling allowing achieves achieve outperforms
-    significantly not also first then""".split()
-)
+_USE_WORDS = frozenset((
+    "using", "leveraging", "utilizing", "utilising", "employing", "exploiting", "combining",
+    "integrating", "applying", "adopting", "incorporating", "uses", "leverages", "utilizes",
+    "employs", "exploits", "combines", "integrates", "applies"
+))  # fmt: skip
+_GENERIC_NOUNS = frozenset((
+    "method", "methods", "model", "models", "approach", "approaches", "framework", "frameworks",
+    "module", "modules", "block", "blocks", "layer", "layers", "component", "components",
+    "network", "networks", "architecture", "architectures", "strategy", "strategies", "loss",
+    "losses", "benchmark", "benchmarks", "dataset", "datasets", "task", "tasks", "setting",
+    "settings", "problem", "problems", "process", "processes", "score", "scores", "algorithm",
+    "algorithms", "technique", "techniques", "scheme", "schemes", "pipeline", "pipelines",
+    "system", "systems", "paradigm", "paradigms", "inference", "training", "kernel", "kernels",
+    "implementation", "implementations", "data", "images", "image", "features", "feature",
+    "embeddings", "embedding", "representations", "representation", "encoder", "encoders",
+    "decoder", "decoders", "backbone", "backbones", "head", "heads", "variant", "variants",
+    "family", "families", "agents", "agent", "policies", "policy", "scans", "scan", "cache",
+    "library", "toolkit", "tool", "tools", "code", "weights", "parameters", "objective",
+    "objectives", "regularization", "attention", "tokens", "token", "sequences", "sequence"
+))  # fmt: skip
+_FUNCTION_WORDS = frozenset((
+    "to", "which", "that", "for", "as", "in", "with", "by", "on", "and", "or", "where", "whose",
+    "based", "built", "designed", "using", "via", "from", "is", "are", "was", "were", "be",
+    "can", "could", "will", "may", "might", "should", "would", "has", "have", "had", "who",
+    "consisting", "comprising", "leveraging", "enabling", "allowing", "achieves", "achieve",
+    "outperforms", "significantly", "not", "also", "first", "then"
+))  # fmt: skip
 
 
 @dataclass(slots=True)
 class _Occurrence:
-    """One place a candidate name appears, with what the text around it says."""
+    """One place a candidate name appears, and how strongly the text there coins it."""
 
     start: int
     end: int
@@ -135,7 +167,8 @@ class _Occurrence:
 @dataclass(slots=True)
 class _Analysis:
     text: str
-    sentences: list[int]
+    lowered: str
+    sentences: list[tuple[int, int]]
     best: dict[str, _Occurrence]
     name: str
 
@@ -144,25 +177,20 @@ def derive_name(abstract: str) -> str:
     """The method or system `abstract` coins, or "" when it coins none."""
     try:
         return _analyse(abstract).name
-    except Exception:  # a heuristic over arbitrary text must never take the build down
+    except Exception:  # a heuristic over arbitrary text must never take an index build down
         return ""
 
 
 def derive_title(abstract: str, name: str) -> str:
-    """A one-line headline of at most 100 characters: `Name: what it is`, or the first claim."""
+    """A one-line headline of at most 100 characters: `Name: what it is`, or the first claim.
+
+    `name` is the derived name or one the source gave; "" for none.
+    """
     try:
-        analysis = _analyse(abstract)
-        title = _named_title(analysis, name) if name else ""
-        if title:
-            return title
-        claim = _claim_title(analysis.text)
-        if name and claim and name not in claim:
-            # The name and what the abstract claims for it: "ThickV-Stain: a multi-scale model ..."
-            first = claim.split(" ", 1)[0]
-            if _token_kind(first) is None and not any(ch.isupper() for ch in first[1:]):
-                claim = claim[0].lower() + claim[1:]
-            return _fit(f"{name}: {claim}", capitalise=False)
-        return claim or _fit(_first_sentence(analysis.text))
+        title = _title(_analyse(abstract), name)
+        if len(title) > TITLE_LIMIT or not title.isprintable():  # a source's odd name
+            title = _fit(title, capitalise=False)
+        return title
     except Exception:
         return one_line(name or abstract, TITLE_LIMIT)
 
@@ -172,27 +200,35 @@ def derive_title(abstract: str, name: str) -> str:
 
 @lru_cache(maxsize=64)
 def _analyse(abstract: str) -> _Analysis:
-    text = " ".join(display_text(abstract).split())
-    sentences = _sentence_starts(text)
-    coinings = [(m.start(), m.end()) for m in _COINING.finditer(text)]
+    text = display_text(abstract).replace("\n\n", " ")  # spaces are single already
+    lowered = _lower(text)
+    sentences = _sentences(text)
+    starts = [start for start, _ in sentences]
+    coinings = _coinings(lowered)
     emphasised = _emphasised(abstract)
     best: dict[str, _Occurrence] = {}
     counts: dict[str, int] = {}
-    for match in _TOKEN.finditer(text):
-        token = match.group()
-        kind = _token_kind(token)
-        if kind is None:
-            continue
+    for token, start, kind in _name_tokens(text):
         counts[token] = counts.get(token, 0) + 1
-        occurrence = _score(text, sentences, coinings, match.start(), match.end(), kind)
+        sentence = sentences[bisect_right(starts, start) - 1]
+        end = start + len(token)
+        if (kind != "namey" and start == sentence[0]) or not _has_cue(
+            lowered, sentence, coinings, start, end
+        ):
+            continue
+        occurrence = _score(text, sentence, coinings, start, end, kind)
         if occurrence and (token not in best or occurrence.score > best[token].score):
             best[token] = occurrence
-    for match in _PHRASE.finditer(text):
-        occurrence = _score_phrase(text, sentences, coinings, match, emphasised)
-        if occurrence and (match.group() not in best or occurrence.score > best[match.group()].score):
-            best[match.group()] = occurrence
-            for token in match.group().split():  # "UnCLe SAM" is named, not "SAM"
-                if token in best and match.start() <= best[token].start < match.end():
+    for occurrence in [o for o in best.values() if o.expansion]:
+        for token in [
+            t for t, o in best.items() if occurrence.anchor <= o.start < occurrence.start
+        ]:
+            del best[token]  # a word of an acronym's expansion: "surface Masked AutoEncoder (sMAE)"
+    for phrase, occurrence in _phrases(text, sentences, starts, coinings, emphasised):
+        if phrase not in best or occurrence.score > best[phrase].score:
+            best[phrase] = occurrence
+            for token in phrase.split():  # "UnCLe SAM" is the name, not "SAM"
+                if token in best and occurrence.start <= best[token].start < occurrence.end:
                     del best[token]
     name, top = "", 0.0
     for token, occurrence in best.items():
@@ -201,9 +237,117 @@ def _analyse(abstract: str) -> _Analysis:
         if score < _MIN_SCORE or (" " not in token and not _capitalised_ok(token, score, count)):
             continue
         score += 0.5 * min(count - 1, 3)
-        if score > top or (score == top and name and occurrence.start < best[name].start):
+        if score > top or (score == top and occurrence.start < best[name].start):
             name, top = token, score
-    return _Analysis(text, sentences, best, name)
+    return _Analysis(text, lowered, sentences, best, name)
+
+
+def _lower(text: str) -> str:
+    """`text` in lower case with every position kept ("İ".lower() is two characters)."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Sentence spans; "dataset.In" (a lost space, common in PDF text) ends one too."""
+    starts = [0]
+    for match in re.finditer(r"[.!?](?: +|(?=[A-Z][a-z]))", text):
+        end = match.end()
+        if end >= len(text):
+            break
+        if end == match.start() + 1:
+            before = text[max(0, end - 3) : end - 1]
+            if not (len(before) == 2 and before.isalpha() and before.islower()):
+                continue
+        elif not (text[end].isupper() or text[end].isdigit() or text[end] in '"“(['):
+            continue
+        starts.append(end)
+    return list(zip(starts, [*starts[1:], len(text)], strict=True))
+
+
+def _coinings(lowered: str) -> list[tuple[int, int]]:
+    """Spans of the verbs in "we propose", "this paper introduces", "we introduce and study"."""
+    found = []
+    for subject in _SUBJECT_WORDS:
+        position = lowered.find(subject)
+        while position >= 0:
+            if position == 0 or not lowered[position - 1].isalpha():
+                match = _COINING_AT.match(lowered, position)
+                if match:
+                    found.append((match.start("verb"), match.end()))
+            position = lowered.find(subject, position + 1)
+    return sorted(found)
+
+
+def _coinings_between(
+    coinings: list[tuple[int, int]], low: int, high: int
+) -> list[tuple[int, int]]:
+    """The coining verbs (sorted spans) that start in [low, high)."""
+    return coinings[bisect_left(coinings, (low,)) : bisect_left(coinings, (high,))]
+
+
+def _has_cue(
+    lowered: str, sentence: tuple[int, int], coinings: list[tuple[int, int]], start: int, end: int
+) -> bool:
+    """A cheap test that some coining cue is near a token, before scoring it in full."""
+    if lowered[end : end + 2] in (", ", "),", ") ", ": ", " (", " -", " –", " —"):
+        return True  # appositives, "X (expansion), a ...", "(X), a ..."
+    if _coinings_between(coinings, max(sentence[0], start - 250), start):
+        return True
+    near = lowered[max(sentence[0], start - 60) : start]
+    if "our " in near or any(cue in near for cue in _CALLED_HINTS):
+        return True
+    after = lowered[end : min(sentence[1], end + 90)]
+    return after.startswith((") is a", ") are a", " is a", " are a")) or any(
+        verb in after for verb in _PASSIVE_VERBS
+    )
+
+
+def _name_tokens(text: str) -> list[tuple[str, int, str]]:
+    """(token, start, kind) for each word that may be a name."""
+    found = []
+    position = 0
+    # Every word with a capital letter is visited in order, so the next occurrence of one
+    # after the previous is the word itself: no plain word can contain it.
+    for word in [word for word in text.split(" ") if not word.islower()]:
+        position = text.find(word, position)
+        candidate = _word_candidate(word)
+        if candidate:
+            core, offset, kind = candidate
+            found.append((core, position + offset, kind))
+        position += len(word)
+    return found
+
+
+@lru_cache(maxsize=16384)
+def _word_candidate(word: str) -> tuple[str, int, str] | None:
+    """The name-shaped core of a word, its offset in the word, and its kind; or None."""
+    if "/" in word:
+        return None  # "CNN/DM" is part of a compound
+    core = word.strip(_WORD_PUNCTUATION)
+    if core.endswith(("'s", "’s")):
+        core = core[:-2]
+    if not core or core.islower() or not _NAME_SHAPE.fullmatch(core):
+        return None
+    kind = _token_kind(core)
+    return (core, word.find(core), kind) if kind else None
+
+
+@lru_cache(maxsize=8192)
+def _token_kind(token: str) -> str | None:
+    """ "namey" (PICLe, MC-ViT, CTAN, xT), "capitalised" (Caduceus, Re-Diffinet), or None."""
+    letters = sum(ch.isalpha() for ch in token)
+    if letters < 2 or _NOT_A_NAME_SUFFIX.search(token):
+        return None
+    for part in re.split(r"[-+.]", token):
+        uppers = sum(ch.isupper() for ch in part)
+        if uppers >= 2 or (uppers == 1 and not part[0].isupper()):
+            return "namey"
+    if token[0].isupper() and all(part[1:].islower() for part in token.split("-") if part):
+        return "capitalised"
+    return None
 
 
 def _capitalised_ok(token: str, score: float, count: int) -> bool:
@@ -214,49 +358,20 @@ def _capitalised_ok(token: str, score: float, count: int) -> bool:
     return score >= 5.0 or (count >= 2 and (score >= 4.0 or count >= 3))
 
 
-def _sentence_starts(text: str) -> list[int]:
-    starts = [0]
-    starts += [
-        m.end() for m in re.finditer(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])|(?<=[a-z]{2}\.)(?=[A-Z][a-z])", text)
-    ]
-    return starts
-
-
-def _sentence_of(sentences: list[int], text: str, position: int) -> tuple[int, int]:
-    index = bisect_right(sentences, position) - 1
-    end = sentences[index + 1] if index + 1 < len(sentences) else len(text)
-    return sentences[index], end
+_MARKDOWN_EMPHASIS = re.compile(r"(?<![\w*])\*{1,3}([^*\s]{2,40})\*{1,3}(?![\w*])")
+_LATEX_EMPHASIS = re.compile(
+    r"\\(?:mathsf|texttt|textbf|textsc|mathbf|mathrm|textit|emph|text|textsf)\s*"
+    r"\{([^{}]{2,40})\}|\{\\(?:tt|bf|sc|it|em|sf)\s+([^{}]{2,40})\}"
+)
 
 
 def _emphasised(abstract: str) -> frozenset[str]:
     """Whole words the abstract sets in emphasis: `*xT*`, `\\mathsf{DirMixE}`, `{\\tt X}`."""
-    found = re.findall(r"(?<![\w*])\*{1,3}([^*\s]{2,40}|[A-Z][^*]{2,40})\*{1,3}(?![\w*])", abstract)
-    found += re.findall(
-        r"\\(?:mathsf|texttt|textbf|textsc|mathbf|mathrm|textit|emph|text|textsf)\s*"
-        r"\{([^{}]{2,40})\}|\{\\(?:tt|bf|sc|it|em|sf)\s+([^{}]{2,40})\}",
-        abstract,
-    )
-    words = set()
-    for item in found:
-        for word in item if isinstance(item, tuple) else (item,):
-            if word:
-                words.add(word.replace("\\_", "_").strip())
-    return frozenset(words)
-
-
-@lru_cache(maxsize=8192)
-def _token_kind(token: str) -> str | None:
-    """"namey" (PICLe, MC-ViT, CTAN, xT), "capitalised" (Caduceus), or None (a plain word)."""
-    letters = [ch for ch in token if ch.isalpha()]
-    if len(letters) < 2 or _NOT_A_NAME_SUFFIX.search(token):
-        return None
-    for part in re.split(r"[-+.]", token):
-        uppers = sum(ch.isupper() for ch in part)
-        if uppers >= 2 or (uppers == 1 and not part[0].isupper()):
-            return "namey"
-    if token[0].isupper() and all(part[1:].islower() for part in token.split("-") if part):
-        return "capitalised"  # Caduceus, Re-Diffinet, Med-Tuning
-    return None
+    found = _MARKDOWN_EMPHASIS.findall(abstract) if "*" in abstract else []
+    if "\\text" in abstract or "\\math" in abstract or "{\\" in abstract or "\\emph" in abstract:
+        for pair in _LATEX_EMPHASIS.findall(abstract):
+            found.extend(word for word in pair if word)
+    return frozenset(word.replace("\\_", "_").strip() for word in found)
 
 
 def _count(text: str, token: str) -> int:
@@ -264,19 +379,17 @@ def _count(text: str, token: str) -> int:
 
 
 def _expansion_before(left: str, acronym: str) -> str:
-    """The words before "(ACRONYM)" that it abbreviates, or ""."""
+    """The words just before "(ACRONYM)" that it abbreviates, or ""."""
     letters = [ch.lower() for ch in acronym if ch.isalpha()]
     if len(letters) < 2:
         return ""
     words = left.rstrip().split(" ")
     for k in range(1, min(len(words), 12) + 1):
-        phrase_words = words[-k:]
-        if k == 1 and "-" not in phrase_words[0]:
+        phrase = words[-k:]
+        if (k == 1 and "-" not in phrase[0]) or phrase[0][:1].lower() != letters[0]:
             continue
-        if not phrase_words[0][:1].lower() == letters[0]:
-            continue
-        if _is_subsequence(letters, "".join(phrase_words).lower()):
-            return " ".join(phrase_words)
+        if _is_subsequence(letters, "".join(phrase).lower()):
+            return " ".join(phrase)
     return ""
 
 
@@ -290,11 +403,9 @@ def _is_subsequence(needle: list[str], haystack: str) -> bool:
 
 
 def _gap_score(gap: str) -> float:
-    """How directly a coining verb introduces what follows after `gap` words."""
-    if _NOT_COINING_NEXT.match(gap) or _OBJECT_OF.search(gap):
-        return 0.0
+    """How directly a coining verb introduces what follows after `gap`."""
     words = gap.split()
-    if len(words) > 14:
+    if len(words) > 14 or _NOT_COINING_NEXT.match(gap) or _OBJECT_OF.search(gap[-14:]):
         return 0.0
     lowered = [word.strip(",").lower() for word in words]
     barriers = sum(word in _GAP_BARRIERS for word in lowered)
@@ -304,12 +415,12 @@ def _gap_score(gap: str) -> float:
 
 
 def _modifier_penalty(right: str, expansion: str, definite: bool) -> float:
-    """A name followed by a noun ("an MoE strategy", "GPU kernels") modifies that noun.
+    """A name followed by a noun ("a new MoE strategy", "GPU kernels") modifies that noun.
 
     Not so for "(X) approach" after a capitalised expansion, nor for "we propose the X
     framework", where the noun says what the named thing is.
     """
-    match = re.match(r"\)?\s*([A-Za-z][\w-]*)", right)
+    match = _BEFORE_NOUN.match(right)
     if not match or right[:1] in ",;:(" or right.startswith("),"):
         return 0.0
     word = match[1]
@@ -325,52 +436,60 @@ def _modifier_penalty(right: str, expansion: str, definite: bool) -> float:
 
 def _score(
     text: str,
-    sentences: list[int],
+    sentence: tuple[int, int],
     coinings: list[tuple[int, int]],
     start: int,
     end: int,
     kind: str,
 ) -> _Occurrence | None:
-    sentence = _sentence_of(sentences, text, start)
-    left, right = text[sentence[0] : start], text[end : sentence[1]]
-    anchor, expansion = start, ""
+    left, right = (
+        text[max(sentence[0], start - 300) : start],
+        text[end : min(sentence[1], end + 160)],
+    )
     in_parentheses = left.endswith("(") and right.startswith(")")
     if left.count("(") > left.count(")") and not in_parentheses:
         return None  # a word of a parenthesis: "DISCO (DynamIc SpeCulation ... Optimization)"
-    if re.match(r"\)?-|\s*,?\s+(?:called|named|dubbed|termed)\b", right):
+    if right.startswith(("-", ")-")) or _NAMED_NEXT.match(right):
         return None  # "(MLP)-based", or the kind of thing a name is given to: "a VLM called X"
+    if kind != "namey" and (
+        start == sentence[0] or _CAPITAL_NEXT.match(right) or _CAPITAL_BEFORE.search(left[-40:])
+    ):
+        return None  # a sentence's first word, or a word of a capitalised phrase
+    anchor, expansion = start, ""
     if in_parentheses:
         expansion = _expansion_before(left[:-1], text[start:end])
-        anchor = start - 1 - len(left[:-1]) + len(left[:-1].rstrip()) - len(expansion)
-        if not expansion:
-            anchor = start - 1
-    before = text[sentence[0] : anchor]
+        anchor = start - 1 - (len(left[:-1]) - len(left[:-1].rstrip())) - len(expansion)
+    before = text[max(sentence[0], anchor - 120) : anchor]
+    near = before[-60:].lower()
     score, definite = 0.0, False
-    for verb_start, verb_end in coinings:
-        if sentence[0] <= verb_start and verb_end <= anchor:
+    # (A verb more than 14 words back does not count: see _gap_score.)
+    for _, verb_end in _coinings_between(coinings, max(sentence[0], anchor - 250), anchor):
+        if verb_end <= anchor:
             gap = text[verb_end:anchor]
             score = max(score, _gap_score(gap))
-            definite = definite or bool(re.fullmatch(r"\s+the\s+", gap))
-    called = bool(_CALLED.search(before))
+            definite = definite or gap == " the "
+    called = any(cue in near for cue in _CALLED_HINTS) and bool(_CALLED.search(before))
     if called:
         score = max(score, 5.0)
-    if _POSSESSIVE_APPOSITIVE.search(before) or (expansion and _POSSESSIVE.search(before)):
+    if "our " in near:
+        if _POSSESSIVE_APPOSITIVE.search(before) or (expansion and _POSSESSIVE.search(before)):
+            score = max(score, 3.5)
+        elif _POSSESSIVE.search(before):
+            score = max(score, 2.0)
+    if (
+        any(verb in right[:90] for verb in _PASSIVE_VERBS)
+        and _PASSIVE.match(right)
+        and (len(before.split()) <= 6 or before.endswith((" a ", " an ", " the ")))
+    ):
         score = max(score, 3.5)
-    elif _POSSESSIVE.search(before):
-        score = max(score, 2.0)
     if anchor == sentence[0] and _IS_NOVEL.match(right):
         score = max(score, 3.0)
-    if _PASSIVE.match(right) and (len(before.split()) <= 6 or re.search(r"\b(?:a|an|the)\s*$", before)):
-        score = max(score, 3.5)
-    described = re.sub(r"^\)?\s*\([^()]*\)", "", right)  # "X (expansion), a novel ..."
-    if _APPOSITIVE_NOVEL.match(described):
-        score += 3.0
-    elif _APPOSITIVE.match(described):
-        score += 1.5
-    if kind != "namey" and (
-        start == sentence[0] or re.match(r"\s+[A-Z]", right) or re.search(r"[A-Z][\w-]*\s+$", left)
-    ):
-        return None  # a sentence's first word, or a word of a longer capitalised phrase
+    if right[:3].lstrip(")")[:1] in (",", ":", " "):
+        described = _LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
+        if _APPOSITIVE_NOVEL.match(described):
+            score += 3.0
+        elif _APPOSITIVE.match(described):
+            score += 1.5
     if not called:
         score -= _modifier_penalty(right, expansion, definite)
     if score <= 0:
@@ -378,109 +497,135 @@ def _score(
     return _Occurrence(start, end, sentence, anchor, expansion, score)
 
 
-def _score_phrase(
+def _phrases(
     text: str,
-    sentences: list[int],
+    sentences: list[tuple[int, int]],
+    starts: list[int],
     coinings: list[tuple[int, int]],
-    match: re.Match[str],
     emphasised: frozenset[str],
-) -> _Occurrence | None:
-    """A capitalised phrase right after a coining verb, described or emphasised or repeated."""
-    start, end, phrase = match.start(), match.end(), match.group()
-    sentence = _sentence_of(sentences, text, start)
-    right = text[end : sentence[1]]
-    if re.match(r"[^.,;()]{0,60}\(", right):
-        return None  # the acronym that follows is the name
-    gap = min(
-        (
-            text[verb_end:start]
-            for verb_start, verb_end in coinings
-            if sentence[0] <= verb_start and verb_end <= start
-        ),
-        key=len,
-        default=None,
-    )
-    if gap is None or not re.fullmatch(r"\s*(?:(?:a|an|the)\s+)?", gap, re.IGNORECASE):
-        return None
-    novel = bool(_APPOSITIVE_NOVEL.match(right))
-    described = novel or bool(_APPOSITIVE.match(right))
-    if not (described or phrase in emphasised or _count(text, phrase) >= 2):
-        return None
-    score = 4.0 + (3.0 if novel else 1.5 if described else 0.0) - 0.5
-    return _Occurrence(start, end, sentence, start, "", score)
+):
+    """Capitalised phrases right after a coining verb that are described ("Quantile Pooling,
+    a novel ..."), emphasised or repeated, and not the expansion of an acronym."""
+    counts: dict[str, int] = {}
+    for _, verb_end in coinings:
+        match = _PHRASE_AT.match(text, verb_end)
+        if not match:
+            continue
+        phrase, start, end = match["phrase"], match.start("phrase"), match.end("phrase")
+        sentence = sentences[bisect_right(starts, start) - 1]
+        right = text[end : min(sentence[1], end + 160)]
+        if re.match(r"[^.,;()]{0,60}\(", right):
+            continue  # the acronym that follows is the name
+        novel = bool(_APPOSITIVE_NOVEL.match(right))
+        described = novel or bool(_APPOSITIVE.match(right))
+        if phrase not in counts:
+            counts[phrase] = _count(text, phrase)
+        if described or phrase in emphasised or counts[phrase] >= 2:
+            score = 3.5 + (3.0 if novel else 1.5 if described else 0.0)
+            yield phrase, _Occurrence(start, end, sentence, start, "", score)
 
 
 # --------------------------------------------------------------------------- titles
 
-_ABBREVIATED = re.compile(r"((?:[\w-]+[ ]){1,8}?)\(([A-Za-z][\w-]*[A-Z][\w-]*)\)")
-_HYPE = re.compile(r"\b(a|an|the)\s+(?:novel|new)\s+(?:and\s+\w+\s+)?", re.IGNORECASE)
+_ABBREVIATED = re.compile(r"((?:[\w-]+ ){1,8}?)\(([A-Za-z][\w-]*[A-Z][\w-]*)\)")
+# "a novel inductive framework" -> "an inductive framework"
+_HYPE = re.compile(r"\b(a|an|the) (?:novel|new) (?:and \w+ )?(?=([\w-]+))", re.IGNORECASE)
 _CLAUSE_END = re.compile(
-    r"\s*(?:[;:]\s|\s[–—]\s|\.\s|\.$|,\s+(?:which|where|while|whereas|thus|and\s+(?:we|it|then|thus|"
+    r" ?(?:[;:] | [–—] |\. |\.$|, (?:which|where|while|whereas|thus|and (?:we|it|then|thus|"
     r"show|demonstrate)|but|leading|resulting|allowing|enabling|making|yielding|showing|"
     r"providing|achieving|as|since|so|because|although|though|we|it|i\.e\.|e\.g\.|\w+ly\b|that|"
-    r"was|were|is|are|has|have)\b|\s\((?:\d|[ivx]+|[a-e])\)\s|\s+and\s+(?:show|demonstrate|prove|"
+    r"was|were|is|are|has|have)\b| \((?:\d|[ivx]+|[a-e])\) | and (?:show|demonstrate|prove|"
     r"find|evaluate)\b)"
 )
-_BREAK_WORDS = frozenset(
-    """by with which that where while using via through to for in on under and from across
-    without based as at over into when whose after before during within between among
-    against such because""".split()
+_BREAK_WORDS = frozenset((
+    "by", "with", "which", "that", "where", "while", "using", "via", "through", "to", "for",
+    "in", "on", "under", "and", "from", "across", "without", "based", "as", "at", "over",
+    "into", "when", "whose", "after", "before", "during", "within", "between", "among",
+    "against", "such", "because"
+))  # fmt: skip
+_DANGLING = frozenset((
+    "the", "a", "an", "of", "and", "or", "to", "for", "with", "in", "on", "by", "that", "which",
+    "its", "their", "our", "as", "from", "at", "is", "are", "be", "via", "into", "under",
+    "over", "using", "both", "either", "this", "these", "those", "such", "than", "then", "due",
+    "according", "compared", "related", "order", "prior", "owing", "thanks", "able", "aims",
+    "leads"
+))  # fmt: skip
+_APPOSITIVE_DESCRIPTION = re.compile(
+    r" ?(?:,|:| [-–—]) (?:or |which is )?(?P<rest>(?:(?:a|an|the|one) |[A-Z]).+)$"
 )
-_DANGLING = frozenset(
-    """the a an of and or to for with in on by that which its their our as from at is are
-    be via into under over using both either this these those such than then due according
-    compared related order prior owing thanks able aims leads""".split()
+_NOUN_PHRASE_BEFORE = re.compile(
+    r"\b(?:propos|introduc|present|develop|design|devis|build|construct|contribut|offer|releas|"
+    r"creat|provid|formulat)\w* (?P<np>(?:a|an|the) [^,;]{3,80}?|(?:a|an|the) [^;]{3,120}?"
+    r"(?=,? (?:called|named|dubbed|termed)))(?:,? (?:called|named|dubbed|termed)|,)? ?$",
+    re.IGNORECASE,
 )
-_FINDING_VERBS = (
-    "show demonstrat prov find found argu observ reveal conclud report establish".split()
+_TO_VERB = re.compile(r"to (?:\w+ly )?(?P<verb>[a-z][\w-]*) (?P<rest>.+)$")
+_USE_VERBS = re.compile(
+    r"(?:which|that) (?:\w+ly )?(?:uses|utilizes|utilises|leverages|employs|exploits|adopts|"
+    r"combines|relies on|builds on|builds upon) (?P<rest>.+)$"
 )
+_WHICH_VERB = re.compile(r"(?:which|that) (?:\w+ly )?(?P<verb>[a-z]+s) (?P<rest>.+)$")
+
+_FINDING_VERBS = "show demonstrat prov find found argu observ reveal conclud report establish"
 _STUDY_VERBS = (
     "stud examin investigat explor analy address consider revisit characteri evaluat assess "
-    "compar benchmark focus tackl explain identif uncover quantif measur".split()
+    "compar benchmark focus tackl explain identif uncover quantif measur"
 )
-_COIN_VERBS = "propos introduc present develop defin contribut describ design formali deriv offer provid build".split()
-_AIM_VERBS = "seek aim attempt try tries".split()
-_WEAK_VERBS = "use train conduct employ leverag apply".split()
-_LEAD_VERBS = (
-    r"(?:"
-    + "|".join(_FINDING_VERBS + _STUDY_VERBS + _COIN_VERBS + _AIM_VERBS + _WEAK_VERBS)
-    + r")\w*"
+_CLAIM_COIN_VERBS = (
+    "propos introduc present develop defin contribut describ design formali deriv offer provid "
+    "build"
 )
+_AIM_VERBS = "seek aim attempt try tries"
+_WEAK_VERBS = "use train conduct employ leverag apply"  # claims only with "to show that"
 _CLAIM = re.compile(
-    r"(?P<subject>(?:^|[,;]\s*|\s)we|(?:^|[,;]\s*)" + _SUBJECT[2:] + r")\s+(?:(?:also|further|first|"
-    r"then|now|therefore|thus|hence|here|\w+ly)\s+)*(?P<verb>" + _LEAD_VERBS + r")"
-    r"(?!\s+(?:on|upon)\b)(?:\s+(?:on|and\s+\w+))?\s+(?P<rest>.+)$",
+    r"(?P<subject>(?:^|[,;] ?| )we|(?:^|[,;] ?)" + _SUBJECT + r") (?:(?:also|further|first|"
+    r"then|now|therefore|thus|hence|here|\w+ly) )*(?P<verb>(?:"
+    + "|".join(
+        f"{_FINDING_VERBS} {_STUDY_VERBS} {_CLAIM_COIN_VERBS} {_AIM_VERBS} {_WEAK_VERBS}".split()
+    )
+    + r")\w*)(?! (?:on|upon)\b)(?: (?:on|and \w+))? (?P<rest>.+)$",
     re.IGNORECASE,
 )
 _PASSIVE_CLAIM = re.compile(
-    r"^(?:[^,]{0,60},\s*)?(?:in\s+this\s+(?:paper|work|study),?\s+)?(?P<rest>(?:a|an)\s.{5,150}?)"
-    r"\s+(?:is|are)\s+(?:proposed|presented|introduced|developed)\b",
+    r"(?:[^,]{0,60}, ?)?(?:in this (?:paper|work|study),? )?(?P<rest>(?:a|an) .{5,150}?)"
+    r" (?:is|are) (?:proposed|presented|introduced|developed)\b",
     re.IGNORECASE,
 )
-_PRIORITY_CLAIM = re.compile(
-    r"\b(?:this\s+(?:paper|work|study|article)|in\s+this|here|we\s+(?:\w+ly\s+)?"
-    r"(?:propose|introduce|present))\b",
-    re.IGNORECASE,
-)
+_PRIORITY_HINTS = (
+    "this paper", "this work", "this study", "this article", "in this", "here", "we propose",
+    "we introduce", "we present",
+)  # fmt: skip
 _THAT_CLAUSE = re.compile(
-    r"^(?:[^,;]{0,60}?\s)?(?:to\s+)?(?:show|demonstrate|prove|find|argue|observe|reveal|"
-    r"establish|identify|conclude)s?\s+that\s+(?P<rest>.+)$",
+    r"(?:[^,;]{0,60}? )?(?:to )?(?:show|demonstrate|prove|find|argue|observe|reveal|establish|"
+    r"identify|conclude)s? that (?P<rest>.+)$",
     re.IGNORECASE,
 )
 _PRONOUN_OBJECT = re.compile(
-    r"^(?:(?:this|these|it|them|that|those)\s+(?:for|in|by|using|with|on|to|from|via|through|"
-    r"under|across|and|as)\b|this\s+(?:work|paper|study|approach|method|idea)\b|the\s+following\b)",
+    r"(?:(?:this|these|it|them|that|those) (?:for|in|by|using|with|on|to|from|via|through|"
+    r"under|across|and|as)\b|this (?:work|paper|study|approach|method|idea)\b|the following\b)",
     re.IGNORECASE,
 )
-_BY_DOING = re.compile(
-    r"^(?:[\w-]+\s+){1,6}?by\s+(?P<verb>\w+ing)\s+(?P<rest>.+)$", re.IGNORECASE
-)
-_TO_VERB = re.compile(r"^(?:to\s+)(?:\w+ly\s+)?(?P<verb>[a-z][\w-]*)\s+(?P<rest>.+)$")
-_USE_VERBS = re.compile(
-    r"^(?:,\s*)?(?:which|that)\s+(?:\w+ly\s+)?(?:uses|utilizes|utilises|leverages|employs|"
-    r"exploits|adopts|combines|relies\s+on|builds\s+on|builds\s+upon)\s+(?P<rest>.+)$"
-)
-_WHICH_VERB = re.compile(r"^(?:,\s*)?(?:which|that)\s+(?:\w+ly\s+)?(?P<verb>[a-z]+s)\s+(?P<rest>.+)$")
+_BY_DOING = re.compile(r"(?:[\w-]+ ){1,6}?by (?P<verb>\w+ing) (?P<rest>.+)$", re.IGNORECASE)
+
+
+def _title(analysis: _Analysis, name: str) -> str:
+    if name:
+        title = _named_title(analysis, name)
+        if title:
+            return title
+    claim = _claim_title(analysis)
+    if name and claim and name not in claim:
+        # The name and what the abstract claims: "ThickV-Stain: a multi-scale model to ..."
+        first = claim.split(" ", 1)[0]
+        if _token_kind(first) is None and not any(ch.isupper() for ch in first[1:]):
+            claim = claim[0].lower() + claim[1:]
+        return _fit(f"{name}: {claim}", capitalise=False)
+    if claim:
+        return claim
+    if not analysis.sentences:
+        return ""
+    start, end = analysis.sentences[0]
+    return _fit(_condense(_clause(analysis.text[start:end])))
 
 
 def _named_title(analysis: _Analysis, name: str) -> str:
@@ -490,10 +635,11 @@ def _named_title(analysis: _Analysis, name: str) -> str:
         position = text.find(name)
         if position < 0:
             return ""
-        sentence = _sentence_of(analysis.sentences, text, position)
+        starts = [start for start, _ in analysis.sentences]
+        sentence = analysis.sentences[bisect_right(starts, position) - 1]
         occurrence = _Occurrence(position, position + len(name), sentence, position, "", 0.0)
     room = TITLE_LIMIT - len(name) - 2
-    description = _describe(text, occurrence, name)
+    description = _describe(text, occurrence, name) if room >= 20 else ""
     if not description:
         return ""
     return f"{name}: {_fit(_condense(description), room, capitalise=False)}".rstrip(": ")
@@ -501,33 +647,21 @@ def _named_title(analysis: _Analysis, name: str) -> str:
 
 def _describe(text: str, occurrence: _Occurrence, name: str) -> str:
     """What the coining sentence says the named thing is."""
-    sentence_end = occurrence.sentence[1]
-    right = text[occurrence.end : sentence_end]
-    if right.startswith(")"):
-        right = right[1:]
-    right = re.sub(r"^\s*\([^()]*\)", "", right)  # COPAL (**CO**ntinual ...), an algorithm
-    appositive = re.match(
-        r"\s*(?:,|:|\s[-–—])\s+(?:or\s+|which\s+is\s+)?(?P<rest>(?:(?:a|an|the|one)\s|[A-Z]).+)$",
-        right,
-    )
+    right = text[occurrence.end : occurrence.sentence[1]].removeprefix(")")
+    right = _LEADING_PARENTHESIS.sub("", right, count=1) if right.startswith(" (") else right
+    appositive = _APPOSITIVE_DESCRIPTION.match(right)
     if appositive:
         return _clause(appositive["rest"])
     if occurrence.expansion:
         return occurrence.expansion
-    before = text[occurrence.sentence[0] : occurrence.anchor]
-    noun_phrase = re.search(
-        _COIN_VERB + r"\s+(?P<np>(?:a|an|the)\s+[^,;]{3,80}?|(?:a|an|the)\s+[^;]{3,120}?(?=,?\s+"
-        r"(?:called|named|dubbed|termed)))(?:,?\s+(?:called|named|dubbed|termed)|,)?\s*$",
-        before,
-        re.IGNORECASE,
-    )
     clause = right.strip().removeprefix(",").strip()
+    noun_phrase = _NOUN_PHRASE_BEFORE.search(text, occurrence.sentence[0], occurrence.anchor)
     if noun_phrase:
         description = noun_phrase["np"]
         which = _WHICH_VERB.match(clause)
         if len(description) < 40 and which:
             description += f" that {which['verb']} {which['rest']}"
-        elif len(description) < 40 and re.match(r"(?:to|for)\s", clause):
+        elif len(description) < 40 and clause.startswith(("to ", "for ")):
             description += f" {clause}"  # "a framework called X for modeling ..."
         return _clause(description)
     use = _USE_VERBS.match(clause)
@@ -540,28 +674,39 @@ def _describe(text: str, occurrence: _Occurrence, name: str) -> str:
     if which:
         return _clause(f"{_gerund(which['verb'][:-1])} {which['rest']}")
     later = re.search(
-        r"(?<![\w-])" + re.escape(name) + r"\s+is\s+(?P<rest>(?:a|an|the)\s.+?)(?:\.\s|\.?$)",
-        text[sentence_end:],
+        r"(?<![\w-])" + re.escape(name) + r" is (?P<rest>(?:a|an|the) .+?)(?:\. |\.?$)",
+        text[occurrence.sentence[1] :],
     )
     return _clause(later["rest"]) if later else ""
 
 
-def _claim_title(text: str) -> str:
+def _claim_title(analysis: _Analysis) -> str:
     """The abstract's first claim as a headline, its "In this paper, we ..." removed.
 
     Sentences that say "this paper", "here" or "we propose" come first.
     """
-    spans = _sentence_spans(text)
-    for priority in (True, False):
-        for start, end in spans:
-            sentence = text[start:end].rstrip()
-            if bool(_PRIORITY_CLAIM.search(sentence)) != priority:
-                continue
-            claim = _claim(sentence)
-            title = _fit(_condense(_clause(claim))) if claim else ""
-            if len(title.split()) >= 3:
-                return title
+    text, lowered, sentences = analysis.text, analysis.lowered, analysis.sentences
+    starts = [start for start, _ in sentences]
+    hinted = _sentences_with(lowered, starts, ("we ", "this ", "our ", " is ", " are "))
+    first = _sentences_with(lowered, starts, _PRIORITY_HINTS)
+    for index in sorted(hinted, key=lambda index: (index not in first, index)):
+        start, end = sentences[index]
+        claim = _claim(text[start:end].rstrip())
+        title = _fit(_condense(_clause(claim))) if claim else ""
+        if len(title.split()) >= 3:
+            return title
     return ""
+
+
+def _sentences_with(lowered: str, starts: list[int], hints: tuple[str, ...]) -> set[int]:
+    """Indexes of the sentences that contain one of `hints`."""
+    found = set()
+    for hint in hints:
+        position = lowered.find(hint)
+        while position >= 0:
+            found.add(bisect_right(starts, position) - 1)
+            position = lowered.find(hint, position + 1)
+    return found
 
 
 def _claim(sentence: str) -> str:
@@ -575,36 +720,26 @@ def _claim(sentence: str) -> str:
     verb, rest = match["verb"].lower(), match["rest"]
     if _PRONOUN_OBJECT.match(rest):
         return ""
-    if verb.startswith(tuple(_WEAK_VERBS)):
+    if verb.startswith(tuple(_WEAK_VERBS.split())):
         that = _THAT_CLAUSE.match(rest)
         return that["rest"] if that else ""
-    if verb.startswith(tuple(_FINDING_VERBS)):
-        return re.sub(r"^that\s+", "", rest, flags=re.IGNORECASE)
-    if verb.startswith(tuple(_AIM_VERBS)) or rest.startswith("to "):
+    if verb.startswith(tuple(_FINDING_VERBS.split())):
+        return re.sub(r"^that ", "", rest, flags=re.IGNORECASE)
+    if verb.startswith(tuple(_AIM_VERBS.split())) or rest.startswith("to "):
         purpose = _TO_VERB.match(rest if rest.startswith("to ") else f"to {rest}")
         if not purpose:
             return rest
-        if purpose["verb"].startswith(("understand", *_STUDY_VERBS)):
+        if purpose["verb"].startswith(("understand", *_STUDY_VERBS.split())):
             return purpose["rest"]
         return f"{_gerund(purpose['verb'])} {purpose['rest']}"
     if verb.startswith(("address", "tackl")):
         by_doing = _BY_DOING.match(rest)
         if by_doing:
-            if by_doing["verb"].lower().startswith(tuple(_COIN_VERBS)):
+            if by_doing["verb"].lower().startswith(tuple(_CLAIM_COIN_VERBS.split())):
                 return by_doing["rest"]
             return f"{by_doing['verb']} {by_doing['rest']}"
     that = _THAT_CLAUSE.match(rest)
     return that["rest"] if that else rest
-
-
-def _sentence_spans(text: str) -> list[tuple[int, int]]:
-    starts = _sentence_starts(text)
-    return list(zip(starts, [*starts[1:], len(text)], strict=True))
-
-
-def _first_sentence(text: str) -> str:
-    spans = _sentence_spans(text)
-    return _condense(_clause(text[spans[0][0] : spans[0][1]])) if text else ""
 
 
 def _clause(text: str) -> str:
@@ -615,31 +750,35 @@ def _clause(text: str) -> str:
 
 def _condense(text: str) -> str:
     """Shorter wording: "stochastic gradient descent (SGD)" -> "SGD", "a novel" -> "a"."""
-    text = _ABBREVIATED.sub(_abbreviate, text)
-    text = _HYPE.sub(lambda m: m[1] + " ", text)
-    text = re.sub(r"\b([Aa])n?\s+(?=([\w-]+))", _article, text)
-    return " ".join(text.split())
+    if "(" in text:
+        text = _ABBREVIATED.sub(_abbreviate, text)
+    if "novel " in text or "new " in text or "New " in text or "Novel " in text:
+        text = _HYPE.sub(_article, text)
+    return text
 
 
 def _abbreviate(match: re.Match[str]) -> str:
-    words, acronym = match[1], match[2]
+    words, acronym = match[1].rstrip(), match[2]
     expansion = _expansion_before(words, acronym)
     if not expansion:
         return match[0]
-    return words.rstrip()[: len(words.rstrip()) - len(expansion)] + acronym
+    return words[: len(words) - len(expansion)] + acronym
 
 
 def _article(match: re.Match[str]) -> str:
-    article, word = match[0].rstrip(), match[2]
-    if article.lower() not in ("a", "an"):
-        return match[0]
-    vowel = word[0].lower() in "aeio" or (
-        word[0].lower() == "u" and not word.lower().startswith(("uni", "us", "ut"))
-    )
-    if word.isupper() and len(word) > 1:
-        vowel = word[0] in "AEFHILMNORSX"
+    """The article of "a novel X" fitted to X alone."""
+    article, word = match[1], match[2]
+    if article.lower() == "the":
+        return article + " "
+    if sum(ch.isupper() for ch in word) >= 2:
+        vowel = word[0] in "AEFHILMNORSX"  # read letter by letter: an LLM, an MoE, a GPU
+    else:
+        lowered = word.lower()
+        vowel = lowered[0] in "aeio" or (
+            lowered[0] == "u" and not lowered.startswith(("uni", "us", "ut"))
+        )
     chosen = "an" if vowel else "a"
-    return (chosen.capitalize() if article[0].isupper() else chosen) + " "
+    return (chosen.capitalize() if article.isupper() else chosen) + " "
 
 
 def _gerund(verb: str) -> str:
@@ -653,8 +792,7 @@ def _gerund(verb: str) -> str:
 
 def _fit(text: str, limit: int = TITLE_LIMIT, *, capitalise: bool = True) -> str:
     """`text` as a headline of at most `limit` characters, cut at a phrase boundary."""
-    text = one_line(text)
-    text = _balance(text)
+    text = _balance(one_line(text))
     if len(text) > limit:
         text = _balance(text[: _cut_position(text, limit)])
     text = _trim(text)
@@ -671,7 +809,7 @@ def _cut_position(text: str, limit: int) -> int:
     while 0 < position <= limit:
         boundary = position
         if position >= limit // 3:
-            following = text[position + 1 :].split(" ", 1)[0].lower()
+            following = text[position + 1 : position + 12].split(" ", 1)[0].lower()
             if following in _BREAK_WORDS:
                 before_word = position
             elif text[position - 1] == ",":
@@ -681,20 +819,21 @@ def _cut_position(text: str, limit: int) -> int:
 
 
 def _balance(text: str) -> str:
-    """Drop an unclosed parenthesis and what follows it, and unpaired quotes."""
-    depth = 0
-    for index, ch in enumerate(text):
+    """`text` up to its first unclosed or stray parenthesis, without unpaired quotes."""
+    opened: list[int] = []
+    for index, ch in enumerate(text if "(" in text or ")" in text else ""):
         if ch == "(":
-            depth += 1
+            opened.append(index)
         elif ch == ")":
-            depth -= 1
-            if depth < 0:
+            if not opened:
                 return text[:index]
-    if depth > 0:
-        text = text[: text.rfind("(")] if text.count("(") == 1 else text
-    for quote in ('"', "“", "”"):
-        if text.count('"') % 2 or text.count("“") != text.count("”"):
-            text = text.replace(quote, "")
+            opened.pop()
+    if opened:
+        text = text[: opened[0]]
+    if text.count('"') % 2:
+        text = text.replace('"', "")
+    if text.count("“") != text.count("”"):
+        text = text.replace("“", "").replace("”", "")
     return text
 
 
