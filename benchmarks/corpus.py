@@ -10,7 +10,7 @@ easier to search than they are.
 The same abstracts can be written as seed-format text files (a header line naming the
 collection, then one abstract per paragraph) or as PMLR-like BibTeX (`@Proceedings` plus one
 `@InProceedings` per paper with title, author, abstract and url). Output depends only on the
-seed and N.
+seed, N and the source files.
 
     python benchmarks/corpus.py OUT_DIR --n 2600 [--seed 7] [--format text|bibtex]
 """

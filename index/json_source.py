@@ -40,10 +40,20 @@ _INDENTED_LINE = re.compile(r"\n[ \t]+(?=\S)")
 
 def _text(value: Any) -> str:
     if isinstance(value, str):
-        return value
+        return _valid(value)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     return ""
+
+
+def _valid(text: str) -> str:
+    """`text` with lone surrogates (JSON may spell them, "\\ud800", but they are no
+    character and cannot be written as UTF-8) replaced by U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _why(error: ValueError | RecursionError) -> str:
@@ -143,7 +153,7 @@ def _lines(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Problem]]
 
 def _author_name(value: Any) -> str:
     if isinstance(value, str):
-        return value
+        return _text(value)
     if isinstance(value, dict):
         name = _text(value.get("name")) or _text(value.get("literal"))
         if name:
@@ -169,7 +179,7 @@ def _split_author_string(value: str) -> list[str]:
 def _authors(record: dict[str, Any]) -> list[str]:
     value = record.get("authors_parsed") or record.get("authors") or record.get("author")
     if isinstance(value, str):
-        raw = _split_author_string(value)
+        raw = _split_author_string(_text(value))
     elif isinstance(value, list):
         raw = [_author_name(item) for item in value]
     elif isinstance(value, dict):

@@ -91,8 +91,12 @@ def normalize_for_id(text: str) -> str:
 
 def content_id(text: str) -> str:
     """A short id from the content alone: the same on every machine and in any file order."""
-    digest = hashlib.sha256(normalize_for_id(text).encode("utf-8")).hexdigest()
-    return digest[:12]
+    return digest_id(normalize_for_id(text))
+
+
+def digest_id(normalized: str) -> str:
+    """`content_id` of text already passed through `normalize_for_id`."""
+    return hashlib.sha256(normalized.encode("utf-8")).hexdigest()[:12]
 
 
 def find_links(text: str) -> list[str]:

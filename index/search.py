@@ -1,36 +1,52 @@
 """Searching the index: clauses to Whoosh queries, ranking, snippets, suggestions, similar.
 
 Every query is built in code from `parse_query`'s clauses, with hard caps on what can make
-Whoosh slow: prefixes and fuzzy terms are expanded by us to at most `MAX_EXPANSIONS` real
-words, fuzzy distance is at most 2, and the number of clauses is capped. `Searcher.search`
-never raises for any query string.
+Whoosh slow: prefixes and fuzzy terms are expanded by us (against the corpus vocabulary) to
+at most `MAX_EXPANSIONS` real words, fuzzy distance is at most 2, and the number of clauses
+is capped. `Searcher.search` never raises for any query string.
+
+Matching runs on the one `all` field (a single posting list per word keeps multi-word
+queries cheap); words found in a paper's name or title add a boost on top (`AndMaybe`).
 """
 
 from __future__ import annotations
 
+import re
 import time
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from heapq import nlargest
 
 from whoosh import query as Q
+from whoosh.collectors import FilterCollector, TopCollector, UnlimitedCollector
 from whoosh.index import Index
 from whoosh.searching import Searcher as WhooshSearcher
 
-from paperterm.index.analysis import plain_analyzer, stemming_analyzer
+from paperterm.index.analysis import cjk_pieces, plain_analyzer, stem, stemming_analyzer
 from paperterm.index.papers import Paper
 from paperterm.index.query import Clause, ParsedQuery, parse_query
+from paperterm.index.vocabulary import Vocabulary
 
-#: Fields searched by a clause with no field, and the analyzer kind of each.
-ALL_FIELDS = ("name", "title", "abstract", "authors", "collection")
-STEMMED = {"title", "abstract"}
+#: The fields a `field:` clause searches; `abstract:` searches the `all` field.
+FIELD_OF = {
+    "name": "name",
+    "title": "title",
+    "abstract": "all",
+    "authors": "authors",
+    "collection": "collection",
+}
+STEMMED = {"all", "title"}
 MAX_EXPANSIONS = 40
+#: A plain word this long also matches longer words it starts ("complement" finds
+#: "complementarity"), with a small weight and a few expansions.
 MIN_IMPLICIT_PREFIX = 6
+IMPLICIT_EXPANSIONS = 8
 IMPLICIT_PREFIX_BOOST = 0.3
 SNIPPET_WORDS = 28
 FALLBACK_NOTE = "no paper has every word; showing papers with any of them"
 
 Span = tuple[int, int]
+_TOKEN = re.compile(r"\w+(?:\.\w+)*")
+_NON_SPACE = re.compile(r"\S+")
 
 
 @dataclass(slots=True)
@@ -60,33 +76,51 @@ class Results:
 
 
 class Matcher:
-    """Finds the words of a query in a text (for snippets and highlighting in the reader)."""
+    """Finds the words of a query in a text (for snippets and highlighting in the reader):
+    a word matches when it is one of the query's words, starts with one of its prefixes, or
+    has the stem of one of its words."""
 
     def __init__(self, stemmed: set[str], plain: set[str], prefixes: tuple[str, ...]) -> None:
         self.stemmed = stemmed
         self.plain = plain
         self.prefixes = prefixes
-        self._stem = stemming_analyzer()
-        self._plain = plain_analyzer()
 
     def __bool__(self) -> bool:
         return bool(self.stemmed or self.plain or self.prefixes)
+
+    def _matches(self, word: str) -> bool:
+        return (
+            word in self.plain
+            or (bool(self.prefixes) and word.startswith(self.prefixes))
+            or stem(word) in self.stemmed
+        )
 
     def spans(self, text: str) -> list[Span]:
         """Character ranges of the words in `text` that the query matched."""
         if not self or not text:
             return []
-        found: dict[Span, None] = {}
-        if self.stemmed:
-            for token in self._stem(text, chars=True):
-                if token.text in self.stemmed:
-                    found[(token.startchar, token.endchar)] = None
-        if self.plain or self.prefixes:
-            for token in self._plain(text, chars=True):
-                word = token.text
-                if word in self.plain or (self.prefixes and word.startswith(self.prefixes)):
-                    found[(token.startchar, token.endchar)] = None
-        return sorted(found)
+        found: list[Span] = []
+        for match in _TOKEN.finditer(text):
+            word = match.group(0).lower()
+            if word.isascii():
+                if self._matches(word):
+                    found.append(match.span())
+                continue
+            for piece, start, end in cjk_pieces(word):
+                if self._matches(piece):
+                    found.append((match.start() + start, match.start() + end))
+        return _merge(found)
+
+
+def _merge(spans: list[Span]) -> list[Span]:
+    """Sorted, with overlapping ranges (CJK bigrams share characters) joined."""
+    merged: list[Span] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def mark(text: str, spans: list[Span], before: str, after: str) -> str:
@@ -106,12 +140,12 @@ def snippet(text: str, spans: list[Span], words: int = SNIPPET_WORDS) -> tuple[s
     """The window of about `words` words with the most matches, and the spans within it."""
     if not text:
         return "", []
-    starts = _word_starts(text)
+    starts = [match.start() for match in _NON_SPACE.finditer(text)] or [0]
     if not spans or len(starts) <= words:
         window_start, window_end = 0, len(starts)
     else:
         best, best_count, j = 0, -1, 0
-        span_words = [_word_index(starts, start) for start, _ in spans]
+        span_words = [max(0, bisect_right(starts, start) - 1) for start, _ in spans]
         for i in range(len(span_words)):
             while j < len(span_words) and span_words[j] < span_words[i] + words:
                 j += 1
@@ -130,36 +164,37 @@ def snippet(text: str, spans: list[Span], words: int = SNIPPET_WORDS) -> tuple[s
     return prefix + piece + suffix, inside
 
 
-def _word_starts(text: str) -> list[int]:
-    starts = []
-    in_space = True
-    for index, ch in enumerate(text):
-        if ch.isspace():
-            in_space = True
-        elif in_space:
-            starts.append(index)
-            in_space = False
-    return starts or [0]
-
-
-def _word_index(starts: list[int], char: int) -> int:
-    return max(0, bisect_right(starts, char) - 1)
+@dataclass(slots=True)
+class _Built:
+    required: list[Q.Query] = field(default_factory=list)
+    boosts: list[Q.Query] = field(default_factory=list)
+    excluded: list[Q.Query] = field(default_factory=list)
+    matcher: Matcher = field(default_factory=lambda: Matcher(set(), set(), ()))
 
 
 class Searcher:
-    """Queries over one open index. Not thread-safe: use one per thread."""
+    """Queries over one open index. Not thread-safe: use one per thread (or a lock)."""
 
-    def __init__(self, ix: Index, papers: list[Paper]) -> None:
+    def __init__(self, ix: Index, papers: list[Paper], vocabulary: Vocabulary | None = None):
         self.ix = ix
         self.papers = papers
         self.by_id = {paper.id: paper for paper in papers}
         self._searcher: WhooshSearcher = ix.searcher()
         self._stem = stemming_analyzer()
         self._plain = plain_analyzer()
+        self._vocabulary = vocabulary
         self._docnums: dict[str, int] | None = None
 
     def close(self) -> None:
         self._searcher.close()
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        if self._vocabulary is None:
+            self._vocabulary = Vocabulary.from_texts(
+                f"{p.name} {p.title} {p.text}" for p in self.papers
+            )
+        return self._vocabulary
 
     # --- query building ------------------------------------------------------------------
 
@@ -167,75 +202,73 @@ class Searcher:
         analyzer = self._stem if fieldname in STEMMED else self._plain
         return [token.text for token in analyzer(text)]
 
-    def _field_query(self, fieldname: str, clause: Clause, matcher: Matcher) -> Q.Query | None:
-        if clause.kind in ("prefix", "fuzzy"):
-            return self._expanded(fieldname, clause, matcher)
-        words = self._analyze(fieldname, clause.text)
+    def _words_query(self, fieldname: str, text: str, matcher: Matcher | None) -> Q.Query | None:
+        words = self._analyze(fieldname, text)
         if not words:
             return None
-        (matcher.stemmed if fieldname in STEMMED else matcher.plain).update(words)
-        if len(words) == 1:
-            return Q.Term(fieldname, words[0])
-        return Q.Phrase(fieldname, words)
+        if matcher is not None:
+            (matcher.stemmed if fieldname in STEMMED else matcher.plain).update(words)
+        return Q.Term(fieldname, words[0]) if len(words) == 1 else Q.Phrase(fieldname, words)
 
-    def _expanded(self, fieldname: str, clause: Clause, matcher: Matcher) -> Q.Query | None:
-        """Prefix and fuzzy terms, expanded to the most frequent real words (capped)."""
-        source = "words" if fieldname in STEMMED or fieldname == "words" else fieldname
-        words = self._analyze("words", clause.text)
+    def _expansions(self, clause: Clause, limit: int) -> list[str]:
+        words = self._analyze("collection", clause.text)  # plain words, as written
         if len(words) != 1:
-            return None
-        word = words[0]
-        reader = self._searcher.reader()
-        if clause.kind == "prefix":
-            candidates = (
-                reader.schema[source].from_bytes(b) for b in reader.expand_prefix(source, word)
-            )
-        else:
-            candidates = iter(
-                reader.terms_within(source, word, clause.distance, prefix=1 if len(word) > 3 else 0)
-            )
-        picked = nlargest(
-            MAX_EXPANSIONS,
-            _take(candidates, 5000),
-            key=lambda term: reader.doc_frequency(source, term),
-        )
-        if clause.kind == "prefix":
-            matcher.prefixes += (word,)
-        else:
-            matcher.plain.update(picked)
-        if not picked:
+            return []
+        if clause.kind == "fuzzy":
+            return self.vocabulary.within(words[0], clause.distance, limit)
+        return self.vocabulary.prefixed(words[0], limit)
+
+    def _expanded_query(self, fieldname: str, words: list[str], boost: float = 1.0) -> Q.Query:
+        terms = dict.fromkeys(stem(w) for w in words) if fieldname in STEMMED else words
+        if not terms:
             return Q.NullQuery
-        return Q.Or([Q.Term(source, term) for term in picked])
+        return Q.Or([Q.Term(fieldname, term) for term in terms], boost=boost)
 
-    def _clause_query(self, clause: Clause, matcher: Matcher) -> Q.Query | None:
-        fields = (clause.field,) if clause.field else ALL_FIELDS
-        if not clause.field and clause.kind in ("prefix", "fuzzy"):
-            fields = ("words",)
-        parts = [q for f in fields if (q := self._field_query(f, clause, matcher)) is not None]
-        if parts and clause.kind == "word" and not clause.field:
-            # A half-remembered word is often the start of the one written ("complement" for
-            # "complementarity"): longer words also match as prefixes, with a small weight.
-            stem = self._analyze("words", clause.text)
-            if len(stem) == 1 and len(stem[0]) >= MIN_IMPLICIT_PREFIX:
-                implicit = self._expanded(
-                    "words", Clause("prefix", stem[0]), Matcher(set(), set(), ())
-                )
-                if implicit is not None and implicit is not Q.NullQuery:
-                    implicit.boost = IMPLICIT_PREFIX_BOOST
-                    parts.append(implicit)
-                    matcher.prefixes += (stem[0],)
-        if not parts:
-            return None
-        return parts[0] if len(parts) == 1 else Q.Or(parts)
+    def _add_clause(self, clause: Clause, built: _Built, negate: bool) -> None:
+        matcher = None if negate else built.matcher
+        target = built.excluded if negate else built.required
+        fieldname = FIELD_OF.get(clause.field or "", "all")
+        if clause.kind in ("prefix", "fuzzy"):
+            words = self._expansions(clause, MAX_EXPANSIONS)
+            if matcher is not None:
+                if clause.kind == "prefix":
+                    matcher.prefixes += tuple(self._analyze("collection", clause.text)[:1])
+                else:
+                    matcher.plain.update(words)
+            target.append(self._expanded_query(fieldname, words))
+            return
+        required = self._words_query(fieldname, clause.text, matcher)
+        if required is None and not clause.field:
+            # One-letter words are not in the stemmed field; names keep them ("xT", "R").
+            required = self._words_query("name", clause.text, matcher)
+        if required is None:
+            return
+        if not clause.field and clause.kind == "word":
+            plain = self._analyze("collection", clause.text)
+            if len(plain) == 1 and len(plain[0]) >= MIN_IMPLICIT_PREFIX:
+                longer = [
+                    w
+                    for w in self.vocabulary.prefixed(plain[0], IMPLICIT_EXPANSIONS + 1)
+                    if stem(w) != stem(plain[0])
+                ][:IMPLICIT_EXPANSIONS]
+                if longer:
+                    required = Q.Or(
+                        [required, self._expanded_query("all", longer, IMPLICIT_PREFIX_BOOST)]
+                    )
+                    if matcher is not None:
+                        matcher.prefixes += (plain[0],)
+        target.append(required)
+        if not negate and not clause.field:
+            for boost_field in ("title", "name"):
+                boost = self._words_query(boost_field, clause.text, None)
+                if boost is not None:
+                    built.boosts.append(boost)
 
-    def build(self, parsed: ParsedQuery) -> tuple[list[Q.Query], list[Q.Query], Matcher]:
-        matcher = Matcher(set(), set(), ())
-        positive = [q for c in parsed.positive if (q := self._clause_query(c, matcher))]
-        # Excluded words must not colour the snippet: use a throwaway matcher for them.
-        negative = [
-            q for c in parsed.negative if (q := self._clause_query(c, Matcher(set(), set(), ())))
-        ]
-        return positive, negative, matcher
+    def build(self, parsed: ParsedQuery) -> _Built:
+        built = _Built()
+        for clause in parsed.clauses:
+            self._add_clause(clause, built, clause.negate)
+        return built
 
     # --- searching -----------------------------------------------------------------------
 
@@ -256,8 +289,8 @@ class Searcher:
             results.hits = []
             results.total = 0
             results.notes.append(f"query could not run ({type(error).__name__}); try fewer terms")
-        if snippets and results.matcher is not None:
-            for hit in results.hits[: limit or len(results.hits)]:
+        if snippets and results.matcher:
+            for hit in results.hits:
                 self.add_snippet(hit, results.matcher)
         results.took_ms = round((time.perf_counter() - started) * 1000, 2)
         return results
@@ -268,36 +301,49 @@ class Searcher:
     def _run(
         self, parsed: ParsedQuery, results: Results, limit: int | None, allowed: set[str] | None
     ) -> None:
-        positive, negative, matcher = self.build(parsed)
-        results.matcher = matcher
-        if not positive and not negative:
+        built = self.build(parsed)
+        results.matcher = built.matcher
+        if not built.required and not built.excluded:
             papers = [p for p in self.papers if allowed is None or p.id in allowed]
             if parsed.clauses:
                 results.notes.append("nothing to search for in that query; showing all papers")
             results.hits = [Hit(p, 0.0) for p in papers[:limit]]
             results.total = len(papers)
             return
-        base: Q.Query = Q.And(positive) if positive else Q.Every()
-        query = Q.AndNot(base, Q.Or(negative)) if negative else base
-        found = self._collect(query, limit, allowed)
-        if found[1] == 0 and len(positive) > 1:
-            any_query: Q.Query = Q.Or(positive)
-            if negative:
-                any_query = Q.AndNot(any_query, Q.Or(negative))
-            found = self._collect(any_query, limit, allowed)
+        found = self._collect(self._compose(built, Q.And), limit, allowed)
+        if found[1] == 0 and len(built.required) > 1:
+            found = self._collect(self._compose(built, Q.Or), limit, allowed)
             if found[1]:
                 results.notes.append(FALLBACK_NOTE)
         results.hits, results.total = found
         if results.total == 0:
             results.suggestion = self.suggest(parsed)
 
+    @staticmethod
+    def _compose(built: _Built, combine: type[Q.CompoundQuery]) -> Q.Query:
+        query: Q.Query = combine(built.required) if built.required else Q.Every()
+        if built.boosts:
+            query = Q.AndMaybe(query, Q.Or(built.boosts))
+        if built.excluded:
+            query = Q.AndNot(query, Q.Or(built.excluded))
+        return query
+
     def _collect(
         self, query: Q.Query, limit: int | None, allowed: set[str] | None
     ) -> tuple[list[Hit], int]:
-        filter_docs = None
+        # Whoosh's shortcuts (block-quality skipping, pruning sub-queries that cannot reach
+        # the top N) drop better-scoring papers from multi-word results and undercount the
+        # matches; scoring every match is exact and counts in the same pass.
+        collector = (
+            UnlimitedCollector()
+            if limit is None
+            else TopCollector(limit, usequality=False, replace=0)
+        )
         if allowed is not None:
-            filter_docs = {self.docnums[i] for i in allowed if i in self.docnums}
-        hits = self._searcher.search(query, limit=limit, filter=filter_docs)
+            allow = {self.docnums[i] for i in allowed if i in self.docnums}
+            collector = FilterCollector(collector, allow=allow)
+        self._searcher.search_with_collector(query, collector)
+        hits = collector.results()
         out = []
         for hit in hits:
             paper = self.by_id.get(hit["id"])
@@ -313,7 +359,6 @@ class Searcher:
 
     def suggest(self, parsed: ParsedQuery) -> str:
         """A "did you mean" made of real words from the corpus (never stems)."""
-        reader = self._searcher.reader()
         changed = False
         words: list[str] = []
         for clause in parsed.positive:
@@ -325,33 +370,25 @@ class Searcher:
                 words.append(clause.text)
                 continue
             out = []
-            for word in self._analyze("words", clause.text):
-                if reader.doc_frequency("words", word) or len(word) < 3:
+            for word in self._analyze("collection", clause.text):
+                if self.vocabulary.count(word) or len(word) < 3:
                     out.append(word)
                     continue
-                best = self._closest(word)
+                best = self.vocabulary.closest(word)
                 changed = changed or best != word
                 out.append(best)
             words.append(" ".join(out))
         return " ".join(words) if changed else ""
 
-    def _closest(self, word: str) -> str:
-        reader = self._searcher.reader()
-        for distance in (1, 2):
-            options = list(_take(reader.terms_within("words", word, distance, prefix=1), 2000))
-            if options:
-                return max(options, key=lambda term: reader.doc_frequency("words", term))
-        return word
-
     def similar(self, paper_id: str, limit: int = 5) -> list[Hit]:
-        """Papers like this one (Whoosh more-like-this over the abstract's key terms)."""
+        """Papers like this one (Whoosh more-like-this over the paper's key terms)."""
         paper = self.by_id.get(paper_id)
         docnum = self.docnums.get(paper_id)
         if paper is None or docnum is None:
             return []
         text = f"{paper.title} {paper.text}"
         try:
-            hits = self._searcher.more_like(docnum, "abstract", text=text, top=limit, numterms=12)
+            hits = self._searcher.more_like(docnum, "all", text=text, top=limit, numterms=12)
         except Exception:  # similar papers are a nicety: never let them break the reader
             return []
         return [
@@ -361,13 +398,6 @@ class Searcher:
     def matcher_for(self, text: str) -> Matcher:
         """What the reader highlights in a paper's text for this query."""
         try:
-            return self.build(parse_query(text))[2]
+            return self.build(parse_query(text)).matcher
         except Exception:
             return Matcher(set(), set(), ())
-
-
-def _take(iterable, count: int):
-    for index, item in enumerate(iterable):
-        if index >= count:
-            return
-        yield item

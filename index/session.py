@@ -5,7 +5,6 @@ Both faces call these same functions; neither knows how the index is stored.
 
 from __future__ import annotations
 
-import errno
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +43,8 @@ class Session:
     @classmethod
     def create(cls, data_dir: Path, sources: list[Path], config: Config) -> Session:
         """`sources` from the command line replace the configured ones (and the seeds)."""
+        if data_dir.is_symlink() and not data_dir.is_dir():
+            raise SessionError(f"{data_dir}: data dir is a symbolic link to no folder")
         if data_dir.exists() and not data_dir.is_dir():
             raise SessionError(f"{data_dir}: data dir exists but is not a folder")
         if sources:
@@ -107,17 +108,10 @@ class Session:
                     return ready
                 return store.build(corpus, fp, progress, cancelled)
         except OSError as error:
-            if error.errno not in (
-                errno.EACCES,
-                errno.EROFS,
-                errno.EPERM,
-                errno.ENOSPC,
-                errno.ENOTDIR,
-                errno.EDQUOT,
-            ):
-                raise
+            # Read-only, full, or damaged in a way we did not make (a file where the index
+            # folder should be...): whatever the reason, this run still works from memory.
             self.warnings.append(
-                f"{self.data_dir}: cannot write the index ({error.strerror}); "
+                f"{self.data_dir}: cannot write the index ({_reason(error)}); "
                 "using an in-memory index for this run"
             )
             return build_in_memory(corpus, fp, progress, cancelled)
@@ -149,6 +143,11 @@ class Session:
             with store.build_lock(wait=True):
                 return store.build(corpus, self.fingerprint(), progress, cancelled)
         except OSError as error:
-            raise SessionError(
-                f"{self.data_dir}: cannot write the index: {error.strerror}"
-            ) from None
+            reason = _reason(error)
+            raise SessionError(f"{self.data_dir}: cannot write the index: {reason}") from None
+
+
+def _reason(error: OSError) -> str:
+    """`strerror: file` for an OSError, in one line."""
+    why = error.strerror or str(error)
+    return f"{why}: {error.filename}" if error.filename else why

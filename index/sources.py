@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from paperterm.index.papers import Paper, content_id, normalize_for_id
+from paperterm.index.papers import Paper, content_id, digest_id, normalize_for_id
 from paperterm.index.problems import Problem
 
 Parser = Callable[[Path, str, str | None], tuple[list[Paper], list[Problem]]]
@@ -183,14 +183,14 @@ def _fold(text: str) -> str:
     return _NOT_WORD.sub(" ", normalize_for_id(text)).strip()
 
 
-def _identities(paper: Paper) -> list[tuple[str, str]]:
-    """What makes two records the same paper: DOI, arXiv id, or title and abstract."""
+def _identities(paper: Paper, abstract: str) -> list[tuple[str, str]]:
+    """What makes two records the same paper: DOI, arXiv id, or title and (folded)
+    abstract."""
     keys = []
     if paper.doi:
         keys.append(("doi", paper.doi.strip().lower()))
     if paper.arxiv_id:
         keys.append(("arxiv", paper.arxiv_id.strip().lower()))
-    abstract = _fold(paper.abstract)
     title = _fold(paper.title)
     if abstract and title:
         keys.append(("text", f"{title}\n{abstract}"))
@@ -227,9 +227,10 @@ def merge_duplicates(papers: list[Paper]) -> list[Paper]:
     anonymous_by_abstract: dict[str, Paper] = {}
     ids: set[str] = set()
     for paper in papers:
-        abstract = _fold(paper.abstract)
-        anonymous = bool(abstract) and paper.id == content_id(paper.abstract)
-        identities = _identities(paper)
+        normalized = normalize_for_id(paper.abstract)
+        abstract = _NOT_WORD.sub(" ", normalized).strip()
+        anonymous = bool(abstract) and paper.id == digest_id(normalized)
+        identities = _identities(paper, abstract)
         first = next((by_identity[key] for key in identities if key in by_identity), None)
         if first is None and abstract:
             first = (by_abstract if anonymous else anonymous_by_abstract).get(abstract)

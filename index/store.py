@@ -29,9 +29,10 @@ from whoosh.fields import ID, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
 from paperterm.index.analysis import plain_analyzer, stemming_analyzer
-from paperterm.index.atomic import atomic_write_text, fsync_folder
+from paperterm.index.atomic import atomic_write_text, fsync_folder, remove_stale_temp_files
 from paperterm.index.papers import Paper
 from paperterm.index.sources import Corpus
+from paperterm.index.vocabulary import Vocabulary
 
 try:
     import fcntl
@@ -39,11 +40,12 @@ except ImportError:  # pragma: no cover - not a target platform
     fcntl = None  # type: ignore[assignment]
 
 #: Bump when the schema, the analyzers or what goes into papers.json change: forces a rebuild.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 #: Bump when parsing or derivation (names, titles, display text) changes.
 PARSER_VERSION = 1
 
 Progress = Callable[[int, int], None]
+VOCABULARY_FILE = "vocab.json"
 
 
 class StoreError(Exception):
@@ -55,18 +57,18 @@ class BuildCancelled(Exception):
 
 
 def make_schema() -> Schema:
+    """`all` holds every searchable word of a paper (stemmed) and does the matching; the
+    small `name` and `title` fields add their boosts to papers that match there, and
+    `authors` and `collection` serve `author:` and `collection:` queries."""
     prose = stemming_analyzer()
     plain = plain_analyzer()
     return Schema(
         id=ID(stored=True, unique=True),
+        all=TEXT(analyzer=prose),
         name=TEXT(analyzer=plain, field_boost=4.0),
         title=TEXT(analyzer=prose, field_boost=2.5),
-        abstract=TEXT(analyzer=prose),
-        authors=TEXT(analyzer=plain, field_boost=1.5),
-        collection=TEXT(analyzer=plain, field_boost=0.5),
-        # Unstemmed words of name, title and abstract: prefix and fuzzy matching and "did
-        # you mean" need real words, not stems.
-        words=TEXT(analyzer=plain, phrase=False, field_boost=0.5),
+        authors=TEXT(analyzer=plain),
+        collection=TEXT(analyzer=plain),
     )
 
 
@@ -87,15 +89,20 @@ def fingerprint(files: list[Path], extra: object = None) -> str:
 
 
 def paper_document(paper: Paper) -> dict[str, str]:
+    authors = " ; ".join(paper.authors)
+    collections = " ; ".join(paper.collections)
     return {
         "id": paper.id,
+        "all": f"{paper.name}\n{paper.title}\n{paper.text}\n{authors}\n{collections}",
         "name": paper.name,
         "title": paper.title,
-        "abstract": paper.text,
-        "authors": " ; ".join(paper.authors),
-        "collection": " ; ".join(paper.collections),
-        "words": f"{paper.name} {paper.title} {paper.text}",
+        "authors": authors,
+        "collection": collections,
     }
+
+
+def vocabulary_of(papers: list[Paper]) -> Vocabulary:
+    return Vocabulary.from_texts(f"{p.name} {p.title} {p.text}" for p in papers)
 
 
 @dataclass(slots=True)
@@ -117,6 +124,16 @@ class OpenIndex:
     papers: list[Paper]
     meta: Meta
     location: str  # folder of the generation, or ":memory:"
+    _vocabulary: Vocabulary | None = None
+
+    def vocabulary(self) -> Vocabulary:
+        """The corpus's words, from the file saved at build time (or counted again)."""
+        if self._vocabulary is None:
+            try:
+                self._vocabulary = Vocabulary.load(Path(self.location) / VOCABULARY_FILE)
+            except (OSError, ValueError):
+                self._vocabulary = vocabulary_of(self.papers)
+        return self._vocabulary
 
 
 class Store:
@@ -129,7 +146,7 @@ class Store:
     def current_generation(self) -> Path | None:
         try:
             name = (self.root / "CURRENT").read_text(encoding="utf-8").strip()
-        except OSError:
+        except (OSError, ValueError):  # missing, unreadable, or not text
             return None
         if not name.startswith("gen-") or "/" in name or "\\" in name:
             return None
@@ -195,12 +212,15 @@ class Store:
         self._remove_leftovers()
         stamp = f"{time.time_ns():x}-{os.getpid()}"
         tmp = self.root / f"tmp-{stamp}"
+        final = self.root / f"gen-{stamp}"
         tmp.mkdir(parents=True)
         try:
             started = time.perf_counter()
             ix = whoosh_index.create_in(str(tmp), make_schema())
             write_documents(ix, corpus.papers, progress, cancelled)
             save_papers(tmp / "papers.json", corpus.papers)
+            vocabulary = vocabulary_of(corpus.papers)
+            atomic_write_text(tmp / VOCABULARY_FILE, vocabulary.dumps())
             meta = Meta(
                 schema=SCHEMA_VERSION,
                 fingerprint=fp,
@@ -210,22 +230,24 @@ class Store:
                 seconds=round(time.perf_counter() - started, 3),
                 problems=[str(problem) for problem in corpus.problems],
             )
-            atomic_write_text(tmp / "meta.json", json.dumps(asdict(meta), ensure_ascii=False))
+            write_json(tmp / "meta.json", asdict(meta))
             fsync_folder(tmp)
-            final = self.root / f"gen-{stamp}"
             os.rename(tmp, final)
             atomic_write_text(self.root / "CURRENT", final.name + "\n")
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
+            if self.current_generation() != final:  # not made live: nothing will use it
+                shutil.rmtree(final, ignore_errors=True)
             raise
         self._remove_old_generations(keep={final.name})
-        return OpenIndex(
-            whoosh_index.open_dir(str(final), readonly=True), corpus.papers, meta, str(final)
-        )
+        ix = whoosh_index.open_dir(str(final), readonly=True)
+        return OpenIndex(ix, corpus.papers, meta, str(final), vocabulary)
 
     def _remove_leftovers(self) -> None:
+        """What builds killed mid-way left: their folders and CURRENT's temporary files."""
         for entry in self.root.glob("tmp-*"):
             shutil.rmtree(entry, ignore_errors=True)
+        remove_stale_temp_files(self.root / "CURRENT")
 
     def _remove_old_generations(self, keep: set[str]) -> None:
         """Drop all generations but the live one and the newest previous one (which a
@@ -257,7 +279,7 @@ def build_in_memory(
         seconds=round(time.perf_counter() - started, 3),
         problems=[str(problem) for problem in corpus.problems],
     )
-    return OpenIndex(ix, corpus.papers, meta, ":memory:")
+    return OpenIndex(ix, corpus.papers, meta, ":memory:", vocabulary_of(corpus.papers))
 
 
 def write_documents(
@@ -290,7 +312,17 @@ def save_papers(path: Path, papers: list[Paper]) -> None:
         record["source"] = paper.source
         record["line"] = paper.line
         records.append(record)
-    atomic_write_text(path, json.dumps(records, ensure_ascii=False, separators=(",", ":")))
+    write_json(path, records, separators=(",", ":"))
+
+
+def write_json(path: Path, value: object, **options: object) -> None:
+    """`value` as JSON in UTF-8, atomically. A lone surrogate (from a file name that is not
+    UTF-8, or a `\\ud800` in a JSON source) has no UTF-8 form: then every non-ASCII
+    character is written as a `\\u` escape instead, which reads back the same."""
+    try:
+        atomic_write_text(path, json.dumps(value, ensure_ascii=False, **options))
+    except UnicodeEncodeError:
+        atomic_write_text(path, json.dumps(value, **options))
 
 
 def load_papers(path: Path) -> list[Paper]:

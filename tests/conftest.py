@@ -30,4 +30,4 @@ def seed_index(tmp_path_factory: pytest.TempPathFactory) -> OpenIndex:
 
 @pytest.fixture(scope="session")
 def seed_searcher(seed_index: OpenIndex) -> Searcher:
-    return Searcher(seed_index.ix, seed_index.papers)
+    return Searcher(seed_index.ix, seed_index.papers, seed_index.vocabulary())

@@ -154,3 +154,11 @@ def test_wild_queries_answer_without_raising(seed_searcher):
 def test_no_query_string_raises(seed_searcher, text):
     results = seed_searcher.search(text, limit=20)
     assert results.total >= len(results.hits)
+
+
+def test_total_counts_every_match_whatever_the_limit(seed_searcher):
+    for query in ("transformer", "language models", "in-context learning", "graph"):
+        everything = seed_searcher.search(query, limit=None, snippets=False)
+        top = seed_searcher.search(query, limit=1, snippets=False)
+        assert top.total == everything.total == len(everything.hits)
+        assert top.hits[0].paper.id == everything.hits[0].paper.id

@@ -8,6 +8,7 @@ Errors are one line on stderr: exit status 2 for bad usage or input, 1 for other
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import os
 import sys
@@ -30,7 +31,7 @@ from paperterm.index.search import Results, Searcher
 from paperterm.index.session import Session, SessionError
 from paperterm.index.store import OpenIndex
 from paperterm.tui.cli_bookmarks import BookmarkCommandError, add_bookmark_commands
-from paperterm.tui.cli_escape import escape_json_for_terminal
+from paperterm.tui.cli_escape import escape_json_for_terminal, user_text
 
 USAGE_ERROR = 2
 FAILURE = 1
@@ -148,9 +149,22 @@ class Context:
     def warn(self, message: str) -> None:
         print(f"paperterm: {safe_text(message, keep_newlines=False)}", file=self.err)
 
+    @property
+    def ascii_json(self) -> bool:
+        """Whether JSON must be pure ASCII: stdout's encoding cannot write every character
+        (`LC_ALL=C`, `PYTHONIOENCODING=latin-1`), so non-ASCII is written as \\u escapes."""
+        encoding = getattr(self.out, "encoding", None) or "utf-8"
+        try:
+            return not codecs.lookup(encoding).name.startswith("utf-")
+        except LookupError:
+            return True
+
+    def json_text(self, text: str) -> str:
+        """JSON text as printed: inert on a terminal, and in stdout's encoding."""
+        return escape_json_for_terminal(text, ascii_only=self.ascii_json)
+
     def emit_json(self, value: object, indent: int | None = None) -> None:
-        text = json.dumps(value, ensure_ascii=False, indent=indent)
-        print(escape_json_for_terminal(text), file=self.out)
+        print(self.json_text(json.dumps(value, ensure_ascii=False, indent=indent)), file=self.out)
 
     def line(self, text: str = "") -> None:
         print(safe_text(text), file=self.out)
@@ -229,11 +243,11 @@ def _search_json(results: Results) -> dict[str, object]:
 
 def cmd_search(ctx: Context) -> int:
     opened = ctx.open()
-    searcher = Searcher(opened.ix, opened.papers)
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
     try:
         if ctx.args.query == "-":
             for raw in sys.stdin:
-                results = searcher.search(raw.rstrip("\r\n"), limit=ctx.args.limit)
+                results = searcher.search(user_text(raw.rstrip("\r\n")), limit=ctx.args.limit)
                 if ctx.args.json:
                     ctx.emit_json(_search_json(results))
                 else:
@@ -323,12 +337,26 @@ def start_reader(ctx: Context) -> int:
 # --- entry point ---------------------------------------------------------------------------
 
 
+#: Arguments that are text the user typed (not file names, which must stay as they are).
+_TEXT_ARGUMENTS = ("query", "id", "ids", "text", "tags")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    for stream in (sys.stdout, sys.stderr):
+    # Never fail on a character the locale cannot encode (shown as "?"), nor on input bytes
+    # it cannot decode (kept as surrogates, then read as UTF-8 by `user_text`).
+    errors = {"stdout": "replace", "stderr": "replace", "stdin": "surrogateescape"}
+    for name, handler in errors.items():
+        stream = getattr(sys, name)
         if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="replace")
+            stream.reconfigure(errors=handler)
     try:
         args = build_parser().parse_args(argv)
+        for name in _TEXT_ARGUMENTS:
+            value = getattr(args, name, None)
+            if isinstance(value, str):
+                setattr(args, name, user_text(value))
+            elif isinstance(value, list):
+                setattr(args, name, [user_text(item) for item in value])
         ctx = Context(args, sys.stdout, sys.stderr)
         run = getattr(args, "run", None)
         return run(ctx) if run is not None else start_reader(ctx)

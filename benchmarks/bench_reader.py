@@ -1,0 +1,367 @@
+"""The reader (TUI): warm start to the first frame with the list, keystroke to results, and
+moving through a 50,000-paper list.
+
+startup    The reader runs as a fresh process in an 80x24 pseudo-terminal with its index
+           already built; the clock stops when the list is on screen (the status line reads
+           "index ready", drawn in the same frame as the rows). The same for a bare Textual
+           hello-world app. Median of N runs. Target: no more than 2x hello world.
+keystroke  A 2,600-abstract corpus; the reader in an 80x24 pseudo-terminal; queries typed one
+           key at a time at a fast typist's pace (a key every 150 ms); time from writing the
+           key to the terminal until the status line with that key's result count arrives
+           (keys that do not change the count cannot be told apart on screen and are not
+           timed). For reference, a bare Textual app echoing an Input the same way: what
+           any Textual app costs from key to screen. Target: p95 <= 50 ms.
+list       50,000 papers (`--quick`: 10,000), indexed first; time from a key (G, k, g, j)
+           to the frame whose detail pane shows the paper the cursor moved to.
+
+Pilot is not used for timing: its waits for the CPU to go idle add tens of milliseconds.
+
+    python benchmarks/bench_reader.py [--quick] [startup|keystroke|list ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import os
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import threading
+import time
+from pathlib import Path
+
+import corpus
+from measure import load_average, machine, summary_ms, table
+
+from paperterm.index.config import Config
+from paperterm.index.search import Searcher
+from paperterm.index.session import Session
+
+HELLO = """
+from textual.app import App
+from textual.widgets import Static
+
+class Hello(App):
+    def compose(self):
+        yield Static("hello world")
+
+Hello().run()
+"""
+ECHO = """
+from textual.app import App
+from textual.widgets import Input, Static
+
+class Echo(App):
+    def compose(self):
+        yield Input()
+        yield Static("hello world", id="out")
+
+    def on_input_changed(self, event):
+        self.query_one("#out", Static).update(f"{len(event.value)} chars typed")
+
+Echo().run()
+"""
+QUERIES = [
+    "transformer",
+    "language model",
+    "graph neural networks",
+    "reinforcement learning",
+    "DNA",
+    "diffusion",
+    "optimization",
+    "robust attention",
+    "benchmark",
+    "in-context",
+]
+#: The reader with two clocks added (no change to its code): when a change of the query
+#: reaches the main screen, and when the frame with that query's results has been drawn.
+INSTRUMENTED = """
+import sys, time
+from paperterm.tui import cli, main_screen
+
+log = open(sys.argv[1], "w")
+started = {}
+request, apply = main_screen.MainScreen.request_search, main_screen.MainScreen._apply
+
+def on_request(self):
+    started[self.generation + 1] = time.perf_counter()
+    request(self)
+
+def on_apply(self, generation, *args):
+    apply(self, generation, *args)
+    if generation in started:
+        begun = started.pop(generation)
+        self.call_after_refresh(lambda: print(time.perf_counter() - begun, file=log, flush=True))
+
+main_screen.MainScreen.request_search = on_request
+main_screen.MainScreen._apply = on_apply
+sys.exit(cli.main(sys.argv[2:]))
+"""
+KEY_INTERVAL_S = 0.150
+
+
+# --- a reader in a pseudo-terminal ------------------------------------------------------------
+
+
+class PtyApp:
+    """A process on a fresh pseudo-terminal; its output is collected by a reader thread."""
+
+    def __init__(self, command: list[str], env: dict[str, str], size=(80, 24)) -> None:
+        self.master, slave = os.openpty()
+        columns, rows = size
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            command, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True
+        )
+        os.close(slave)
+        self.output = bytearray()
+        self.changed = threading.Condition()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                data = os.read(self.master, 1 << 16)
+            except OSError:
+                data = b""
+            with self.changed:
+                if not data:
+                    self.changed.notify_all()
+                    return
+                self.output += data
+                self.changed.notify_all()
+
+    def mark(self) -> int:
+        with self.changed:
+            return len(self.output)
+
+    def wait_for(self, marker: bytes, since: int = 0, timeout: float = 30) -> float | None:
+        """Seconds until `marker` shows up in the output after offset `since` (None: never)."""
+        deadline = time.perf_counter() + timeout
+        with self.changed:
+            while self.output.find(marker, since) < 0:
+                left = deadline - time.perf_counter()
+                if left <= 0 or not self.reader.is_alive():
+                    return None
+                self.changed.wait(left)
+            return time.perf_counter()
+
+    def send(self, data: bytes) -> float:
+        os.write(self.master, data)
+        return time.perf_counter()
+
+    def close(self, quit_key: bytes) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self.master, quit_key)
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.reader.join(timeout=5)
+        os.close(self.master)
+
+
+def terminal_env() -> dict[str, str]:
+    env = {**os.environ, "TERM": "xterm-256color", "COLORTERM": "truecolor"}
+    env.pop("NO_COLOR", None)
+    return env
+
+
+def reader_command(data: Path, sources: list[Path]) -> list[str]:
+    command = [sys.executable, "-m", "paperterm.tui.cli", "--data-dir", str(data)]
+    for source in sources:
+        command += ["--source", str(source)]
+    return command
+
+
+# --- startup ----------------------------------------------------------------------------------
+
+
+def time_to_marker(command: list[str], marker: bytes, quit_key: bytes) -> float:
+    app = PtyApp(command, terminal_env())
+    try:
+        seen = app.wait_for(marker)
+        return float("nan") if seen is None else seen - app.started
+    finally:
+        app.close(quit_key)
+
+
+def bench_startup(runs: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "data"
+        opened, _ = Session.create(data, [], Config()).open()
+        reader = reader_command(data, [])
+        hello = [sys.executable, "-c", HELLO]
+        rows = []
+        medians = {}
+        for label, command, marker, quit_key in (
+            ("hello world (bare Textual)", hello, b"hello world", b"\x11"),
+            (f"paperterm, {len(opened.papers)} papers, warm", reader, b"index ready", b"q"),
+        ):
+            time_to_marker(command, marker, quit_key)  # warm the file cache
+            times = [time_to_marker(command, marker, quit_key) for _ in range(runs)]
+            medians[label] = statistics.median(times)
+            stats = summary_ms(times)
+            rows.append([label, round(stats["p50"]), round(stats["max"]), runs])
+        print(table(["first frame with content", "median ms", "max ms", "runs"], rows))
+        hello_ms, reader_ms = medians.values()
+        print(f"ratio: {reader_ms / hello_ms:.2f}x hello world (target <= 2x)")
+
+
+# --- keystroke --------------------------------------------------------------------------------
+
+
+def expected_counts(opened, queries: list[str]) -> list[tuple[str, bytes | None]]:
+    """Each key of each query, with the status text its results show (None when the count
+    does not change, so nothing on screen tells that key's results apart)."""
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    total = len(opened.papers)
+    keys: list[tuple[str, bytes | None]] = []
+    for query in queries:
+        previous = total
+        for end in range(1, len(query) + 1):
+            prefix = query[:end]
+            count = searcher.search(prefix, limit=200, snippets=False).total
+            if not prefix.strip():
+                count = total
+            marker = f"{count} of {total} papers".encode() if count != previous else None
+            keys.append((query[end - 1], marker))
+            previous = count
+        keys.append(("\x15", None))  # Ctrl+U clears the box for the next query
+    return keys
+
+
+def type_and_time(app: PtyApp, plan: list[tuple[str, bytes | None]]) -> tuple[list[float], int]:
+    """Type each key of `plan` at `KEY_INTERVAL_S`; the seconds until each marker showed."""
+    latencies: list[float] = []
+    missed = 0
+    for key, marker in plan:
+        time.sleep(KEY_INTERVAL_S)
+        since = app.mark()
+        sent = app.send(key.encode())
+        if marker is None:
+            continue
+        seen = app.wait_for(marker, since, timeout=3)
+        if seen is None:
+            missed += 1
+        else:
+            latencies.append(seen - sent)
+    return latencies, missed
+
+
+def bench_keystroke(n: int) -> None:
+    rows = []
+    echo = PtyApp([sys.executable, "-c", ECHO], terminal_env())
+    try:
+        echo.wait_for(b"hello world")
+        time.sleep(0.5)
+        plan = [("x", f"{count} chars typed".encode()) for count in range(1, 61)]
+        floor, _ = type_and_time(echo, plan)
+    finally:
+        echo.close(b"\x11")
+    stats = summary_ms(floor)
+    rows.append(["bare Textual: Input echo", "-", len(floor), *_ms(stats)])
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "corpus"
+        corpus.write_text(source, corpus.make_abstracts(n))
+        data = Path(tmp) / "data"
+        opened, _ = Session.create(data, [source], Config()).open()
+        plan = expected_counts(opened, QUERIES)
+        clocks = Path(tmp) / "clocks.txt"
+        command = [sys.executable, "-c", INSTRUMENTED, str(clocks)]
+        app = PtyApp(command + reader_command(data, [source])[3:], terminal_env())
+        try:
+            app.wait_for(b"index ready")
+            time.sleep(0.5)
+            app.send(b"/")
+            time.sleep(0.3)
+            latencies, missed = type_and_time(app, plan)
+        finally:
+            app.close(b"\x11")
+        inside = [float(line) for line in clocks.read_text().split()]
+    reader = summary_ms(latencies)
+    rows.append(["paperterm: results shown", n, len(latencies), *_ms(reader)])
+    rows.append(["paperterm, in-app: query change to frame drawn", n, len(inside)])
+    rows[-1] += _ms(summary_ms(inside))
+    headers = ["key to terminal output", "papers", "keys", "p50 ms", "p95 ms", "max ms"]
+    print(table(headers, rows))
+    print(
+        f"added by paperterm over the bare echo: p50 {reader['p50'] - stats['p50']:.1f} ms, "
+        f"p95 {reader['p95'] - stats['p95']:.1f} ms (target: p95 <= 50 ms); "
+        f"keys whose results never showed: {missed}"
+    )
+
+
+def _ms(stats: dict[str, float]) -> list[float]:
+    return [round(stats["p50"], 1), round(stats["p95"], 1), round(stats["max"], 1)]
+
+
+# --- a very long list -------------------------------------------------------------------------
+
+
+def bench_list(n: int, rounds: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "corpus"
+        corpus.write_text(source, corpus.make_abstracts(n))
+        data = Path(tmp) / "data"
+        started = time.perf_counter()
+        opened, _ = Session.create(data, [source], Config()).open()
+        print(f"({n} papers indexed in {time.perf_counter() - started:.0f} s)")
+        ids = [paper.id for paper in opened.papers]
+        app = PtyApp(reader_command(data, [source]), terminal_env())
+        timings: dict[str, list[float]] = {}
+        missed = 0
+        try:
+            app.wait_for(b"index ready", timeout=60)
+            time.sleep(1)
+            position = 0
+            for _ in range(rounds):
+                for key, name in ((b"G", "G"), (b"k", "k"), (b"g", "g"), (b"j", "j")):
+                    position = {
+                        "G": len(ids) - 1, "k": position - 1, "g": 0, "j": position + 1
+                    }[name]  # fmt: skip
+                    time.sleep(KEY_INTERVAL_S)
+                    since = app.mark()
+                    sent = app.send(key)
+                    seen = app.wait_for(f"id {ids[position]}".encode(), since, timeout=3)
+                    if seen is None:
+                        missed += 1
+                    else:
+                        timings.setdefault(name, []).append(seen - sent)
+        finally:
+            app.close(b"q")
+    rows = []
+    for name, seconds in timings.items():
+        stats = summary_ms(seconds)
+        rows.append([name, len(seconds), stats["p50"], stats["p95"], stats["max"]])
+    print(table([f"key, {n} papers", "presses", "p50 ms", "p95 ms", "max ms"], rows))
+    print(f"keys whose frame never showed: {missed}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("parts", nargs="*", default=["startup", "keystroke", "list"])
+    parser.add_argument("--quick", action="store_true", help="fewer runs")
+    args = parser.parse_args()
+    print(f"{machine()}\n")
+    if "startup" in args.parts:
+        bench_startup(runs=5 if args.quick else 15)
+        print()
+    if "keystroke" in args.parts:
+        bench_keystroke(2600)
+        print()
+    if "list" in args.parts:
+        bench_list(50_000 if not args.quick else 10_000, rounds=5 if args.quick else 20)
+    print(f"\nload average at the end: {load_average()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,148 @@
+"""Known-item search quality: does searching a paper's exact title find it first?
+
+The papers with real titles are those of the PMLR BibTeX files in `<repo>/../shared/corpora/`
+(the script says so and stops when they are absent). They are indexed with the bundled seeds,
+and again with 2,600 synthetic distractor abstracts (`corpus.py`), whose sentences come from
+the same papers. For each titled paper:
+
+  title     its exact title as the query: % ranked first (target >= 95%), failures listed.
+  recalled  a "half-remembered" query: 3 to 5 words drawn (seeded) from the 10 rarest
+            content words of its abstract, in random order: % first and % in the top 5.
+
+Failures also show the rank the paper gets when Whoosh scores every match instead of using
+its top-N shortcut (a diagnosis: see BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import corpus
+from measure import machine, table
+from whoosh.analysis import STOP_WORDS
+
+from paperterm.index.config import Config
+from paperterm.index.papers import Paper
+from paperterm.index.search import Searcher
+from paperterm.index.session import Session
+from paperterm.index.sources import bundled_seeds
+
+SEED = 5
+LIMIT = 50
+TARGET = 95.0
+DISTRACTORS = 2600
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]")
+
+
+def content_words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if len(w) >= 4 and w.lower() not in STOP_WORDS}
+
+
+def recalled_query(paper: Paper, df: Counter[str], rng: random.Random) -> str:
+    """3-5 of the 10 rarest content words of the abstract (ties broken alphabetically)."""
+    rare = sorted(content_words(paper.text), key=lambda w: (df[w], w))[:10]
+    words = rng.sample(rare, min(len(rare), rng.randint(3, 5)))
+    return " ".join(words)
+
+
+def rank_of(searcher: Searcher, query: str, paper_id: str) -> int | None:
+    ids = searcher.search(query, limit=LIMIT, snippets=False).ids
+    return ids.index(paper_id) + 1 if paper_id in ids else None
+
+
+def describe(paper: Paper) -> str:
+    """Which paper, from which file, with which title (derived for text sources)."""
+    return f"{paper.id[:10]} ({Path(paper.source).name}): {paper.title[:45]}"
+
+
+def evaluate(sources: list[Path], work: Path, label: str) -> tuple[list[object], list[list]]:
+    session = Session.create(work / f"data-{label}", sources, Config())
+    opened, _ = session.open()
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    titled = [p for p in opened.papers if p.source.endswith(".bib") and p.title]
+    df: Counter[str] = Counter()
+    for paper in opened.papers:
+        df.update(content_words(f"{paper.title} {paper.text}"))
+    rng = random.Random(SEED)
+    first = recalled_first = recalled_top5 = 0
+    failures: list[list] = []
+    for paper in titled:
+        rank = rank_of(searcher, paper.title, paper.id)
+        if rank == 1:
+            first += 1
+        else:
+            top = searcher.search(paper.title, limit=1, snippets=False).hits
+            failures.append(
+                [
+                    label,
+                    paper.id,
+                    paper.title[:70],
+                    rank or f">{LIMIT}",
+                    describe(top[0].paper) if top else "",
+                ]
+            )
+        recalled = rank_of(searcher, recalled_query(paper, df, rng), paper.id)
+        recalled_first += recalled == 1
+        recalled_top5 += recalled is not None and recalled <= 5
+    searcher.close()
+    count = len(titled)
+    row = [
+        label,
+        len(opened.papers),
+        count,
+        100 * first / count,
+        100 * recalled_first / count,
+        100 * recalled_top5 / count,
+    ]
+    return row, failures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="without the distractor corpus")
+    args = parser.parse_args()
+    bibs = sorted(corpus.SHARED_CORPORA.glob("*.bib")) if corpus.SHARED_CORPORA.is_dir() else []
+    if not bibs:
+        print(f"skipped: no BibTeX corpora with real titles in {corpus.SHARED_CORPORA}")
+        return
+    print(f"machine: {machine()}; corpora: {', '.join(p.name for p in bibs)}")
+    seeds = [spec.path for spec in bundled_seeds()]
+    rows, failures = [], []
+    with tempfile.TemporaryDirectory(prefix="paperterm-bench-") as tmp:
+        work = Path(tmp)
+        settings = {"seeds + bib": [*seeds, *bibs]}
+        if not args.quick:
+            corpus.write_text(work / "synthetic", corpus.make_abstracts(DISTRACTORS))
+            settings[f"+ {DISTRACTORS} synthetic"] = [*seeds, *bibs, work / "synthetic"]
+        for label, sources in settings.items():
+            row, failed = evaluate(sources, work, label)
+            rows.append(row)
+            failures += failed
+    print(
+        table(
+            ["index", "papers", "titled", "title first %", "recalled first %", "recalled top-5 %"],
+            rows,
+        )
+    )
+    if failures:
+        print(f"\nExact-title searches that did not rank the paper first (limit {LIMIT})")
+        print(
+            table(
+                ["index", "id", "title", "rank", "ranked first instead"],
+                failures,
+            )
+        )
+    worst = min(row[3] for row in rows)
+    print(
+        f"\ntarget: exact title first >= {TARGET}%: {worst:.1f}% "
+        f"({'met' if worst >= TARGET else 'MISSED'})"
+    )
+
+
+if __name__ == "__main__":
+    main()
