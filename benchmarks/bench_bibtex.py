@@ -29,7 +29,7 @@ from paperterm.index.sources import SourceSpec, load_sources
 
 N = 2600
 TARGET_RATIO = 2.0
-PHASES = ("total", "cpu", "load+parse+enrich", "enrich", "whoosh write", "papers.json")
+PHASES = ("total", "cpu", "load+parse+enrich", "enrich", "whoosh write", "papers file")
 
 
 def profile_parse(folder: Path) -> str:
@@ -83,7 +83,7 @@ def main() -> None:
     rows.append(["bibtex / text", "", *(bib[k] / text[k] if text[k] else 0.0 for k in PHASES)])
     print(
         table(
-            ["format", "MB", "total", "CPU", "parse", "(enrich)", "whoosh write", "papers.json"],
+            ["format", "MB", "total", "CPU", "parse", "(enrich)", "whoosh write", "papers file"],
             rows,
         )
     )

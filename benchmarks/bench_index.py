@@ -4,8 +4,8 @@ For each corpus size (2,600 and 50,000 synthetic abstracts from `corpus.py`; `--
 only) three child processes run, so each phase's peak RSS is its own:
 
   build   first-use `Session.open` into an empty data dir: find files, parse, enrich, write
-          the Whoosh index and papers.json (2,600: median of 3 fresh builds; 50,000: one).
-  search  warm start (`Session.open_existing`, which also loads papers.json), then the query
+          the Whoosh index and the papers file (2,600: median of 3 fresh builds; 50,000: one).
+  search  warm start (`Session.open_existing`, which also loads the papers file), then the query
           mix below through `Searcher.search(q, limit=20, snippets=True)`, timed from outside
           per call: 10 rounds (2 above 10,000 abstracts) after one warm-up round.
   fts5    the same records into a stdlib SQLite FTS5 table (porter tokenizer, bm25 with the
@@ -112,7 +112,7 @@ def build_once(corpus_dir: Path, data_dir: Path) -> dict[str, float]:
     timer.wrap(text_source, "enrich", "enrich")
     timer.wrap(bibtex_source, "enrich", "enrich")
     timer.wrap(store_module, "write_documents", "whoosh write")
-    timer.wrap(store_module, "save_papers", "papers.json")
+    timer.wrap(store_module, "save_papers", "papers file")
     try:
         session = Session.create(data_dir, [corpus_dir], Config())
         cpu_started = time.process_time()
@@ -123,7 +123,7 @@ def build_once(corpus_dir: Path, data_dir: Path) -> dict[str, float]:
     if problems:
         raise SystemExit(f"corpus problems: {problems[:3]}")
     phases = timer.seconds
-    other = total - phases["load+parse+enrich"] - phases["whoosh write"] - phases["papers.json"]
+    other = total - phases["load+parse+enrich"] - phases["whoosh write"] - phases["papers file"]
     return {"total": total, "cpu": cpu, "papers": len(opened.papers), "other": other, **phases}
 
 
@@ -193,8 +193,8 @@ FTS_COLUMNS = ("name", "title", "abstract", "authors", "collection")
 FTS_RANK = "bm25(0.0, 4.0, 2.5, 1.0, 1.5, 0.5)"
 
 
-def fts_build(db: Path, papers_json: Path) -> tuple[sqlite3.Connection, float, int]:
-    papers = load_papers(papers_json)
+def fts_build(db: Path, papers_file: Path) -> tuple[sqlite3.Connection, float, int]:
+    papers = load_papers(papers_file)
     started = time.perf_counter()
     con = sqlite3.connect(db)
     con.execute(
@@ -235,7 +235,7 @@ def _fts_run(con: sqlite3.Connection, match: str) -> tuple[list[tuple], int]:
 def child_fts(data_dir: Path, work: Path, rounds: int) -> dict[str, object]:
     folder = store_module.Store(data_dir).current_generation()
     assert folder is not None
-    con, build_s, count = fts_build(work / "fts.db", folder / "papers.json")
+    con, build_s, count = fts_build(work / "fts.db", folder / store_module.PAPERS_FILE)
     rss_build = peak_rss_mb()
     totals: dict[str, int] = {}
 
@@ -314,7 +314,7 @@ def report(results: list[dict]) -> None:
                 b["load+parse+enrich"],
                 b["enrich"],
                 b["whoosh write"],
-                b["papers.json"],
+                b["papers file"],
                 b["other"],
                 r["built"]["rss"],
                 r["fts"]["build_s"],
@@ -334,7 +334,7 @@ def report(results: list[dict]) -> None:
                 "parse",
                 "(enrich)",
                 "whoosh write",
-                "papers.json",
+                "papers file",
                 "other",
                 "peak MB",
                 "FTS5 insert",
@@ -356,7 +356,7 @@ def report(results: list[dict]) -> None:
                 r["fts"]["reopen_s"] * 1000,
             ]
         )
-    print("\nWarm open, ms (open_existing = fingerprint + open Whoosh + load papers.json)")
+    print("\nWarm open, ms (open_existing = fingerprint + open Whoosh + load the papers file)")
     print(
         table(
             [

@@ -57,6 +57,11 @@ def atomic_write_text(path: Path, text: str, *, backup: Path | None = None) -> N
     When `backup` is given and `path` exists, the old version is kept there. On failure
     (disk full, permission denied, ...) the OSError propagates and `path` is untouched.
     """
+    atomic_write_bytes(path, text.encode("utf-8"), backup=backup)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, backup: Path | None = None) -> None:
+    """`atomic_write_text` for bytes."""
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(path), suffix=".tmp")
@@ -64,7 +69,7 @@ def atomic_write_text(path: Path, text: str, *, backup: Path | None = None) -> N
     try:
         try:
             _copy_mode(path, fd)
-            view = memoryview(text.encode("utf-8"))
+            view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
             os.fsync(fd)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -153,6 +154,9 @@ def pick_parser(path: Path, text: str) -> Parser:
 
 def load_file(path: Path, collection: str | None = None) -> tuple[list[Paper], list[Problem]]:
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            # A pipe would block the start for ever, /dev/zero would never end.
+            return [], [Problem(str(path), 0, "not a regular file (a pipe or device); skipped")]
         data = path.read_bytes()
     except OSError as error:
         return [], [Problem(str(path), 0, f"cannot read: {error.strerror or error}")]

@@ -3,7 +3,7 @@
 Layout inside `<data dir>/index/`:
 
     CURRENT          name of the live generation (replaced atomically with os.replace)
-    gen-<stamp>/     a complete index: Whoosh files, meta.json, papers.json
+    gen-<stamp>/     a complete index: Whoosh files, meta.json, papers.bin, vocab.json
     tmp-<stamp>/     a build in progress (or one killed mid-way: removed by the next build)
     build.lock       flock()ed by the process that is building
 
@@ -17,11 +17,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import marshal
 import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from whoosh import index as whoosh_index
@@ -29,7 +30,12 @@ from whoosh.fields import ID, TEXT, Schema
 from whoosh.filedb.filestore import RamStorage
 
 from paperterm.index.analysis import plain_analyzer, stemming_analyzer
-from paperterm.index.atomic import atomic_write_text, fsync_folder, remove_stale_temp_files
+from paperterm.index.atomic import (
+    atomic_write_bytes,
+    atomic_write_text,
+    fsync_folder,
+    remove_stale_temp_files,
+)
 from paperterm.index.papers import Paper
 from paperterm.index.sources import Corpus
 from paperterm.index.vocabulary import Vocabulary
@@ -39,13 +45,14 @@ try:
 except ImportError:  # pragma: no cover - not a target platform
     fcntl = None  # type: ignore[assignment]
 
-#: Bump when the schema, the analyzers or what goes into papers.json change: forces a rebuild.
+#: Bump when the schema, the analyzers or what goes into papers.bin change: forces a rebuild.
 SCHEMA_VERSION = 4
 #: Bump when parsing or derivation (names, titles, display text) changes.
 PARSER_VERSION = 1
 
 Progress = Callable[[int, int], None]
 VOCABULARY_FILE = "vocab.json"
+PAPERS_FILE = "papers.bin"
 
 
 class StoreError(Exception):
@@ -175,7 +182,7 @@ class Store:
             with ix.searcher() as searcher:
                 if searcher.doc_count() != meta.papers:
                     return None
-            papers = load_papers(folder / "papers.json")
+            papers = load_papers(folder / PAPERS_FILE)
         except Exception:  # any damage means "rebuild", never a crash
             return None
         if len(papers) != meta.papers:
@@ -218,7 +225,7 @@ class Store:
             started = time.perf_counter()
             ix = whoosh_index.create_in(str(tmp), make_schema())
             write_documents(ix, corpus.papers, progress, cancelled)
-            save_papers(tmp / "papers.json", corpus.papers)
+            save_papers(tmp / PAPERS_FILE, corpus.papers)
             vocabulary = vocabulary_of(corpus.papers)
             atomic_write_text(tmp / VOCABULARY_FILE, vocabulary.dumps())
             meta = Meta(
@@ -305,14 +312,15 @@ def write_documents(
     writer.commit(optimize=False, merge=False)
 
 
+#: Paper fields in the order the papers file stores them.
+_PAPER_FIELDS = tuple(f.name for f in fields(Paper))
+
+
 def save_papers(path: Path, papers: list[Paper]) -> None:
-    records = []
-    for paper in papers:
-        record = paper.to_json()
-        record["source"] = paper.source
-        record["line"] = paper.line
-        records.append(record)
-    write_json(path, records, separators=(",", ":"))
+    """The corpus as parsed, for the next start: one marshal'd list of tuples, which loads
+    about five times faster than JSON (a warm start at 50,000 papers reads ~100 MB)."""
+    rows = [tuple(getattr(paper, name) for name in _PAPER_FIELDS) for paper in papers]
+    atomic_write_bytes(path, marshal.dumps((_PAPER_FIELDS, rows)))
 
 
 def write_json(path: Path, value: object, **options: object) -> None:
@@ -326,5 +334,9 @@ def write_json(path: Path, value: object, **options: object) -> None:
 
 
 def load_papers(path: Path) -> list[Paper]:
-    with open(path, encoding="utf-8") as handle:
-        return [Paper.from_json(record) for record in json.load(handle)]
+    """Raises ValueError (or OSError) when the file is damaged or from another version."""
+    with open(path, "rb") as handle:
+        names, rows = marshal.load(handle)
+    if tuple(names) != _PAPER_FIELDS:
+        raise ValueError(f"{path}: written by another version")
+    return [Paper(*row) for row in rows]

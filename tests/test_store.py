@@ -79,7 +79,7 @@ def test_damaged_index_is_rebuilt(tmp_path, damage):
         for postings in folder.glob("*.pst"):
             postings.write_bytes(b"")
     elif damage == "papers":
-        (folder / "papers.json").write_text("[{", encoding="utf-8")
+        (folder / store_module.PAPERS_FILE).write_bytes(b"\x00garbage")
     elif damage == "meta":
         (folder / "meta.json").write_text("not json", encoding="utf-8")
     else:
