@@ -8,7 +8,8 @@ import unicodedata
 from dataclasses import dataclass, field
 
 _WS = re.compile(r"\s+")
-_URL = re.compile(r"""\bhttps?://[^\s<>"'`{}|\\^]+""", re.IGNORECASE)
+# Brackets end a URL: abstracts put links in [text](url) or wrap them in [..].
+_URL = re.compile(r"""\bhttps?://[^\s<>"'`{}|\\^\[\]]+""", re.IGNORECASE)
 _URL_TRAIL = ".,;:!?)]}'\"»”’"
 
 
