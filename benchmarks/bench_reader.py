@@ -2,9 +2,10 @@
 moving through a 50,000-paper list.
 
 startup    The reader runs as a fresh process in an 80x24 pseudo-terminal with its index
-           already built; the clock stops when the list is on screen (the status line reads
-           "index ready", drawn in the same frame as the rows). The same for a bare Textual
-           hello-world app. Median of N runs. Target: no more than 2x hello world.
+           already built; the clock stops when the list is on screen (the status line's
+           "38 papers", drawn in the same frame as the rows), and again when search is on
+           ("index ready"). The same for a bare Textual hello-world app. Median of N runs.
+           Target: the list no later than 2x hello world.
 keystroke  A 2,600-abstract corpus; the reader in an 80x24 pseudo-terminal; queries typed one
            key at a time at a fast typist's pace (a key every 150 ms); time from writing the
            key to the terminal until the status line with that key's result count arrives
@@ -198,22 +199,23 @@ def bench_startup(runs: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
         opened, _ = Session.create(data, [], Config()).open()
+        count = f"{len(opened.papers)} papers".encode()
         reader = reader_command(data, [])
         hello = [sys.executable, "-c", HELLO]
         rows = []
-        medians = {}
+        medians = []
         for label, command, marker, quit_key in (
             ("hello world (bare Textual)", hello, b"hello world", b"\x11"),
-            (f"paperterm, {len(opened.papers)} papers, warm", reader, b"index ready", b"q"),
+            ("paperterm: the list", reader, count, b"q"),
+            ("paperterm: index ready", reader, b"index ready", b"q"),
         ):
             time_to_marker(command, marker, quit_key)  # warm the file cache
             times = [time_to_marker(command, marker, quit_key) for _ in range(runs)]
-            medians[label] = statistics.median(times)
+            medians.append(statistics.median(times))
             stats = summary_ms(times)
             rows.append([label, round(stats["p50"]), round(stats["max"]), runs])
-        print(table(["first frame with content", "median ms", "max ms", "runs"], rows))
-        hello_ms, reader_ms = medians.values()
-        print(f"ratio: {reader_ms / hello_ms:.2f}x hello world (target <= 2x)")
+        print(table(["warm start, 80x24", "median ms", "max ms", "runs"], rows))
+        print(f"the list after {medians[1] / medians[0]:.2f}x hello world (target <= 2x)")
 
 
 # --- keystroke --------------------------------------------------------------------------------

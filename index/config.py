@@ -56,11 +56,17 @@ class Config:
     side_by_side_min_width: int = 100
     keys: dict[str, str] = field(default_factory=dict)
     key_lines: dict[str, int] = field(default_factory=dict)
+    #: Lines of the values checked after loading (by the reader), by dotted key.
+    lines: dict[str, int] = field(default_factory=dict)
 
     def key_error(self, key: str, why: str) -> ConfigError:
         """An error about one `[keys]` entry, for checks made by the TUI's key table."""
         line = self.key_lines.get(key, 0)
         return ConfigError(_where(self.path, line, f"keys.{key}", why))
+
+    def error(self, dotted_key: str, why: str) -> ConfigError:
+        """An error about a value checked after loading, e.g. `ui.theme`."""
+        return ConfigError(_where(self.path, self.lines.get(dotted_key, 0), dotted_key, why))
 
 
 def default_config_path() -> Path:
@@ -147,6 +153,8 @@ def parse_config(text: str, path: Path | None = None) -> Config:
     ui = raw.get("ui", {})
     _check_keys(ui, _UI_KEYS, "ui", path, locate)
     config.theme = ui.get("theme")
+    if "theme" in ui:
+        config.lines["ui.theme"] = locate.key("ui", "theme")
     config.side_by_side_min_width = _positive(
         ui, "side_by_side_min_width", config.side_by_side_min_width, "ui", path, locate
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperterm.index.config import Config
+from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
 from paperterm.index.sources import (
     Corpus,
@@ -74,9 +75,15 @@ class Session:
         overrides = [[str(spec.path), spec.collection] for spec in self.specs]
         return fingerprint(self.files(), overrides)
 
-    def open_existing(self) -> OpenIndex | None:
-        """The index if it is built, current and sound: the fast path of every start."""
-        return self.store.open_current(self.fingerprint())
+    def open_existing(self, papers: list[Paper] | None = None) -> OpenIndex | None:
+        """The index if it is built, current and sound: the fast path of every start.
+        `papers` from `open_papers` saves reading them twice."""
+        return self.store.open_current(self.fingerprint(), papers)
+
+    def open_papers(self) -> list[Paper] | None:
+        """The papers of a built, current index, without opening it (no Whoosh): the
+        reader's first screen. None when the index must be built."""
+        return self.store.read_papers(self.fingerprint())
 
     def load_corpus(self) -> Corpus:
         corpus = load_sources(self.specs)

@@ -24,12 +24,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from whoosh import index as whoosh_index
-from whoosh.fields import ID, TEXT, Schema
-from whoosh.filedb.filestore import RamStorage
-
-from paperterm.index.analysis import plain_analyzer, stemming_analyzer
 from paperterm.index.atomic import (
     atomic_write_bytes,
     atomic_write_text,
@@ -38,7 +34,12 @@ from paperterm.index.atomic import (
 )
 from paperterm.index.papers import Paper
 from paperterm.index.sources import Corpus
-from paperterm.index.vocabulary import Vocabulary
+
+if TYPE_CHECKING:
+    from whoosh.fields import Schema
+    from whoosh.index import Index
+
+    from paperterm.index.vocabulary import Vocabulary
 
 try:
     import fcntl
@@ -64,6 +65,12 @@ class BuildCancelled(Exception):
 
 
 def make_schema() -> Schema:
+    # Whoosh is imported where it is used: a start with a built index shows the list from
+    # the papers file before anything of Whoosh is loaded.
+    from whoosh.fields import ID, TEXT, Schema
+
+    from paperterm.index.analysis import plain_analyzer, stemming_analyzer
+
     """`all` holds every searchable word of a paper (stemmed) and does the matching; the
     small `name` and `title` fields add their boosts to papers that match there, and
     `authors` and `collection` serve `author:` and `collection:` queries."""
@@ -81,18 +88,24 @@ def make_schema() -> Schema:
 
 def fingerprint(files: list[Path], extra: object = None) -> str:
     """Changes when a source file is added, removed or modified, or when the schema or
-    parsers change. Uses size and modification time, which costs one stat() per file."""
+    parsers change. Uses size and modification time, which costs one stat() per file.
+    Paths count as the bytes they are on disk: how the locale decodes a name that is not
+    ASCII (`LC_ALL=C` with `PYTHONUTF8=0`) must not make the index look stale."""
     entries = []
     for path in files:
         try:
             info = path.stat()
-            entries.append([str(path.resolve()), info.st_size, info.st_mtime_ns])
+            entries.append([_path_key(path.resolve()), info.st_size, info.st_mtime_ns])
         except OSError:
-            entries.append([str(path), -1, -1])
+            entries.append([_path_key(path), -1, -1])
     payload = json.dumps(
         [SCHEMA_VERSION, PARSER_VERSION, sorted(entries), extra], sort_keys=True, default=str
     )
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _path_key(path: Path) -> str:
+    return os.fsencode(path).decode("utf-8", "surrogateescape")
 
 
 def paper_document(paper: Paper) -> dict[str, str]:
@@ -109,6 +122,8 @@ def paper_document(paper: Paper) -> dict[str, str]:
 
 
 def vocabulary_of(papers: list[Paper]) -> Vocabulary:
+    from paperterm.index.vocabulary import Vocabulary
+
     return Vocabulary.from_texts(f"{p.name} {p.title} {p.text}" for p in papers)
 
 
@@ -127,7 +142,7 @@ class Meta:
 class OpenIndex:
     """A usable index and the papers it holds (in corpus order)."""
 
-    ix: whoosh_index.Index
+    ix: Index
     papers: list[Paper]
     meta: Meta
     location: str  # folder of the generation, or ":memory:"
@@ -136,6 +151,8 @@ class OpenIndex:
     def vocabulary(self) -> Vocabulary:
         """The corpus's words, from the file saved at build time (or counted again)."""
         if self._vocabulary is None:
+            from paperterm.index.vocabulary import Vocabulary
+
             try:
                 self._vocabulary = Vocabulary.load(Path(self.location) / VOCABULARY_FILE)
             except (OSError, ValueError):
@@ -167,8 +184,7 @@ class Store:
         except (OSError, ValueError, TypeError):
             return None
 
-    def open_current(self, expected_fingerprint: str | None) -> OpenIndex | None:
-        """The live generation, or None when there is none, it is stale or it is damaged."""
+    def _current_meta(self, expected_fingerprint: str | None) -> tuple[Path, Meta] | None:
         folder = self.current_generation()
         if folder is None:
             return None
@@ -177,12 +193,39 @@ class Store:
             return None
         if expected_fingerprint is not None and meta.fingerprint != expected_fingerprint:
             return None
+        return folder, meta
+
+    def read_papers(self, expected_fingerprint: str | None) -> list[Paper] | None:
+        """The live generation's papers without opening the index (no Whoosh import): what
+        the reader shows first. None when there is no sound, current generation."""
+        found = self._current_meta(expected_fingerprint)
+        if found is None:
+            return None
+        folder, meta = found
         try:
+            papers = load_papers(folder / PAPERS_FILE)
+        except Exception:  # any damage means "rebuild", never a crash
+            return None
+        return papers if len(papers) == meta.papers else None
+
+    def open_current(
+        self, expected_fingerprint: str | None, papers: list[Paper] | None = None
+    ) -> OpenIndex | None:
+        """The live generation, or None when there is none, it is stale or it is damaged.
+        `papers` from `read_papers` saves reading them again."""
+        found = self._current_meta(expected_fingerprint)
+        if found is None:
+            return None
+        folder, meta = found
+        try:
+            from whoosh import index as whoosh_index
+
             ix = whoosh_index.open_dir(str(folder), readonly=True)
             with ix.searcher() as searcher:
                 if searcher.doc_count() != meta.papers:
                     return None
-            papers = load_papers(folder / PAPERS_FILE)
+            if papers is None:
+                papers = load_papers(folder / PAPERS_FILE)
         except Exception:  # any damage means "rebuild", never a crash
             return None
         if len(papers) != meta.papers:
@@ -221,6 +264,8 @@ class Store:
         tmp = self.root / f"tmp-{stamp}"
         final = self.root / f"gen-{stamp}"
         tmp.mkdir(parents=True)
+        from whoosh import index as whoosh_index
+
         try:
             started = time.perf_counter()
             ix = whoosh_index.create_in(str(tmp), make_schema())
@@ -275,6 +320,8 @@ def build_in_memory(
 ) -> OpenIndex:
     """For a data dir that cannot be written: the same index, in RAM, for this run only."""
     started = time.perf_counter()
+    from whoosh.filedb.filestore import RamStorage
+
     ix = RamStorage().create_index(make_schema())
     write_documents(ix, corpus.papers, progress, cancelled)
     meta = Meta(
@@ -290,7 +337,7 @@ def build_in_memory(
 
 
 def write_documents(
-    ix: whoosh_index.Index,
+    ix: Index,
     papers: list[Paper],
     progress: Progress | None,
     cancelled: Callable[[], bool] | None,

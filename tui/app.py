@@ -13,14 +13,16 @@ import contextlib
 import difflib
 import signal
 import threading
-import webbrowser
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
+from textual.markup import escape as escape_markup
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 from textual.worker import Worker, WorkerState
@@ -32,7 +34,7 @@ from paperterm.index.bookmarks import (
     BookmarksReadOnlyError,
     BookmarkStore,
 )
-from paperterm.index.config import Config, ConfigError
+from paperterm.index.config import Config
 from paperterm.index.display import one_line, safe_text
 from paperterm.index.export import EXPORTERS
 from paperterm.index.papers import Paper
@@ -41,6 +43,9 @@ from paperterm.index.session import Session
 from paperterm.index.store import BuildCancelled, OpenIndex
 from paperterm.tui import keys
 from paperterm.tui.view import Row, can_open_browser, link_or_citation, paper_link
+
+if TYPE_CHECKING:
+    from paperterm.tui.main_screen import MainScreen
 
 EXPORT_SUFFIXES = {"bibtex": "bib", "markdown": "md", "json": "json"}
 BOOKMARK_POLL_SECONDS = 2.0
@@ -54,12 +59,14 @@ OpenUrl = Callable[[str], object]
 
 
 class CorpusLoaded(Message):
-    """First launch: the parsed papers, shown while the index is being built."""
+    """The papers, shown at once: while the index is being built (first launch) or while
+    the searcher is being set up."""
 
-    def __init__(self, papers: list[Paper], problems: list[str]) -> None:
+    def __init__(self, papers: list[Paper], problems: list[str], building: bool) -> None:
         super().__init__()
         self.papers = papers
         self.problems = problems
+        self.building = building
 
 
 class IndexProgress(Message):
@@ -99,7 +106,7 @@ class ReaderApp(App[int]):
         self.session = session
         self.config = config
         self.keymap = dict(keymap)
-        self.open_url = open_url or webbrowser.open
+        self.open_url = open_url
         self.environ = environ
         self.handle_signals = handle_signals
         if config.theme:
@@ -111,7 +118,7 @@ class ReaderApp(App[int]):
         self.collections: list[str] = []
         self.searcher: Searcher | None = None
         self.search_lock = threading.Lock()
-        self.index_state = "loading"  # loading, indexing, ready, memory, failed
+        self.index_state = "loading"  # loading, opening, indexing, ready, memory, failed
         self.index_percent = 0
         self.index_error = ""
         self.warnings: list[str] = []
@@ -128,12 +135,11 @@ class ReaderApp(App[int]):
         return MainScreen()
 
     @property
-    def main(self):  # -> MainScreen (imported lazily to keep start-up lean)
-        return self.screen_stack[0]
+    def main(self) -> MainScreen:
+        """The main screen (the bottom of the screen stack)."""
+        return self.screen_stack[0]  # type: ignore[return-value]
 
     def on_mount(self) -> None:
-        self._load_bookmarks()
-        self.load_index()
         self.set_interval(BOOKMARK_POLL_SECONDS, self.poll_bookmarks)
         if self.handle_signals:
             loop = asyncio.get_running_loop()
@@ -148,6 +154,12 @@ class ReaderApp(App[int]):
                 loop = asyncio.get_running_loop()
                 for signum in (signal.SIGTERM, signal.SIGHUP):
                     loop.remove_signal_handler(signum)
+
+    def on_key(self, event: events.Key) -> None:
+        # Runs after the bindings had their chance (App._on_key): a key no binding took.
+        take = getattr(self.screen, "take_stray_key", None)
+        if take is not None:
+            take(event)
 
     def shut_down(self) -> None:
         """Quit cleanly (the `q` key, SIGTERM, SIGHUP): stop the build, save what is pending."""
@@ -164,18 +176,32 @@ class ReaderApp(App[int]):
             with contextlib.suppress(BookmarksError):
                 self.bookmarks.save()
 
+    def start_loading(self) -> None:
+        """Read the bookmarks and start the index worker; the main screen calls this once its
+        widgets are mounted, since the worker's messages update them."""
+        self._load_bookmarks()
+        self.load_index()
+
     # --- the index -----------------------------------------------------------------------
 
     @work(thread=True, exit_on_error=False, group="index", name="open index")
     def load_index(self) -> None:
-        opened = self.session.open_existing()
+        # The papers first (no Whoosh needed), so the list shows before the index opens.
+        papers = self.session.open_papers()
+        opened = None
+        if papers is not None:
+            self.post_message(CorpusLoaded(papers, [], building=False))
+            opened = self.session.open_existing(papers)
         if opened is None:
             corpus = self.session.load_corpus()
-            self.post_message(CorpusLoaded(corpus.papers, [str(p) for p in corpus.problems]))
+            problems = [str(p) for p in corpus.problems]
+            self.post_message(CorpusLoaded(corpus.papers, problems, building=True))
             opened = self.session.build(
                 corpus, progress=self._post_progress, cancelled=self._stop.is_set
             )
-        searcher = Searcher(opened.ix, opened.papers)
+        from paperterm.index.search import Searcher
+
+        searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
         self.post_message(IndexReady(opened, searcher, list(self.session.warnings)))
         with self.search_lock:
             searcher.docnums  # noqa: B018 - warm the id -> document table off the UI thread
@@ -195,7 +221,7 @@ class ReaderApp(App[int]):
     def on_corpus_loaded(self, message: CorpusLoaded) -> None:
         self._set_papers(message.papers)
         self.warnings = list(dict.fromkeys(message.problems))
-        self.index_state = "indexing"
+        self.index_state = "indexing" if message.building else "opening"
         self.main.papers_changed()
 
     def on_index_progress(self, message: IndexProgress) -> None:
@@ -204,43 +230,49 @@ class ReaderApp(App[int]):
 
     def on_index_ready(self, message: IndexReady) -> None:
         opened = message.opened
-        papers_changed = [p.id for p in opened.papers] != [p.id for p in self.papers]
-        self._set_papers(opened.papers)
+        same = opened.papers is self.papers
+        if not same:
+            same = [p.id for p in opened.papers] == [p.id for p in self.papers]
+            self._set_papers(opened.papers)
         self.searcher = message.searcher
         self.index_state = "memory" if opened.location == ":memory:" else "ready"
         self.warnings = list(
             dict.fromkeys([*self.warnings, *opened.meta.problems, *message.warnings])
         )
-        if papers_changed:
+        if not same:
             self.main.papers_changed()
         self.main.index_changed()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if event.state != WorkerState.ERROR or worker.group != "index":
+        self.worker_changed(event.worker)
+
+    def worker_changed(self, worker: Worker) -> None:
+        """Every worker runs with exit_on_error=False: a failure is reported here (screens
+        forward their workers' changes, which do not bubble), and the reader carries on."""
+        if worker.state != WorkerState.ERROR or isinstance(worker.error, BuildCancelled):
             return
-        error = worker.error
-        if isinstance(error, BuildCancelled):
-            return
-        self.index_state = "failed"
-        self.index_error = one_line(f"{error}" or type(error).__name__)
-        self.say(f"The search index could not be built: {self.index_error}", "error")
-        self.main.index_changed()
+        reason = one_line(str(worker.error) or type(worker.error).__name__)
+        if worker.group == "index":
+            self.index_state = "failed"
+            self.index_error = reason
+            self.say(f"The search index could not be built: {reason}", "error")
+            self.main.index_changed()
+        else:
+            self.say(f"{worker.name or worker.group} failed: {reason}", "error")
 
     def similar(self, paper_id: str) -> list[Hit] | None:
         """Related papers (None until the index is ready). Call from a worker thread."""
-        cached = self._related_cache.get(paper_id)
-        if cached is not None:
-            return cached
         searcher = self.searcher
         if searcher is None:
             return None
         with self.search_lock:
-            hits = searcher.similar(paper_id, limit=RELATED_LIMIT)
-        self._related_cache[paper_id] = hits
-        while len(self._related_cache) > _RELATED_CACHE:
-            self._related_cache.popitem(last=False)
-        return hits
+            hits = self._related_cache.get(paper_id)
+            if hits is None:
+                hits = searcher.similar(paper_id, limit=RELATED_LIMIT)
+                self._related_cache[paper_id] = hits
+                while len(self._related_cache) > _RELATED_CACHE:
+                    self._related_cache.popitem(last=False)
+            return hits
 
     # --- bookmarks -----------------------------------------------------------------------
 
@@ -390,7 +422,12 @@ class ReaderApp(App[int]):
     @work(thread=True, exit_on_error=False, group="browser")
     def _open_in_browser(self, url: str) -> None:
         # webbrowser may start a console browser that blocks: never on the UI thread.
-        self.open_url(url)
+        if self.open_url is not None:
+            self.open_url(url)
+        else:
+            import webbrowser  # only when a link is opened: it is slow to import
+
+            webbrowser.open(url)
 
     # --- screens and commands ------------------------------------------------------------
 
@@ -421,7 +458,7 @@ class ReaderApp(App[int]):
         )
         for name in self.collections:
             yield SystemCommand(
-                f"Collection: {one_line(name)}",
+                f"Collection: {escape_markup(one_line(name))}",  # the palette reads markup
                 "Show only the papers of this collection",
                 lambda name=name: main.set_collection(name),
             )
@@ -447,12 +484,12 @@ class ReaderApp(App[int]):
         self.push_screen(WarningsScreen(lines))
 
     def say(
-        self, message: str, severity: str = "information", timeout: float | None = None
+        self, message: str, severity: SeverityLevel = "information", timeout: float | None = None
     ) -> None:
         """A notification; its text is never read as markup."""
         self.notify(
             safe_text(message, keep_newlines=False),
-            severity=severity,  # type: ignore[arg-type]
+            severity=severity,
             markup=False,
             timeout=timeout,
         )
@@ -466,10 +503,9 @@ def check_theme(config: Config) -> None:
         return
     close = difflib.get_close_matches(config.theme, list(BUILTIN_THEMES), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    place = str(config.path) if config.path is not None else "<config>"
-    raise ConfigError(
-        f"{place}: ui.theme: unknown theme {config.theme!r}{hint}; "
-        f"themes: {', '.join(sorted(BUILTIN_THEMES))}"
+    raise config.error(
+        "ui.theme",
+        f"unknown theme {config.theme!r}{hint}; themes: {', '.join(sorted(BUILTIN_THEMES))}",
     )
 
 

@@ -246,6 +246,8 @@ def cmd_search(ctx: Context) -> int:
     searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
     try:
         if ctx.args.query == "-":
+            if sys.stdin is None:  # started with stdin closed (`<&-`)
+                raise UsageError("paperterm: search -: there is no stdin to read queries from")
             for raw in sys.stdin:
                 results = searcher.search(user_text(raw.rstrip("\r\n")), limit=ctx.args.limit)
                 if ctx.args.json:

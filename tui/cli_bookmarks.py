@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from paperterm.index.atomic import atomic_write_text
 from paperterm.index.bookmarks import BookmarksError, BookmarkStore
+from paperterm.index.display import safe_text
 from paperterm.index.export import export_bibtex, export_json, export_markdown
-from paperterm.tui.cli_escape import escape_json_for_terminal
 
 if TYPE_CHECKING:
     from paperterm.tui.cli import Context
@@ -89,7 +89,7 @@ def cmd_list(ctx: Context) -> int:
     store = _store(ctx)
     papers = {paper.id: paper for paper in ctx.open().papers}
     if ctx.args.json:
-        ctx.out.write(_json_lines(export_json(store.bookmarks, papers)))
+        ctx.out.write(_json_lines(ctx, export_json(store.bookmarks, papers)))
         return 0
     for mark in store.bookmarks:
         paper = papers.get(mark.id)
@@ -103,8 +103,8 @@ def cmd_list(ctx: Context) -> int:
     return 0
 
 
-def _json_lines(text: str) -> str:
-    return escape_json_for_terminal(text).rstrip("\n") + "\n"
+def _json_lines(ctx: Context, text: str) -> str:
+    return ctx.json_text(text).rstrip("\n") + "\n"
 
 
 def cmd_add(ctx: Context) -> int:
@@ -163,7 +163,10 @@ def cmd_export(ctx: Context) -> int:
             raise BookmarkCommandError(f"{target}: cannot write: {error.strerror}") from None
         ctx.line(f"{len(store.bookmarks)} bookmarks written to {target}")
     elif ctx.args.format == "json":
-        ctx.out.write(_json_lines(text))
+        ctx.out.write(_json_lines(ctx, text))
     else:
+        # Notes and titles are anyone's text: on stdout (a terminal, often) nothing in them
+        # may act as a control sequence. A file (-o) gets the export as it is.
+        text = safe_text(text)
         ctx.out.write(text if text.endswith("\n") else text + "\n")
     return 0

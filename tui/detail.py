@@ -8,6 +8,8 @@ terminal as a control sequence.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -57,13 +59,8 @@ def paper_text(
         out.append_text(highlighted(one_line(paper.title), matcher, match, styles["title"]))
         out.append("\n")
         out.append_text(_facts(paper, styles))
-        for link in paper.links:
-            out.append("\n")
-            out.append(one_line(link), styles["link"])
-        out.append("\n\n")
-        out.append_text(highlighted(paper.text or paper.abstract, matcher, match))
     if mark is not None:
-        out.append("\n\n")
+        out.append("\n")
         out.append("★ bookmarked", styles["marker"])
         if mark.tags:
             out.append("  tags: ", styles["facts"])
@@ -71,6 +68,12 @@ def paper_text(
         if mark.note:
             out.append("\nNote: ", styles["facts"])
             out.append(safe_text(mark.note))
+    if paper is not None:
+        for link in paper.links:
+            out.append("\n")
+            out.append(one_line(link), styles["link"])
+        out.append("\n\n")
+        out.append_text(highlighted(paper.text or paper.abstract, matcher, match))
     return out
 
 
@@ -96,6 +99,14 @@ def related_label(hit: Hit) -> Text:
     if paper.name and not title.startswith(paper.name):
         return Text.assemble((one_line(paper.name), "bold"), " ", title)
     return Text(title)
+
+
+class RelatedList(OptionList):
+    """The related papers; focusing it highlights the first, so Enter opens one at once."""
+
+    def on_focus(self) -> None:
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
 
 
 class ScrollingText(VerticalScroll):
@@ -127,7 +138,7 @@ class PaperDetail(ScrollingText):
     option list (Enter or a click opens one)."""
 
     BINDINGS = keys.bindings("open")
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "paper-detail--title",
         "paper-detail--facts",
         "paper-detail--authors",
@@ -151,11 +162,12 @@ class PaperDetail(ScrollingText):
         self.mark: Bookmark | None = None
         self.matcher: Matcher | None = None
         self._related: list[Hit] = []
+        self._heading = ""
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Nothing selected."), id="detail-body")
         yield Label(Text("Related"), id="related-title")
-        yield OptionList(id="related", markup=False, compact=True)
+        yield RelatedList(id="related", markup=False, compact=True)
 
     def show(
         self, row: Row | None, mark: Bookmark | None, matcher: Matcher | None, reset: bool = True
@@ -175,25 +187,30 @@ class PaperDetail(ScrollingText):
                 self.scroll_home(animate=False, immediate=True)
 
     def set_related(self, paper_id: str, hits: list[Hit] | None, note: str = "") -> None:
-        """Related papers for `paper_id` (ignored when another paper is shown by now)."""
+        """Related papers for `paper_id` (ignored when another paper is shown by now);
+        `hits` is None while the index is not ready."""
         if self.row is None or self.row.id != paper_id:
             return
         self._related = hits or []
-        self._show_related(note or ("" if self._related else "No related papers found."))
+        if not note and not self._related:
+            note = RELATED_WAITING if hits is None else "No related papers found."
+        self._show_related(note)
 
     def _show_related(self, note: str) -> None:
         options = self.query_one("#related", OptionList)
-        options.clear_options()
         title = self.query_one("#related-title", Label)
-        if self._related:
+        shown = [hit.paper.id for hit in self._related]
+        if shown != [option.id for option in options.options]:
+            options.clear_options()
             options.add_options(
                 Option(related_label(hit), id=hit.paper.id) for hit in self._related
             )
-            title.update(Text("Related (Enter opens)"))
-        else:
-            title.update(Text(note))
+        heading = "Related (Enter opens)" if self._related else note
+        if heading != self._heading:
+            self._heading = heading
+            title.update(Text(heading))
         options.display = bool(self._related)
-        title.display = bool(note or self._related)
+        title.display = bool(heading)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from textual.binding import Binding
-from textual.keys import Keys, _character_to_key, key_to_character
+from textual.keys import REPLACED_KEYS, Keys, _character_to_key, key_to_character
 
 from paperterm.index.config import Config, check_key_ids
 
@@ -102,7 +102,7 @@ def valid_key(key: str) -> bool:
         return False
     if len(name) == 1:
         return name.isprintable() and not name.isspace()
-    return name in _NAMED_KEYS or key_to_character(name) is not None
+    return name in _NAMED_KEYS or key_to_character(REPLACED_KEYS.get(name, name)) is not None
 
 
 def split_keys(keys: str) -> list[str]:

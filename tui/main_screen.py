@@ -9,6 +9,7 @@ dropped, so a slow old query can never overwrite a newer one.
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager
 
 from rich.text import Text
 from textual import events, on, work
@@ -18,6 +19,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, Label, ProgressBar, Static
+from textual.worker import Worker, get_current_worker
 
 from paperterm.index.display import one_line
 from paperterm.index.query import ParsedQuery, parse_query
@@ -30,16 +32,25 @@ from paperterm.tui.view import Filters, Row, allowed_ids, count_text, missing_ro
 #: Below this size the screen shows "window too small" instead of squeezed panes.
 MIN_WIDTH = 40
 MIN_HEIGHT = 10
-#: Pause before looking up related papers, so holding `j` does not queue look-ups.
+#: Pause before looking up related papers, so holding `j` does not queue look-ups; longer
+#: while typing a query, so a look-up does not hold the searcher when the next key comes.
 RELATED_DELAY = 0.12
+RELATED_DELAY_TYPING = 0.6
 
 
 class SearchDone(Message):
-    def __init__(self, generation: int, results: Results, keep_id: str | None) -> None:
+    def __init__(
+        self,
+        generation: int,
+        results: Results,
+        keep_id: str | None,
+        keep_index: int | None = None,
+    ) -> None:
         super().__init__()
         self.generation = generation
         self.results = results
         self.keep_id = keep_id
+        self.keep_index = keep_index
 
 
 class RelatedFound(Message):
@@ -49,8 +60,12 @@ class RelatedFound(Message):
         self.hits = hits
 
 
-class SizeAwareScreen(Screen):
-    """Sets `-tiny` below the minimum size (the CSS then shows only "window too small")."""
+class PaperScreen(Screen):
+    """A screen that shows papers: below the minimum size it says "window too small" (the
+    `-tiny` class hides everything else), and it looks up related papers for its
+    `PaperDetail` after a short pause."""
+
+    _related_timer: Timer | None = None
 
     def on_mount(self) -> None:
         self._size_classes(self.app.size.width, self.app.size.height)
@@ -64,12 +79,6 @@ class SizeAwareScreen(Screen):
     def compose_too_small(self) -> ComposeResult:
         yield Static(Text("window too small"), id="too-small")
 
-
-class RelatedMixin:
-    """Looks up related papers for the paper a `PaperDetail` shows, after a short pause."""
-
-    _related_timer: Timer | None = None
-
     def request_related(self, detail: PaperDetail) -> None:
         if self._related_timer is not None:
             self._related_timer.stop()
@@ -82,28 +91,30 @@ class RelatedMixin:
             self._related_timer = None
             self._find_related(paper_id)
 
-        self._related_timer = self.set_timer(RELATED_DELAY, fetch)  # type: ignore[attr-defined]
+        typing = isinstance(self.focused, Input)
+        delay = RELATED_DELAY_TYPING if typing else RELATED_DELAY
+        self._related_timer = self.set_timer(delay, fetch)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="related")
     def _find_related(self, paper_id: str) -> None:
-        hits = self.app.similar(paper_id)  # type: ignore[attr-defined]
-        self.post_message(RelatedFound(paper_id, hits))  # type: ignore[attr-defined]
+        if get_current_worker().is_cancelled:
+            return  # another paper was chosen before this look-up started
+        hits = self.app.similar(paper_id)
+        self.post_message(RelatedFound(paper_id, hits))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.app.worker_changed(event.worker)
 
     def on_related_found(self, message: RelatedFound) -> None:
-        for detail in self.query(PaperDetail):  # type: ignore[attr-defined]
-            if message.hits is None:
-                detail.set_related(message.paper_id, None, note=_related_note(self.app))  # type: ignore[attr-defined]
-            else:
-                detail.set_related(message.paper_id, message.hits)
+        if message.hits is None and self.app.index_state == "failed":
+            note = "Related papers need the search index, which failed to build."
+        else:
+            note = ""
+        for detail in self.query(PaperDetail):
+            detail.set_related(message.paper_id, message.hits, note=note)
 
 
-def _related_note(app) -> str:
-    if app.index_state == "failed":
-        return "Related papers need the search index, which failed to build."
-    return "Related papers appear once the search index is ready."
-
-
-class MainScreen(RelatedMixin, SizeAwareScreen):
+class MainScreen(PaperScreen):
     BINDINGS = keys.scope_bindings("main")
 
     def __init__(self) -> None:
@@ -121,6 +132,7 @@ class MainScreen(RelatedMixin, SizeAwareScreen):
         self._last_run = -1e9
         self._focus_results = False
         self._all_rows: list[Row] | None = None
+        self._texts: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
@@ -129,6 +141,9 @@ class MainScreen(RelatedMixin, SizeAwareScreen):
                 placeholder='words, "a phrase", title:…, author:…, tag:…, -word',
                 id="search-input",
                 compact=True,
+                # Selecting on focus would let the next key replace letters that arrived
+                # with the `/` (see take_stray_key); Ctrl+U clears the box instead.
+                select_on_focus=False,
             )
             yield Label(id="search-note")
         with Container(id="panes"):
@@ -146,6 +161,7 @@ class MainScreen(RelatedMixin, SizeAwareScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one(PaperList).focus()
+        self.app.start_loading()
         self.update_status()
 
     def _size_classes(self, width: int, height: int) -> None:
@@ -298,7 +314,7 @@ class MainScreen(RelatedMixin, SizeAwareScreen):
         self,
         generation: int,
         searcher: Searcher,
-        lock,
+        lock: AbstractContextManager,
         text: str,
         allowed: set[str] | None,
         limit: int,
@@ -309,7 +325,7 @@ class MainScreen(RelatedMixin, SizeAwareScreen):
             if generation != self.generation:
                 return  # a newer query is on its way: skip this one
             results = searcher.search(text, limit=limit, snippets=False, allowed=allowed)
-        self.post_message(SearchDone(generation, results, keep_id))
+        self.post_message(SearchDone(generation, results, keep_id, keep_index))
 
     def on_search_done(self, message: SearchDone) -> None:
         if message.generation != self.generation:
@@ -324,7 +340,7 @@ class MainScreen(RelatedMixin, SizeAwareScreen):
             results.suggestion,
             results.matcher,
             message.keep_id,
-            None,
+            message.keep_index,
         )
 
     def _apply(
@@ -349,13 +365,11 @@ class MainScreen(RelatedMixin, SizeAwareScreen):
             if found is None:
                 keep_id = rows[min(keep_index, len(rows) - 1)].id
         paper_list.set_rows(rows, keep_id=keep_id, empty_message=self._empty_message())
-        if not rows:
-            self._show_detail(None)
         if self._focus_results:
             self._focus_results = False
             if rows:
                 paper_list.move_to(0)
-                paper_list.focus()
+                self.set_focus(paper_list)
         self.update_status()
 
     def _empty_message(self) -> list[str]:
@@ -385,7 +399,11 @@ class MainScreen(RelatedMixin, SizeAwareScreen):
     # --- panes ---------------------------------------------------------------------------
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
-        self._show_detail(message.row)
+        # The list's frame goes out first; the detail (a longer layout) follows it.
+        self.call_after_refresh(self._show_current)
+
+    def _show_current(self) -> None:
+        self._show_detail(self.current_row())
 
     def _show_detail(self, row: Row | None, reset: bool = True) -> None:
         detail = self.detail
@@ -421,12 +439,23 @@ class MainScreen(RelatedMixin, SizeAwareScreen):
         paper_list = self.paper_list
         if paper_list.rows:
             paper_list.move_to(0)
-            paper_list.focus()
+            self.set_focus(paper_list)
         elif self.suggestion:
             self.search_input.value = self.suggestion
 
+    def take_stray_key(self, event: events.Key) -> None:
+        """A printable key that bubbled up to the app while the search box has the focus was
+        read together with the `/` (a fast typist, a paste, one SSH packet) and sent to the
+        list before the focus moved; the box would have kept it. It belongs in the box."""
+        box = self.search_input
+        if self.focused is box and event.is_printable and event.character:
+            event.stop()
+            box.insert_text_at_cursor(event.character)
+
     def action_focus_search(self) -> None:
-        self.search_input.focus()
+        # At once, not on the next loop turn (as `Widget.focus` does): keys that came in the
+        # same read as the `/` must already go to the box, not act as list keys.
+        self.set_focus(self.search_input)
 
     def action_next_pane(self) -> None:
         self.focus_next()
@@ -443,18 +472,26 @@ class MainScreen(RelatedMixin, SizeAwareScreen):
         """Esc: leave the search box; then clear the query; then the filters."""
         box = self.search_input
         if self.focused is box:
-            self.paper_list.focus()
+            self.set_focus(self.paper_list)
         elif box.value:
             box.value = ""
         elif self.filters.active:
             self.set_filters(Filters())
         else:
-            self.paper_list.focus()
+            self.set_focus(self.paper_list)
 
     def action_clear_search(self) -> None:
         self.clear_all()
 
     # --- status --------------------------------------------------------------------------
+
+    def _set_text(self, selector: str, text: str, *, layout: bool = True) -> None:
+        """Update a one-line label only when its text changes (each update costs a frame;
+        `layout=False` for labels whose size is fixed)."""
+        widget = self.query_one(selector, Static)
+        if self._texts.get(selector) != text:
+            self._texts[selector] = text
+            widget.update(Text(text), layout=layout)
 
     def update_status(self) -> None:
         app = self.app
@@ -463,6 +500,7 @@ class MainScreen(RelatedMixin, SizeAwareScreen):
         parts.append(
             {
                 "loading": "loading papers…",
+                "opening": "opening the index…",
                 "indexing": f"indexing {app.index_percent}%",
                 "ready": "index ready",
                 "memory": "in-memory index",
@@ -474,30 +512,31 @@ class MainScreen(RelatedMixin, SizeAwareScreen):
         if self.filters.collection is not None:
             parts.append(f"collection: {one_line(self.filters.collection, 30)}")
         if app.bookmarks_problem:
-            parts.append("bookmarks read-only")
+            parts.append(
+                "bookmarks read-only" if app.bookmarks.read_only else "bookmarks not saved"
+            )
         if app.warnings:
             count = len(app.warnings)
             parts.append(f"{count} warning{'s' if count != 1 else ''}")
-        self.query_one("#status", Label).update(Text(" · ".join(parts)))
+        self._set_text("#status", " · ".join(parts), layout=False)
         hint = f"{app.key_text('help')} keys  {app.key_text('command_palette')} commands"
-        self.query_one("#status-keys", Label).update(Text(hint))
+        self._set_text("#status-keys", hint)
         self.set_class(state in ("loading", "indexing"), "-indexing")
         self._update_note()
-        bar = self.query_one("#warning-bar", Static)
-        bar.update(Text(f"⚠ {app.bookmarks_problem}") if app.bookmarks_problem else Text(""))
-        bar.display = bool(app.bookmarks_problem)
+        problem = app.bookmarks_problem
+        self._set_text("#warning-bar", f"⚠ {problem}" if problem else "")
+        self.query_one("#warning-bar").display = bool(problem)
 
     def _update_note(self) -> None:
         app = self.app
         if self.waiting_for_index:
             if app.index_state == "failed":
-                note = "search is off: the index failed"
+                note = f"search is off: {app.index_error}"
             else:
                 note = f"search starts when the index is ready ({app.index_percent}%)"
         elif self.notes:
             note = self.notes[0]
         else:
             note = ""
-        label = self.query_one("#search-note", Label)
-        label.update(Text(one_line(note, 60)))
-        label.display = bool(note)
+        self._set_text("#search-note", one_line(note, 60))
+        self.query_one("#search-note").display = bool(note)

@@ -4,6 +4,7 @@ more than 50 — no widget per row, only the visible lines are ever rendered."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -51,7 +52,7 @@ class PaperList(ScrollView, can_focus=True):
     BINDINGS = keys.bindings(
         "cursor_down", "cursor_up", "first", "last", "page_down", "page_up", "open"
     )
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "paper-list--cursor",
         "paper-list--name",
         "paper-list--collection",

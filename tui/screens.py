@@ -13,7 +13,7 @@ from paperterm.index.display import safe_text
 from paperterm.index.search import Matcher
 from paperterm.tui import keys
 from paperterm.tui.detail import PaperDetail, ScrollingText
-from paperterm.tui.main_screen import RelatedMixin, SizeAwareScreen
+from paperterm.tui.main_screen import PaperScreen
 from paperterm.tui.view import Row
 
 SEARCH_SYNTAX = (
@@ -26,7 +26,7 @@ SEARCH_SYNTAX = (
 )
 
 
-class ReadScreen(RelatedMixin, SizeAwareScreen):
+class ReadScreen(PaperScreen):
     """One paper with the whole screen; Esc (or h, q, or the full-screen key) returns."""
 
     BINDINGS = keys.bindings("close_reader", "fullscreen")

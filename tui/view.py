@@ -104,13 +104,11 @@ def citation(paper: Paper) -> str:
     """A one-line reference for a paper without a link: authors, title, collection, year."""
     parts = []
     if paper.authors:
-        shown = paper.authors[:3]
-        names = ", ".join(shown) + (" et al." if len(paper.authors) > 3 else "")
-        parts.append(names + ".")
-    title = paper.title or paper.name or paper.id
-    parts.append(title if title.endswith((".", "?", "!")) else title + ".")
-    venue = paper.collection + (f", {paper.year}" if paper.year else "")
-    parts.append(venue + ".")
+        names = ", ".join(paper.authors[:3])
+        parts.append(names + (" et al." if len(paper.authors) > 3 else ""))
+    parts.append(paper.title or paper.name or paper.id)
+    parts.append(paper.collection + (f", {paper.year}" if paper.year else ""))
+    parts = [part if part.endswith((".", "?", "!")) else part + "." for part in parts]
     if paper.doi:
         parts.append(f"doi:{paper.doi}")
     elif paper.arxiv_id:

@@ -23,11 +23,6 @@ def test_search_bookmark_and_quit_in_tmux(
     assert sandbox.crash_logs() == []
 
 
-@pytest.mark.xfail(
-    strict=False,  # the race is lost most of the time, not always: drop the mark once fixed
-    reason="reader bug: keys that arrive with the `/` (one read: a fast typist, a paste, an "
-    "SSH packet) still go to the list, so the search box gets nothing",
-)
 def test_letters_typed_right_after_the_slash_reach_the_search_box(tmux: TmuxServer) -> None:
     pane = tmux.start(paperterm_argv())
     wait_for(pane, "index ready")

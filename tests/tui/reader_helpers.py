@@ -17,14 +17,19 @@ from paperterm.index.store import BuildCancelled, OpenIndex, Progress
 @dataclass(slots=True)
 class GatedSession(Session):
     """A first launch: no index yet; the build reports `percent` and then waits for `gate`
-    (or for the app to cancel it). `build_failure` makes the build raise instead."""
+    (or for the app to cancel it). `build_failure` makes the build raise instead; `corpus`
+    replaces the configured sources."""
 
     percent: int = 45
     gate: threading.Event = field(default_factory=threading.Event)
     build_failure: Exception | None = None
+    corpus: Corpus | None = None
 
     def open_existing(self) -> OpenIndex | None:
         return None
+
+    def load_corpus(self) -> Corpus:
+        return self.corpus if self.corpus is not None else Session.load_corpus(self)
 
     def build(
         self,
@@ -56,3 +61,8 @@ def screen_text(app: App) -> str:
     """What the terminal shows, as plain text (one line per row)."""
     strips = app.screen._compositor.render_strips()
     return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+def flat(text: str) -> str:
+    """`text` with every run of white space (line ends too) as one space."""
+    return " ".join(text.split())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from reader_helpers import screen_text, settle
+from textual import events
 from textual.widgets import Input
 
 from paperterm.index.config import Config
@@ -233,7 +234,7 @@ async def test_a_failed_build_keeps_the_list_and_says_why(gated_reader):
         assert "index failed" in screen_text(app)
         await pilot.press("slash", *"DNA")
         await settle(pilot)
-        assert "search is off" in screen_text(app)
+        assert "search is off: disk on fire" in screen_text(app)
 
 
 @pytest.mark.parametrize("key", ["q", "ctrl+q"])
@@ -253,3 +254,44 @@ async def test_a_query_with_markup_is_shown_literally(reader):
         await settle(pilot)
         assert app.main.query_one("#search-input", Input).value == "[bold]zzqx"
         assert "No papers match “[bold]zzqx”." in screen_text(app)
+
+
+async def test_a_failing_worker_is_reported_and_the_reader_carries_on(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("boom")
+
+        app.searcher.search = broken
+        await pilot.press("slash", *"DNA")
+        await settle(pilot)
+        assert any("search failed: boom" in n.message for n in app._notifications)
+        assert app.is_running
+        await pilot.press("ctrl+u")
+        await settle(pilot)
+        assert "38 papers" in screen_text(app)
+
+
+async def test_keys_that_arrive_with_the_slash_go_into_the_search_box(reader):
+    """`/DNA` in one read (a fast typist, a paste, an SSH packet): nothing is lost and the
+    letters do not act as list keys (`n` would open the note editor)."""
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for key, char in [("slash", "/"), ("d", "d"), ("n", "n"), ("a", "a")]:
+            app.post_message(events.Key(key, char))
+        await settle(pilot)
+        assert app.screen is app.main
+        assert app.main.search_input.value == "dna"
+        assert "Caduceus" in app.main.paper_list.current.paper.name
+        await pilot.press("x")  # the box got its focus late: it must not select and replace
+        assert app.main.search_input.value == "dnax"
+        await pilot.press("backspace")
+        app.post_message(events.Key("escape", None))
+        await settle(pilot)
+        app.post_message(events.Key("j", "j"))
+        await settle(pilot)
+        assert app.main.search_input.value == "dna"
+        assert app.focused is app.main.paper_list

@@ -1,0 +1,173 @@
+"""Terminal manners: layouts by width, tiny windows, NO_COLOR, signals, untrusted text."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+from reader_helpers import flat, screen_text, settle
+
+from paperterm.index.config import Config
+from paperterm.index.session import Session
+from paperterm.tui.app import make_app
+
+
+async def test_side_by_side_from_the_configured_width_stacked_below(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.main
+        assert not screen.has_class("-side")
+        list_region, detail_region = screen.paper_list.region, screen.detail.region
+        assert detail_region.y >= list_region.bottom  # stacked: both visible
+        assert list_region.height >= 5 and detail_region.height >= 5
+        await pilot.resize_terminal(100, 24)
+        await pilot.pause()
+        assert screen.has_class("-side")
+        list_region, detail_region = screen.paper_list.region, screen.detail.region
+        assert detail_region.x >= list_region.right
+        assert list_region.y == detail_region.y
+
+
+async def test_side_by_side_width_comes_from_the_config(reader):
+    app = reader(Config(side_by_side_min_width=140))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        assert not app.main.has_class("-side")
+
+
+async def test_small_windows_say_so_and_recover(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.resize_terminal(39, 20)
+        await pilot.pause()
+        assert "window too small" in screen_text(app)
+        await pilot.resize_terminal(60, 9)
+        await pilot.pause()
+        assert "window too small" in screen_text(app)
+        await pilot.resize_terminal(40, 10)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "window too small" not in text
+        assert "38 papers" in text
+
+
+SIZES = [(1, 1), (2, 1), (1, 5), (5, 2), (10, 3), (20, 5), (39, 9), (40, 10), (45, 12)]
+
+
+@pytest.mark.parametrize("opener", [[], ["f"], ["question_mark"], ["t"], ["n"], ["ctrl+p"]])
+async def test_no_size_breaks_any_screen(reader, opener):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press(*opener)
+        await pilot.pause()
+        for width, height in SIZES:
+            await pilot.resize_terminal(width, height)
+            await pilot.pause()
+            screen_text(app)
+            assert app.is_running
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert app.is_running
+
+
+async def test_starting_tiny_works(reader):
+    app = reader()
+    async with app.run_test(size=(1, 1)) as pilot:
+        await settle(pilot)
+        screen_text(app)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert "38 papers" in screen_text(app)
+
+
+async def test_no_color_is_honoured(reader, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.no_color
+        strips = app.screen._compositor.render_strips()
+        for line in app.get_line_filters()[0].apply(list(strips[1]), app.styles.background):
+            if line.style is not None:
+                assert (
+                    line.style.color is None
+                    or line.style.color.is_default
+                    or (
+                        line.style.color.triplet is not None
+                        and len(set(line.style.color.triplet)) == 1  # grey levels only
+                    )
+                )
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+async def test_sigterm_and_sighup_exit_cleanly(reader, signum):
+    app = reader(handle_signals=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        os.kill(os.getpid(), signum)
+        await pilot.pause(0.2)
+        assert not app.is_running
+    assert app.return_code == 0
+    assert app.bookmarks.bookmarks
+
+
+async def test_untrusted_text_is_never_markup_nor_control_sequences(tmp_path):
+    source = tmp_path / "evil.txt"
+    source.write_text(
+        "[bold red]Evil[/] list\n\n"
+        "We study [link=https://x]clicks[/link] and \x1b]0;owned\x07 titles "
+        "with \x1b[31mred\x1b[0m text and [b]bold[/b] words, see https://example.org/a.\n",
+        encoding="utf-8",
+    )
+    config = Config()
+    app = make_app(Session.create(tmp_path / "data", [source], config), config, environ={})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "[bold red]Evil[/] list" in text
+        assert "[link=https://x]clicks[/link]" in text
+        assert "\x1b" not in text
+        assert "owned" not in text
+        await pilot.press("f")
+        await settle(pilot)
+        assert "[b]bold[/b]" in screen_text(app)
+        await pilot.press("escape", "ctrl+p", *"Collection")
+        await settle(pilot)
+        assert "Collection: [bold red]Evil[/] list" in screen_text(app)
+
+
+async def test_corpus_problems_are_counted_and_listed(tmp_path):
+    folder = tmp_path / "sources"
+    folder.mkdir()
+    (folder / "good.txt").write_text("Good list\n\nWe study a good problem.\n", encoding="utf-8")
+    (folder / "bad.txt").write_bytes(b"\x00\x01\x02 binary")
+    config = Config()
+    app = make_app(Session.create(tmp_path / "data", [folder], config), config, environ={})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert "1 paper · index ready · 1 warning" in screen_text(app)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Warnings" in titles
+        app.show_warnings()
+        await pilot.pause()
+        assert "not a text file (binary content)" in flat(screen_text(app).replace("│", ""))
+        await pilot.press("escape")
+        assert app.screen is app.main
+
+
+async def test_an_empty_corpus_says_what_to_do(tmp_path):
+    config = Config(include_seeds=False)
+    app = make_app(Session.create(tmp_path / "data", [], config), config, environ={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "No papers. Add sources in the config file" in text
+        assert "0 papers" in text
+        await pilot.press("j", "f", "b", "y", "o", "t", "n", "slash", *"x", "escape")
+        await settle(pilot)
+        assert app.is_running

@@ -1,0 +1,58 @@
+"""Snapshots of the reader at 80x24 and 120x40 (update with `pytest --snapshot-update`).
+
+Nothing on these screens depends on the clock, the host or the temporary data dir; the
+search box's cursor does not blink.
+"""
+
+from __future__ import annotations
+
+import pytest
+from reader_helpers import settle
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+def run_then(*keys: str, workers: bool = True):
+    async def run_before(pilot) -> None:
+        await settle(pilot, workers=workers)
+        # A blinking cursor would make the picture depend on the moment it is taken.
+        pilot.app.main.search_input.cursor_blink = False
+        for key in keys:
+            await pilot.press(key)
+        await settle(pilot, workers=workers)
+
+    return run_before
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_list(snap_compare, reader, size):
+    assert snap_compare(reader(), terminal_size=size, run_before=run_then())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_search_results_with_highlights(snap_compare, reader, size):
+    keys = ["slash", *"transformer", "enter", "j"]
+    assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_full_screen_detail(snap_compare, reader, size):
+    keys = ["slash", *"DNA", "enter", "f"]
+    assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help(snap_compare, reader, size):
+    assert snap_compare(reader(), terminal_size=size, run_before=run_then("question_mark"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_empty_result(snap_compare, reader, size):
+    keys = ["slash", *"transfomer"]
+    assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_first_launch_progress(snap_compare, gated_reader, size):
+    app, _session = gated_reader()  # the build is held at 45% until the app exits
+    assert snap_compare(app, terminal_size=size, run_before=run_then(workers=False))

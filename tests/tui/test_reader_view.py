@@ -1,0 +1,116 @@
+"""The reader's Textual-free rules: filters, counts, citations, where links open."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from paperterm.index.bookmarks import Bookmark
+from paperterm.index.papers import Paper
+from paperterm.tui.view import (
+    Filters,
+    allowed_ids,
+    can_open_browser,
+    citation,
+    count_text,
+    link_or_citation,
+    missing_rows,
+    paper_link,
+    paper_rows,
+)
+
+WHEN = datetime(2024, 5, 1, tzinfo=timezone.utc)
+PAPERS = [
+    Paper("a1", "Alpha", "x", title="First"),
+    Paper("b2", "Beta", "y", title="Second", collections=["Beta", "Alpha"]),
+    Paper("c3", "Beta", "z", title="Third"),
+]
+MARKS = {
+    "a1": Bookmark("a1", WHEN, "First", ("Read", "ssl")),
+    "c3": Bookmark("c3", WHEN, "Third", ("ssl",)),
+    "gone": Bookmark("gone", WHEN, "Left the corpus", ("read",)),
+}
+
+
+def test_nothing_restricts_an_unfiltered_view():
+    assert allowed_ids(PAPERS, MARKS, Filters()) is None
+
+
+def test_bookmarks_only_includes_missing_ones():
+    assert allowed_ids(PAPERS, MARKS, Filters(bookmarks_only=True)) == {"a1", "c3", "gone"}
+
+
+def test_collection_filter_uses_every_collection_of_a_paper():
+    assert allowed_ids(PAPERS, MARKS, Filters(collection="Alpha")) == {"a1", "b2"}
+    both = allowed_ids(PAPERS, MARKS, Filters(bookmarks_only=True, collection="Alpha"))
+    assert both == {"a1"}
+
+
+def test_tags_need_all_and_compare_without_case():
+    assert allowed_ids(PAPERS, MARKS, Filters(), tags=["read"]) == {"a1", "gone"}
+    assert allowed_ids(PAPERS, MARKS, Filters(), tags=["read", "ssl"]) == {"a1"}
+    assert allowed_ids(PAPERS, MARKS, Filters(), tags=["nope"]) == set()
+
+
+def test_excluded_tags_drop_tagged_papers_only():
+    assert allowed_ids(PAPERS, MARKS, Filters(), excluded_tags=["ssl"]) == {"b2"}
+    kept = allowed_ids(PAPERS, MARKS, Filters(bookmarks_only=True), excluded_tags=["READ"])
+    assert kept == {"c3"}
+
+
+def test_rows_keep_corpus_order_and_missing_rows_carry_the_stored_title():
+    by_id = {p.id: p for p in PAPERS}
+    assert [r.id for r in paper_rows(PAPERS, {"c3", "a1"})] == ["a1", "c3"]
+    missing = missing_rows(MARKS, by_id, None)
+    assert [(r.id, r.missing, r.missing_title) for r in missing] == [
+        ("gone", True, "Left the corpus")
+    ]
+    assert missing_rows(MARKS, by_id, {"a1"}) == []
+
+
+@pytest.mark.parametrize(
+    ("in_view", "total", "filtered", "expected"),
+    [
+        (38, 38, False, "38 papers"),
+        (3, 38, True, "3 of 38 papers"),
+        (0, 38, True, "0 of 38 papers"),
+        (1, 1, False, "1 paper"),
+        (0, 0, False, "0 papers"),
+    ],
+)
+def test_count_text(in_view, total, filtered, expected):
+    assert count_text(in_view, total, filtered) == expected
+
+
+def test_link_first_then_doi_then_arxiv_then_citation():
+    paper = Paper("x", "ICML", "t", title="A Study", links=["https://a.org/1", "https://b.org"])
+    assert link_or_citation(paper) == ("link", "https://a.org/1")
+    paper = Paper("x", "ICML", "t", title="A Study", doi="10.1/xyz")
+    assert link_or_citation(paper) == ("link", "https://doi.org/10.1/xyz")
+    paper = Paper("x", "ICML", "t", title="A Study", arxiv_id="2401.00001")
+    assert paper_link(paper) == "https://arxiv.org/abs/2401.00001"
+    bare = Paper("x", "ICML 2024", "t", title="A Study", authors=["A. B", "C. D"], year=2024)
+    assert link_or_citation(bare) == ("citation", "A. B, C. D. A Study. ICML 2024, 2024.")
+    assert paper_link(bare) == ""
+
+
+def test_citation_shortens_long_author_lists_and_stays_on_one_line():
+    paper = Paper("x", "Coll", "t", title="Why?\nBecause", authors=["A", "B", "C", "D"])
+    assert citation(paper) == "A, B, C et al. Why? Because. Coll."
+
+
+@pytest.mark.parametrize(
+    ("environ", "platform", "expected"),
+    [
+        ({"SSH_CONNECTION": "1 2 3 4", "DISPLAY": ":0"}, "linux", False),
+        ({"SSH_TTY": "/dev/pts/1"}, "darwin", False),
+        ({}, "linux", False),
+        ({"DISPLAY": ":0"}, "linux", True),
+        ({"WAYLAND_DISPLAY": "wayland-0"}, "linux", True),
+        ({}, "darwin", True),
+        ({}, "win32", True),
+    ],
+)
+def test_where_a_browser_can_open(environ, platform, expected):
+    assert can_open_browser(environ, platform) is expected
