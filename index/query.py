@@ -34,6 +34,8 @@ MAX_CLAUSES = 24
 MIN_PREFIX = 3
 MAX_FUZZY = 2
 MAX_TERM_CHARS = 100
+#: Longer queries (a pasted page) are cut: parsing stays cheap whatever is pasted.
+MAX_QUERY_CHARS = 4000
 
 _FIELD = re.compile(r"([A-Za-z]+):")
 _FUZZY = re.compile(r"^(.*?)~(\d*)$", re.DOTALL)
@@ -77,9 +79,11 @@ def _clean(text: str) -> str:
 
 def parse_query(text: str) -> ParsedQuery:
     query = ParsedQuery(text=text)
-    source = _clean(text)
+    source = _clean(text[:MAX_QUERY_CHARS])
+    if len(text) > MAX_QUERY_CHARS:
+        query.notes.append(f"only the first {MAX_QUERY_CHARS} characters are used")
     i, n = 0, len(source)
-    while i < n:
+    while i < n and len(query.clauses) <= MAX_CLAUSES:
         if source[i].isspace():
             i += 1
             continue
@@ -147,8 +151,22 @@ def _add_token(query: ParsedQuery, token: str, fieldname: str | None, negate: bo
 
 
 def _add(query: ParsedQuery, clause: Clause) -> None:
+    """Add a clause, unless the query has it already: a word said twice finds the same
+    papers, and repeating one (`con* con* con* ...`) would only multiply the work."""
     text = clause.text[:MAX_TERM_CHARS]
     if clause.field == "tag":
-        (query.excluded_tags if clause.negate else query.tags).append(text.strip().lower())
+        tags = query.excluded_tags if clause.negate else query.tags
+        tag = text.strip().lower()
+        if tag not in tags:
+            tags.append(tag)
         return
-    query.clauses.append(Clause(clause.kind, text, clause.field, clause.negate, clause.distance))
+    if len(query.clauses) > MAX_CLAUSES:  # one too many already: `parse_query` stops
+        return
+    new = Clause(clause.kind, text, clause.field, clause.negate, clause.distance)
+    folded = _folded(new)
+    if not any(_folded(old) == folded for old in query.clauses):
+        query.clauses.append(new)
+
+
+def _folded(clause: Clause) -> Clause:
+    return Clause(clause.kind, clause.text.casefold(), clause.field, clause.negate, clause.distance)

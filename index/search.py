@@ -3,7 +3,8 @@
 Every query is built in code from `parse_query`'s clauses, with hard caps on what can make
 Whoosh slow: prefixes and fuzzy terms are expanded by us (against the corpus vocabulary) to
 at most `MAX_EXPANSIONS` real words, fuzzy distance is at most 2, and the number of clauses
-is capped. `Searcher.search` never raises for any query string.
+is capped. Expansions and the any-word fallback also stop at a budget of postings read,
+which is what a query's time follows. `Searcher.search` never raises for any query string.
 
 Matching runs on the one `all` field (a single posting list per word keeps multi-word
 queries cheap); words found in a paper's name or title add a boost on top (`AndMaybe`).
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from whoosh import query as Q
 from whoosh.collectors import FilterCollector, TopCollector, UnlimitedCollector
@@ -42,7 +43,19 @@ MIN_IMPLICIT_PREFIX = 6
 IMPLICIT_EXPANSIONS = 8
 IMPLICIT_PREFIX_BOOST = 0.3
 SNIPPET_WORDS = 28
+#: Snippets come from the start of a text, however long: a file read as one paragraph can
+#: be megabytes, and scanning it all for matches took a second per hit.
+SNIPPET_SCAN_CHARS = 20_000
 FALLBACK_NOTE = "no paper has every word; showing papers with any of them"
+FALLBACK_RARER_NOTE = "no paper has every word; showing papers with any of the rarer ones"
+#: What one query may read, in postings (one paper holding one of its words is one): its
+#: time grows with them, 2 to 10 µs each, so prefix and typo expansions and the any-word
+#: fallback stop at this budget (benchmarks/bench_wild_queries.py: 200 ms at 2,600 papers,
+#: 1 s at 50,000). Plain words are always searched.
+MIN_POSTINGS_BUDGET = 20_000
+POSTINGS_PER_PAPER = 1.0
+#: "Did you mean" looks up this many unknown words at most (each scans the vocabulary).
+MAX_SUGGESTED = 3
 
 Span = tuple[int, int]
 _TOKEN = re.compile(r"\w+(?:\.\w+)*")
@@ -170,6 +183,9 @@ class _Built:
     boosts: list[Q.Query] = field(default_factory=list)
     excluded: list[Q.Query] = field(default_factory=list)
     matcher: Matcher = field(default_factory=lambda: Matcher(set(), set(), ()))
+    #: Postings each required query reads, and all the queries together.
+    costs: list[int] = field(default_factory=list)
+    spent: int = 0
 
 
 class Searcher:
@@ -184,6 +200,8 @@ class Searcher:
         self._plain = plain_analyzer()
         self._vocabulary = vocabulary
         self._docnums: dict[str, int] | None = None
+        papers_indexed = self._searcher.doc_count_all()
+        self.budget = max(MIN_POSTINGS_BUDGET, int(POSTINGS_PER_PAPER * papers_indexed))
 
     def close(self) -> None:
         self._searcher.close()
@@ -224,18 +242,56 @@ class Searcher:
             return Q.NullQuery
         return Q.Or([Q.Term(fieldname, term) for term in terms], boost=boost)
 
+    def _postings(self, query: Q.Query) -> int:
+        """How many postings `query` reads: the document frequency of each of its terms."""
+        if type(query) is Q.Term:
+            return self._searcher.doc_frequency(query.fieldname, query.text)
+        if type(query) is Q.Phrase:
+            return sum(self._searcher.doc_frequency(query.fieldname, w) for w in query.words)
+        return sum(self._postings(child) for child in query.children())
+
+    def _affordable(
+        self, fieldname: str, words: list[str], built: _Built, at_least_one: bool
+    ) -> list[str]:
+        """The expansions (most frequent first) that are in the field and whose postings
+        still fit in the query's budget; with `at_least_one`, the first always does (a
+        prefix never finds nothing because other words came first)."""
+        kept: list[str] = []
+        terms: set[str] = set()
+        for word in words:
+            term = stem(word) if fieldname in STEMMED else word
+            if term not in terms:
+                cost = self._searcher.doc_frequency(fieldname, term)
+                if not cost:  # a stop word, or a word of other fields: only slows the union
+                    continue
+                if built.spent + cost > self.budget and (kept or not at_least_one):
+                    continue
+                terms.add(term)
+                built.spent += cost
+            kept.append(word)
+        return kept
+
+    def _add(self, built: _Built, query: Q.Query, negate: bool, cost: int) -> None:
+        if negate:
+            built.excluded.append(query)
+        else:
+            built.required.append(query)
+            built.costs.append(cost)
+
     def _add_clause(self, clause: Clause, built: _Built, negate: bool) -> None:
         matcher = None if negate else built.matcher
-        target = built.excluded if negate else built.required
         fieldname = FIELD_OF.get(clause.field or "", "all")
         if clause.kind in ("prefix", "fuzzy"):
-            words = self._expansions(clause, MAX_EXPANSIONS)
+            before = built.spent
+            words = self._affordable(
+                fieldname, self._expansions(clause, MAX_EXPANSIONS), built, at_least_one=True
+            )
             if matcher is not None:
                 if clause.kind == "prefix":
                     matcher.prefixes += tuple(self._analyze("collection", clause.text)[:1])
                 else:
                     matcher.plain.update(words)
-            target.append(self._expanded_query(fieldname, words))
+            self._add(built, self._expanded_query(fieldname, words), negate, built.spent - before)
             return
         required = self._words_query(fieldname, clause.text, matcher)
         if required is None and not clause.field:
@@ -243,21 +299,26 @@ class Searcher:
             required = self._words_query("name", clause.text, matcher)
         if required is None:
             return
+        cost = self._postings(required)
+        built.spent += cost
         if not clause.field and clause.kind == "word":
             plain = self._analyze("collection", clause.text)
             if len(plain) == 1 and len(plain[0]) >= MIN_IMPLICIT_PREFIX:
+                before = built.spent
                 longer = [
                     w
                     for w in self.vocabulary.prefixed(plain[0], IMPLICIT_EXPANSIONS + 1)
                     if stem(w) != stem(plain[0])
                 ][:IMPLICIT_EXPANSIONS]
+                longer = self._affordable("all", longer, built, at_least_one=False)
+                cost += built.spent - before
                 if longer:
                     required = Q.Or(
                         [required, self._expanded_query("all", longer, IMPLICIT_PREFIX_BOOST)]
                     )
                     if matcher is not None:
                         matcher.prefixes += (plain[0],)
-        target.append(required)
+        self._add(built, required, negate, cost)
         if not negate and not clause.field:
             for boost_field in ("title", "name"):
                 boost = self._words_query(boost_field, clause.text, None)
@@ -296,7 +357,8 @@ class Searcher:
         return results
 
     def add_snippet(self, hit: Hit, matcher: Matcher) -> None:
-        hit.snippet, hit.spans = snippet(hit.paper.text, matcher.spans(hit.paper.text))
+        text = hit.paper.text[:SNIPPET_SCAN_CHARS]
+        hit.snippet, hit.spans = snippet(text, matcher.spans(text))
 
     def _run(
         self, parsed: ParsedQuery, results: Results, limit: int | None, allowed: set[str] | None
@@ -312,12 +374,29 @@ class Searcher:
             return
         found = self._collect(self._compose(built, Q.And), limit, allowed)
         if found[1] == 0 and len(built.required) > 1:
-            found = self._collect(self._compose(built, Q.Or), limit, allowed)
+            rarer = self._rarer(built)
+            found = self._collect(self._compose(rarer, Q.Or), limit, allowed)
             if found[1]:
-                results.notes.append(FALLBACK_NOTE)
+                whole = len(rarer.required) == len(built.required)
+                results.notes.append(FALLBACK_NOTE if whole else FALLBACK_RARER_NOTE)
         results.hits, results.total = found
         if results.total == 0:
             results.suggestion = self.suggest(parsed)
+
+    def _rarer(self, built: _Built) -> _Built:
+        """For the any-word fallback: the rarest words whose postings fit in the budget
+        (at least one), without the title and name boosts. Scoring every paper that has any
+        of 24 common words takes seconds (the boosts alone are most of it, as the `all`
+        field has the title and name words anyway), and the rare words are the ones that
+        tell papers apart."""
+        order = sorted(range(len(built.required)), key=built.costs.__getitem__)
+        kept, spent = [], 0
+        for index in order:
+            if kept and spent + built.costs[index] > self.budget:
+                break
+            kept.append(index)
+            spent += built.costs[index]
+        return replace(built, required=[built.required[i] for i in sorted(kept)], boosts=[])
 
     @staticmethod
     def _compose(built: _Built, combine: type[Q.CompoundQuery]) -> Q.Query:
@@ -360,6 +439,7 @@ class Searcher:
     def suggest(self, parsed: ParsedQuery) -> str:
         """A "did you mean" made of real words from the corpus (never stems)."""
         changed = False
+        looked_up = 0
         words: list[str] = []
         for clause in parsed.positive:
             if clause.kind not in ("word", "fuzzy") or clause.field not in (
@@ -371,9 +451,10 @@ class Searcher:
                 continue
             out = []
             for word in self._analyze("collection", clause.text):
-                if self.vocabulary.count(word) or len(word) < 3:
+                if self.vocabulary.count(word) or len(word) < 3 or looked_up == MAX_SUGGESTED:
                     out.append(word)
                     continue
+                looked_up += 1
                 best = self.vocabulary.closest(word)
                 changed = changed or best != word
                 out.append(best)

@@ -153,3 +153,11 @@ def test_real_process_answers_search_from_any_folder(tmp_path):
         assert done.stderr == ""
         assert json.loads(done.stdout)["total"] == 1
     assert (tmp_path / "data" / "index" / "CURRENT").is_file()
+
+
+def test_a_broken_reader_config_is_reported_even_without_a_terminal(run, tmp_path):
+    config = tmp_path / "bad.toml"
+    config.write_text("[keys]\nbookmrk = 'm'\n", encoding="utf-8")
+    code, _, err = run("--config", str(config))
+    assert code == 2
+    assert f"{config}:2: keys.bookmrk:" in err and "needs a terminal" not in err

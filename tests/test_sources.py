@@ -181,7 +181,7 @@ def fuzz_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("fuzz")
 
 
-_SUFFIXES = st.sampled_from([".bib", ".json", ".jsonl", ".ndjson", ""])
+_SUFFIXES = st.sampled_from([".txt", ".bib", ".json", ".jsonl", ".ndjson", ".dat", ""])
 _BIB_TOKENS = [
     "@", "@misc{", "@string{", "@comment{", "{", "}", '"', ",", "=", "#", "\\", "\\'", "\n",
     " ", "title", "abstract", "author", " and ", "$", "~", "%", "<em>", "</em>", "key",

@@ -509,6 +509,13 @@ def check_theme(config: Config) -> None:
     )
 
 
+def check_reader_config(config: Config) -> dict[str, str]:
+    """The reader's own config checks (`[keys]`, `ui.theme`); the keymap to apply."""
+    keymap = keys.check_keymap(config)
+    check_theme(config)
+    return keymap
+
+
 def make_app(
     session: Session,
     config: Config,
@@ -518,8 +525,7 @@ def make_app(
     handle_signals: bool = False,
 ) -> ReaderApp:
     """The reader for a session; raises `ConfigError` for bad `[keys]` or `ui.theme`."""
-    keymap = keys.check_keymap(config)
-    check_theme(config)
+    keymap = check_reader_config(config)
     return ReaderApp(
         session,
         config,

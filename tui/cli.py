@@ -326,13 +326,14 @@ def cmd_index(ctx: Context) -> int:
 
 
 def start_reader(ctx: Context) -> int:
+    from paperterm.tui.app import check_reader_config, run_reader
+
+    check_reader_config(ctx.config)  # a broken config is reported first, terminal or not
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError(
             "paperterm: the reader needs a terminal on stdin and stdout "
             "(over ssh use `ssh -t`; for scripts use `paperterm list` or `paperterm search`)"
         )
-    from paperterm.tui.app import run_reader
-
     return run_reader(ctx.session, ctx.config)
 
 

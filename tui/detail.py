@@ -26,6 +26,9 @@ from paperterm.tui import keys
 from paperterm.tui.view import Row
 
 RELATED_WAITING = "Related papers appear once the search index is ready."
+#: The detail pane shows this much of an abstract: laying out and highlighting a
+#: megabyte-long "abstract" (a file read as one paragraph) froze the reader for seconds.
+DETAIL_MAX_CHARS = 30_000
 
 
 def highlighted(
@@ -73,7 +76,18 @@ def paper_text(
             out.append("\n")
             out.append(one_line(link), styles["link"])
         out.append("\n\n")
-        out.append_text(highlighted(paper.text or paper.abstract, matcher, match))
+        body = paper.text or paper.abstract
+        if len(body) > DETAIL_MAX_CHARS:
+            cut = body.rfind(" ", 0, DETAIL_MAX_CHARS)
+            cut = cut if cut > DETAIL_MAX_CHARS // 2 else DETAIL_MAX_CHARS
+            out.append_text(highlighted(body[:cut], matcher, match))
+            out.append(
+                f"\n\n[{len(body) - cut:,} more characters not shown: "
+                f"`paperterm show {one_line(paper.id)}` prints them all]",
+                styles["facts"],
+            )
+        else:
+            out.append_text(highlighted(body, matcher, match))
     return out
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from e2e_sandbox import Sandbox, paperterm_argv
 from reader_flow import ALL_PAPERS, search_bookmark_quit
 from tmux_pane import WAIT_SECONDS, TmuxServer, wait_for, wait_until

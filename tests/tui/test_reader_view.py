@@ -114,3 +114,19 @@ def test_citation_shortens_long_author_lists_and_stays_on_one_line():
 )
 def test_where_a_browser_can_open(environ, platform, expected):
     assert can_open_browser(environ, platform) is expected
+
+
+def test_a_huge_abstract_is_cut_in_the_detail_pane():
+    from rich.style import Style
+
+    from paperterm.index.papers import Paper
+    from paperterm.tui.detail import DETAIL_MAX_CHARS, paper_text
+    from paperterm.tui.view import Row
+
+    text = "word " * 400_000
+    paper = Paper(id="big", collection="C", abstract=text, text=text, title="Big")
+    styles = {k: Style() for k in ("title", "facts", "warn", "marker", "link", "authors")}
+    styles["match"] = Style(bold=True)
+    shown = paper_text(Row(paper=paper, id="big"), None, None, styles).plain
+    assert len(shown) < DETAIL_MAX_CHARS + 500
+    assert "more characters not shown: `paperterm show big` prints them all" in shown
