@@ -8,54 +8,20 @@ still line up, and leave every other word untouched.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from whoosh.analysis import STOP_WORDS, Token, Tokenizer
-from whoosh.lang.porter import stem as porter_stem
 
-_CJK = (
-    "\u3040-\u30ff"  # Hiragana, Katakana
-    "\u3400-\u4dbf"  # CJK Extension A
-    "\u4e00-\u9fff"  # CJK Unified Ideographs
-    "\uac00-\ud7af"  # Hangul syllables
-    "\uf900-\ufaff"  # CJK Compatibility Ideographs
-)
-_STEMS: dict[str, str] = {}
-_CJK_RUN = re.compile(f"[{_CJK}]+")
-_HAS_CJK = re.compile(f"[{_CJK}]")
-#: Word characters; a CJK run and an adjoining Latin word come out as one token and are
-#: split by the filter below.
-WORD_PATTERN = r"\w+(?:\.\w+)*"
-_WORD = re.compile(WORD_PATTERN)
+from paperterm.index.words import HAS_CJK, STEM_CACHE, WORD, WORD_PATTERN, cjk_pieces, stem
 
-
-def cjk_pieces(text: str) -> list[tuple[str, int, int]]:
-    """`text` cut into (piece, start, end): CJK runs as bigrams, other parts whole."""
-    pieces: list[tuple[str, int, int]] = []
-    last = 0
-    for run in _CJK_RUN.finditer(text):
-        if run.start() > last:
-            pieces.append((text[last : run.start()], last, run.start()))
-        chars = run.group(0)
-        if len(chars) == 1:
-            pieces.append((chars, run.start(), run.end()))
-        else:
-            for i in range(len(chars) - 1):
-                start = run.start() + i
-                pieces.append((chars[i : i + 2], start, start + 2))
-        last = run.end()
-    if last < len(text):
-        pieces.append((text[last:], last, len(text)))
-    return pieces
-
-
-def stem(word: str) -> str:
-    """The Porter stem of a lower-case word, as the index stores it (cached)."""
-    found = _STEMS.get(word)
-    if found is None:
-        found = _STEMS[word] = porter_stem(word)
-    return found
+__all__ = [
+    "WORD_PATTERN",
+    "WordTokenizer",
+    "cjk_pieces",
+    "plain_analyzer",
+    "stem",
+    "stemming_analyzer",
+]
 
 
 class WordTokenizer(Tokenizer):
@@ -99,9 +65,9 @@ class WordTokenizer(Tokenizer):
         minsize = self.minsize
         raw = start_pos - 1
         pos: int | None = None
-        for match in _WORD.finditer(value):
+        for match in WORD.finditer(value):
             word = match.group(0)
-            if word.isascii() or not _HAS_CJK.search(word):
+            if word.isascii() or not HAS_CJK.search(word):
                 pieces: list[tuple[str, int, int]] = [(word, 0, len(word))]
             else:
                 pieces = cjk_pieces(word)
@@ -116,7 +82,7 @@ class WordTokenizer(Tokenizer):
                     token.stopped = False
                     pos = raw if pos is None else pos + 1
                     if stemming:
-                        text = _STEMS.get(text) or stem(text)
+                        text = STEM_CACHE.get(text) or stem(text)
                 token.text = text
                 token.boost = 1.0
                 if keeporiginal:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from whoosh.support.levenshtein import distance
 
-from paperterm.index.analysis import WORD_PATTERN
+from paperterm.index.words import WORD_PATTERN
 
 _WORD = re.compile(WORD_PATTERN)
 #: How many candidate words a prefix or fuzzy look-up examines at most.

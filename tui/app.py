@@ -37,14 +37,15 @@ from paperterm.index.bookmarks import (
 from paperterm.index.config import Config
 from paperterm.index.display import one_line, safe_text
 from paperterm.index.export import EXPORTERS
+from paperterm.index.hits import Hit
 from paperterm.index.papers import Paper
-from paperterm.index.search import Hit, Searcher
 from paperterm.index.session import Session
 from paperterm.index.store import BuildCancelled, OpenIndex
 from paperterm.tui import keys
 from paperterm.tui.view import Row, can_open_browser, link_or_citation, paper_link
 
 if TYPE_CHECKING:
+    from paperterm.index.search import Searcher
     from paperterm.tui.main_screen import MainScreen
 
 EXPORT_SUFFIXES = {"bibtex": "bib", "markdown": "md", "json": "json"}

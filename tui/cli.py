@@ -26,8 +26,8 @@ from paperterm.index.config import (
     resolve_data_dir,
 )
 from paperterm.index.display import safe_text
+from paperterm.index.hits import Results, mark
 from paperterm.index.papers import Paper
-from paperterm.index.search import Results, Searcher
 from paperterm.index.session import Session, SessionError
 from paperterm.index.store import OpenIndex
 from paperterm.tui.cli_bookmarks import BookmarkCommandError, add_bookmark_commands
@@ -243,6 +243,8 @@ def _search_json(results: Results) -> dict[str, object]:
 
 def cmd_search(ctx: Context) -> int:
     opened = ctx.open()
+    from paperterm.index.search import Searcher
+
     searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
     try:
         if ctx.args.query == "-":
@@ -282,8 +284,6 @@ def _print_results(ctx: Context, results: Results) -> None:
         if bold:
             # Spans index the snippet; safe_text keeps its length only if nothing was removed.
             if snippet == hit.snippet:
-                from paperterm.index.search import mark
-
                 snippet = mark(snippet, hit.spans, "\x1b[1m", "\x1b[22m")
             print(f"    {snippet}", file=ctx.out)
         else:

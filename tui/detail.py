@@ -20,8 +20,8 @@ from textual.widgets.option_list import Option
 
 from paperterm.index.bookmarks import Bookmark
 from paperterm.index.display import one_line, safe_text
+from paperterm.index.hits import Hit, Matcher
 from paperterm.index.papers import Paper
-from paperterm.index.search import Hit, Matcher
 from paperterm.tui import keys
 from paperterm.tui.view import Row
 

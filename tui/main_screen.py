@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events, on, work
@@ -22,12 +23,15 @@ from textual.widgets import Input, Label, ProgressBar, Static
 from textual.worker import Worker, get_current_worker
 
 from paperterm.index.display import one_line
+from paperterm.index.hits import Matcher, Results
 from paperterm.index.query import ParsedQuery, parse_query
-from paperterm.index.search import Matcher, Results, Searcher
 from paperterm.tui import keys
 from paperterm.tui.detail import PaperDetail
 from paperterm.tui.paper_list import PaperList
 from paperterm.tui.view import Filters, Row, allowed_ids, count_text, missing_rows, paper_rows
+
+if TYPE_CHECKING:
+    from paperterm.index.search import Searcher
 
 #: Below this size the screen shows "window too small" instead of squeezed panes.
 MIN_WIDTH = 40

@@ -10,7 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from paperterm.index.display import safe_text
-from paperterm.index.search import Matcher
+from paperterm.index.hits import Matcher
 from paperterm.tui import keys
 from paperterm.tui.detail import PaperDetail, ScrollingText
 from paperterm.tui.main_screen import PaperScreen

@@ -1,0 +1,55 @@
+"""Words as paperterm cuts them: the word pattern, CJK bigrams, the Porter stem (cached).
+
+Shared by the Whoosh analyzers and by the code that finds a query's words in a text, which
+must agree with the index about what a word is. Imports nothing heavy (the Porter stemmer is
+one small module).
+"""
+
+from __future__ import annotations
+
+import re
+
+from whoosh.lang.porter import stem as porter_stem
+
+_CJK = (
+    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u3400-\u4dbf"  # CJK Extension A
+    "\u4e00-\u9fff"  # CJK Unified Ideographs
+    "\uac00-\ud7af"  # Hangul syllables
+    "\uf900-\ufaff"  # CJK Compatibility Ideographs
+)
+STEM_CACHE: dict[str, str] = {}
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+HAS_CJK = re.compile(f"[{_CJK}]")
+#: Word characters; a CJK run and an adjoining Latin word come out as one token and are
+#: split by `cjk_pieces`.
+WORD_PATTERN = r"\w+(?:\.\w+)*"
+WORD = re.compile(WORD_PATTERN)
+
+
+def cjk_pieces(text: str) -> list[tuple[str, int, int]]:
+    """`text` cut into (piece, start, end): CJK runs as bigrams, other parts whole."""
+    pieces: list[tuple[str, int, int]] = []
+    last = 0
+    for run in _CJK_RUN.finditer(text):
+        if run.start() > last:
+            pieces.append((text[last : run.start()], last, run.start()))
+        chars = run.group(0)
+        if len(chars) == 1:
+            pieces.append((chars, run.start(), run.end()))
+        else:
+            for i in range(len(chars) - 1):
+                start = run.start() + i
+                pieces.append((chars[i : i + 2], start, start + 2))
+        last = run.end()
+    if last < len(text):
+        pieces.append((text[last:], last, len(text)))
+    return pieces
+
+
+def stem(word: str) -> str:
+    """The Porter stem of a lower-case word, as the index stores it (cached)."""
+    found = STEM_CACHE.get(word)
+    if found is None:
+        found = STEM_CACHE[word] = porter_stem(word)
+    return found
