@@ -357,7 +357,9 @@ _TEXT_FONT = re.compile(
 _HREF = re.compile(r"\\href\s*\{[^{}]*\}\s*\{([^{}]*)\}")
 _COLOR = re.compile(r"\\(?:textcolor|colorbox)\s*\{[^{}]*\}\s*\{([^{}]*)\}")
 _OLD_FONT = re.compile(r"\{\\(?:tt|bf|it|em|sc|rm|sf|sl|small|footnotesize|large)\b\s*([^{}]*)\}")
-_COMBINING = {
+#: LaTeX accent commands and the combining characters they stand for (also used by
+#: field_text for BibTeX fields).
+COMBINING_ACCENTS = {
     "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
     ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "r": "\u030a",
     "k": "\u0328", "d": "\u0323", "b": "\u0331",
@@ -444,7 +446,7 @@ def _accent(match: re.Match[str]) -> str:
         mark = match["lmark"]
         base = match["lbraced"] or match["lbare"]
     letter = "i" if base == "\\i" else base
-    return before + unicodedata.normalize("NFC", letter + _COMBINING[mark])
+    return before + unicodedata.normalize("NFC", letter + COMBINING_ACCENTS[mark])
 
 
 def _text_command(match: re.Match[str]) -> str:

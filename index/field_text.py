@@ -18,6 +18,8 @@ import html
 import re
 import unicodedata
 
+from paperterm.index.display import COMBINING_ACCENTS
+
 # Math spans, kept verbatim: $$..$$, \(..\), \[..\], and $..$ when it does not look like
 # money ("$5 and $10": no space inside the dollars, no digit right after the closing one).
 _MATH = re.compile(
@@ -49,11 +51,6 @@ _TEXT_SPACE = re.compile(r"\\(?:\\|[ ,;:!/@])")
 _COLOR = re.compile(r"\\(?:textcolor|colorbox)\s*\{[^{}]*\}")
 _OLD_FONT = re.compile(r"\{\\(it|em|sl|bf|tt|sc|rm|sf|up|md|normalfont|small|large)\b\s*([^{}]*)\}")
 _MACRO_WITH_ARGUMENT = re.compile(r"\\([A-Za-z]+)\*?\s*(?:\[[^\]]*\]\s*)*\{([^{}]*)\}")
-_COMBINING = {
-    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
-    ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "r": "\u030a",
-    "k": "\u0328", "d": "\u0323", "b": "\u0331",
-}  # fmt: skip
 # `\'e`, `\'{e}`, `{\'e}`, `\'\i`; the letter accents (`\c c`, `\v{s}`) need a brace or space.
 _ACCENT = re.compile(
     r"\\(['`^\"~=.])\s*(?:\{\s*(\\[ij]|[A-Za-z])\s*\}|(\\[ij](?![A-Za-z])|[A-Za-z]))"
@@ -119,7 +116,7 @@ def _accent(match: re.Match[str]) -> str:
     mark = match.group(1) or match.group(4)
     base = match.group(2) or match.group(3) or match.group(5) or match.group(6)
     letter = {"\\i": "i", "\\j": "j"}.get(base, base)
-    return unicodedata.normalize("NFC", letter + _COMBINING[mark])
+    return unicodedata.normalize("NFC", letter + COMBINING_ACCENTS[mark])
 
 
 def _macro(match: re.Match[str]) -> str:
