@@ -284,6 +284,10 @@ class MainScreen(PaperScreen):
         self.filtered = bool(parsed.clauses or allowed is not None)
         index = self.paper_list.cursor if keep_index else None
         if not parsed.clauses:
+            if keep_id is None and index is None:
+                # Leaving a search (Esc, Ctrl+U) keeps the paper you were on.
+                current = self.current_row()
+                keep_id = current.id if current else None
             self.waiting_for_index = False
             rows = self._rows(allowed)
             if self.filters.bookmarks_only or parsed.tags:

@@ -295,3 +295,18 @@ async def test_keys_that_arrive_with_the_slash_go_into_the_search_box(reader):
         await settle(pilot)
         assert app.main.search_input.value == "dna"
         assert app.focused is app.main.paper_list
+
+
+async def test_clearing_the_search_keeps_the_paper_you_were_on(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "D", "N", "A")
+        await settle(pilot)
+        chosen = app.main.paper_list.current
+        assert chosen is not None and chosen.paper.name == "Caduceus"
+        await pilot.press("escape", "escape")  # leave the box, then clear it
+        await settle(pilot)
+        assert len(app.main.paper_list.rows) == 38
+        assert app.main.paper_list.current.id == chosen.id
+        assert app.main.paper_list.cursor > 0
