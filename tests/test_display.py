@@ -4,26 +4,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from seed_abstracts import seed_abstracts
 
 from paperterm.index.display import display_text, one_line, render_math, safe_text
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 _BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
-
-
-def seed_abstracts() -> list[str]:
-    abstracts = []
-    for resource in sorted(files("paperterm.seeds").iterdir(), key=lambda r: r.name):
-        if resource.name.endswith(".txt"):
-            paragraphs = resource.read_text(encoding="utf-8").split("\n\n")
-            abstracts += [p.strip() for p in paragraphs[1:] if p.strip()]
-    return abstracts
 
 
 def unsafe_characters(text: str, *, newlines: bool = True) -> list[str]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from seed_abstracts import seed_abstracts
 
 from paperterm.index import naming
 from paperterm.index.display import display_text
@@ -72,15 +72,6 @@ EITHER = {
 USED = {"LLM", "LLMs", "LM", "LMs", "RL", "SGD", "GPU", "GPUs", "ViT", "CLIP", "MAS", "SG"}
 USED |= {"ML", "NLP", "DL", "MoE", "SR", "MARL", "OOD", "MLLMs", "RAG", "DFA", "ICL", "RC"}
 USED |= {"PPD", "LRA", "C-TDGs", "SMoE", "DDPM", "DDIM", "TPUs", "GAT", "ReLU", "NeRFs"}
-
-
-def seed_abstracts() -> list[str]:
-    abstracts = []
-    for resource in sorted(files("paperterm.seeds").iterdir(), key=lambda r: r.name):
-        if resource.name.endswith(".txt"):
-            paragraphs = resource.read_text(encoding="utf-8").split("\n\n")
-            abstracts += [p.strip() for p in paragraphs[1:] if p.strip()]
-    return abstracts
 
 
 SEEDS = seed_abstracts()

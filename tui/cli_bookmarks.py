@@ -129,11 +129,17 @@ def cmd_remove(ctx: Context) -> int:
     return 0
 
 
-def cmd_tag(ctx: Context) -> int:
-    store = _store(ctx)
+def _bookmarked(ctx: Context, store: BookmarkStore) -> str:
+    """The id of the bookmark `ctx.args.id` names; an error when it is not bookmarked."""
     paper_id = _bookmark_id(ctx, store, ctx.args.id)
     if not store.is_bookmarked(paper_id):
         raise BookmarkCommandError(f"{paper_id} is not bookmarked (bookmarks add {paper_id})")
+    return paper_id
+
+
+def cmd_tag(ctx: Context) -> int:
+    store = _store(ctx)
+    paper_id = _bookmarked(ctx, store)
     change = store.remove_tags if ctx.args.remove else store.add_tags
     _run(lambda: change(paper_id, ctx.args.tags))
     mark = store.get(paper_id)
@@ -143,9 +149,7 @@ def cmd_tag(ctx: Context) -> int:
 
 def cmd_note(ctx: Context) -> int:
     store = _store(ctx)
-    paper_id = _bookmark_id(ctx, store, ctx.args.id)
-    if not store.is_bookmarked(paper_id):
-        raise BookmarkCommandError(f"{paper_id} is not bookmarked (bookmarks add {paper_id})")
+    paper_id = _bookmarked(ctx, store)
     _run(lambda: store.set_note(paper_id, ctx.args.text))
     ctx.line(f"{paper_id}  note {'set' if ctx.args.text.strip() else 'cleared'}")
     return 0
