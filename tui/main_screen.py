@@ -80,7 +80,11 @@ class PaperScreen(Screen):
     def _size_classes(self, width: int, height: int) -> None:
         self.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-tiny")
 
-    def compose_too_small(self) -> ComposeResult:
+    def compose_footer(self) -> ComposeResult:
+        """The status line, and the notice that replaces everything in a tiny window."""
+        with Horizontal(id="status-bar"):
+            yield Label(id="status")
+            yield Label(id="status-keys")
         yield Static(Text("window too small"), id="too-small")
 
     def request_related(self, detail: PaperDetail) -> None:
@@ -157,10 +161,7 @@ class MainScreen(PaperScreen):
             yield Label(Text("Building the search index "), id="progress-label")
             yield ProgressBar(total=100, show_eta=False, id="progress")
         yield Static(id="warning-bar")
-        with Horizontal(id="status-bar"):
-            yield Label(id="status")
-            yield Label(id="status-keys")
-        yield from self.compose_too_small()
+        yield from self.compose_footer()
 
     def on_mount(self) -> None:
         super().on_mount()

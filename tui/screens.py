@@ -38,10 +38,7 @@ class ReadScreen(PaperScreen):
 
     def compose(self) -> ComposeResult:
         yield PaperDetail(id="reader-detail")
-        with Horizontal(id="status-bar"):
-            yield Label(id="status")
-            yield Label(id="status-keys")
-        yield from self.compose_too_small()
+        yield from self.compose_footer()
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -154,14 +154,7 @@ async def test_keys_within_the_debounce_fold_into_one_search(reader):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.main
-        calls: list[str] = []
-        original = app.searcher.search
-
-        def counting(text, *args, **kwargs):
-            calls.append(text)
-            return original(text, *args, **kwargs)
-
-        app.searcher.search = counting
+        calls = record_searches(app)
         await pilot.press("slash", *"genomics")
         await settle(pilot)
         assert calls == []  # still folding keys
@@ -177,14 +170,7 @@ async def test_with_no_debounce_every_key_searches(reader):
     app = reader(Config(debounce_ms=0))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        calls: list[str] = []
-        original = app.searcher.search
-
-        def counting(text, *args, **kwargs):
-            calls.append(text)
-            return original(text, *args, **kwargs)
-
-        app.searcher.search = counting
+        calls = record_searches(app)
         await pilot.press("slash", *"dna")
         await settle(pilot)
         assert calls[-1] == "dna"
@@ -310,3 +296,16 @@ async def test_clearing_the_search_keeps_the_paper_you_were_on(reader):
         assert len(app.main.paper_list.rows) == 38
         assert app.main.paper_list.current.id == chosen.id
         assert app.main.paper_list.cursor > 0
+
+
+def record_searches(app) -> list[str]:
+    """The query of every search the app runs from now on, in order."""
+    calls: list[str] = []
+    original = app.searcher.search
+
+    def counting(text, *args, **kwargs):
+        calls.append(text)
+        return original(text, *args, **kwargs)
+
+    app.searcher.search = counting
+    return calls
