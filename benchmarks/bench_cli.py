@@ -33,7 +33,7 @@ _IMPORT_LINE = re.compile(r"^import time:\s+(\d+) \|\s+(\d+) \| (\s*)(\S+)$")
 
 def paperterm_command() -> list[str]:
     script = Path(sys.executable).with_name("paperterm")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "paperterm.tui.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "paperterm.tui.cli.main"]
 
 
 def wall_times(command: list[str], env: dict[str, str], runs: int) -> list[float]:
@@ -117,10 +117,10 @@ def main() -> None:
         commands = {
             f"paperterm search {QUERY!r} (warm)": search,
             "python -c pass": [sys.executable, "-c", "pass"],
-            "python -c 'import paperterm.tui.cli'": [
+            "python -c 'import paperterm.tui.cli.main'": [
                 sys.executable,
                 "-c",
-                "import paperterm.tui.cli",
+                "import paperterm.tui.cli.main",
             ],
             "python -c 'import whoosh.index, whoosh.searching'": [
                 sys.executable,

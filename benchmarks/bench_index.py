@@ -32,13 +32,14 @@ from pathlib import Path
 import corpus
 from measure import machine, peak_rss_mb, summary_ms, table, timed
 
-from paperterm.index import bibtex_source, text_source
 from paperterm.index import session as session_module
-from paperterm.index import store as store_module
 from paperterm.index.config import Config
-from paperterm.index.search import Searcher
+from paperterm.index.search import store as store_module
+from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.store import load_papers
 from paperterm.index.session import Session
-from paperterm.index.store import load_papers
+from paperterm.index.sources import bibtex as bibtex_source
+from paperterm.index.sources import text_list as text_source
 
 SIZES = (2600, 50_000)
 QUICK_SIZES = (2600,)

@@ -40,7 +40,7 @@ import corpus
 from measure import load_average, machine, summary_ms, table
 
 from paperterm.index.config import Config
-from paperterm.index.search import Searcher
+from paperterm.index.search.searcher import Searcher
 from paperterm.index.session import Session
 
 HELLO = """
@@ -83,7 +83,8 @@ QUERIES = [
 #: reaches the main screen, and when the frame with that query's results has been drawn.
 INSTRUMENTED = """
 import sys, time
-from paperterm.tui import cli, main_screen
+from paperterm.tui.cli import main as cli
+from paperterm.tui.screens import main as main_screen
 
 log = open(sys.argv[1], "w")
 started = {}
@@ -177,7 +178,7 @@ def terminal_env() -> dict[str, str]:
 
 
 def reader_command(data: Path, sources: list[Path]) -> list[str]:
-    command = [sys.executable, "-m", "paperterm.tui.cli", "--data-dir", str(data)]
+    command = [sys.executable, "-m", "paperterm.tui.cli.main", "--data-dir", str(data)]
     for source in sources:
         command += ["--source", str(source)]
     return command

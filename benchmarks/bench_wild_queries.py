@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from measure import machine, percentile, table
 
 from paperterm.index.config import Config
-from paperterm.index.search import Searcher
+from paperterm.index.search.searcher import Searcher
 from paperterm.index.session import Session
 
 sys.path.insert(0, str(corpus.REPO / "tests"))

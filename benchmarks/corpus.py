@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from paperterm.index import bibtex_source
-from paperterm.index.sources import bundled_seeds
+from paperterm.index.sources import bibtex as bibtex_source
+from paperterm.index.sources.loader import bundled_seeds
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_CORPORA = REPO.parent / "shared" / "corpora"

@@ -28,9 +28,9 @@ from whoosh.analysis import STOP_WORDS
 
 from paperterm.index.config import Config
 from paperterm.index.papers import Paper
-from paperterm.index.search import Searcher
+from paperterm.index.search.searcher import Searcher
 from paperterm.index.session import Session
-from paperterm.index.sources import bundled_seeds
+from paperterm.index.sources.loader import bundled_seeds
 
 SEED = 5
 LIMIT = 50

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from platformdirs import user_config_dir, user_data_dir
 
-from paperterm.index.sources import SourceSpec
+from paperterm.index.sources.loader import SourceSpec
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -12,19 +12,19 @@ from pathlib import Path
 from paperterm.index.config import Config
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
-from paperterm.index.sources import (
-    Corpus,
-    SourceSpec,
-    bundled_seeds,
-    discover,
-    load_sources,
-)
-from paperterm.index.store import (
+from paperterm.index.search.store import (
     OpenIndex,
     Progress,
     Store,
     build_in_memory,
     fingerprint,
+)
+from paperterm.index.sources.loader import (
+    Corpus,
+    SourceSpec,
+    bundled_seeds,
+    discover,
+    load_sources,
 )
 
 

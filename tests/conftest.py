@@ -8,17 +8,14 @@ import pytest
 from hypothesis import settings
 
 from paperterm.index.config import Config
-from paperterm.index.search import Searcher
+from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session
-from paperterm.index.store import OpenIndex
 
 # No per-example deadline: on a busy 2-core CI machine a slow example is not a bug (timing
 # targets live in benchmarks/), and a deadline would make these tests flaky.
 settings.register_profile("paperterm", deadline=None)
 settings.load_profile("paperterm")
-
-#: ../shared next to the repository: real corpora for tests that skip without them.
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 from pathlib import Path
 
 import pytest
+from locations import ROOT
 
 from paperterm.index.config import (
     ConfigError,
@@ -11,7 +12,7 @@ from paperterm.index.config import (
     resolve_data_dir,
 )
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.toml"
+EXAMPLE = ROOT / "config.example.toml"
 
 
 def test_example_config_is_valid_and_documents_every_key():

@@ -27,26 +27,26 @@ from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 from textual.worker import Worker, WorkerState
 
-from paperterm.index.bookmarks import (
+from paperterm.index.config import Config
+from paperterm.index.library.bookmarks import (
     Bookmark,
     BookmarksError,
     BookmarksFileError,
     BookmarksReadOnlyError,
     BookmarkStore,
 )
-from paperterm.index.config import Config
-from paperterm.index.display import one_line, safe_text
-from paperterm.index.export import EXPORTERS
-from paperterm.index.hits import Hit
+from paperterm.index.library.export import EXPORTERS
 from paperterm.index.papers import Paper
+from paperterm.index.search.hits import Hit
+from paperterm.index.search.store import BuildCancelled, OpenIndex
 from paperterm.index.session import Session
-from paperterm.index.store import BuildCancelled, OpenIndex
+from paperterm.index.text.display import one_line, safe_text
 from paperterm.tui import keys
 from paperterm.tui.view import Row, can_open_browser, link_or_citation, paper_link
 
 if TYPE_CHECKING:
-    from paperterm.index.search import Searcher
-    from paperterm.tui.main_screen import MainScreen
+    from paperterm.index.search.searcher import Searcher
+    from paperterm.tui.screens.main import MainScreen
 
 EXPORT_SUFFIXES = {"bibtex": "bib", "markdown": "md", "json": "json"}
 BOOKMARK_POLL_SECONDS = 2.0
@@ -131,7 +131,7 @@ class ReaderApp(App[int]):
     # --- start and stop ------------------------------------------------------------------
 
     def get_default_screen(self) -> Screen:
-        from paperterm.tui.main_screen import MainScreen
+        from paperterm.tui.screens.main import MainScreen
 
         return MainScreen()
 
@@ -200,7 +200,7 @@ class ReaderApp(App[int]):
             opened = self.session.build(
                 corpus, progress=self._post_progress, cancelled=self._stop.is_set
             )
-        from paperterm.index.search import Searcher
+        from paperterm.index.search.searcher import Searcher
 
         searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
         self.post_message(IndexReady(opened, searcher, list(self.session.warnings)))
@@ -353,7 +353,7 @@ class ReaderApp(App[int]):
         return self._change_bookmarks(lambda: self.bookmarks.add(row.id, title), "")
 
     def action_edit_tags(self) -> None:
-        from paperterm.tui.screens import TagsScreen
+        from paperterm.tui.screens.dialogs import TagsScreen
 
         row = self.current_row()
         if row is None:
@@ -367,7 +367,7 @@ class ReaderApp(App[int]):
         self.push_screen(TagsScreen(list(mark.tags) if mark else []), save)
 
     def action_edit_note(self) -> None:
-        from paperterm.tui.screens import NoteScreen
+        from paperterm.tui.screens.dialogs import NoteScreen
 
         row = self.current_row()
         if row is None:
@@ -433,7 +433,7 @@ class ReaderApp(App[int]):
     # --- screens and commands ------------------------------------------------------------
 
     def action_help(self) -> None:
-        from paperterm.tui.screens import HelpScreen
+        from paperterm.tui.screens.dialogs import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
@@ -479,7 +479,7 @@ class ReaderApp(App[int]):
                 yield command
 
     def show_warnings(self) -> None:
-        from paperterm.tui.screens import WarningsScreen
+        from paperterm.tui.screens.dialogs import WarningsScreen
 
         lines = [*([self.bookmarks_problem] if self.bookmarks_problem else []), *self.warnings]
         self.push_screen(WarningsScreen(lines))

@@ -11,9 +11,9 @@ import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from paperterm.index.bookmarks import Bookmark
-from paperterm.index.display import one_line
+from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.papers import Paper
+from paperterm.index.text.display import one_line
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@ def paperterm_argv() -> list[str]:
     script = Path(sys.executable).parent / "paperterm"
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-m", "paperterm.tui.cli"]
+    return [sys.executable, "-m", "paperterm.tui.cli.main"]
 
 
 @dataclass

@@ -35,7 +35,7 @@ from tmux_pane import (
     wait_until,
 )
 
-from paperterm.index.display import one_line
+from paperterm.index.text.display import one_line
 
 #: Characters that must never reach the screen: ESC, C1 controls, NUL, BEL, bidi controls,
 #: the BOM.

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from textual.app import App
 from textual.pilot import Pilot
 
+from paperterm.index.search.store import BuildCancelled, OpenIndex, Progress
 from paperterm.index.session import Session
-from paperterm.index.sources import Corpus
-from paperterm.index.store import BuildCancelled, OpenIndex, Progress
+from paperterm.index.sources.loader import Corpus
 
 
 @dataclass(slots=True)

@@ -6,9 +6,9 @@ import re
 
 from reader_helpers import flat, screen_text, settle
 
-from paperterm.index.bookmarks import BookmarkStore
-from paperterm.tui.paper_list import MARKER
-from paperterm.tui.screens import NoteScreen, TagsScreen
+from paperterm.index.library.bookmarks import BookmarkStore
+from paperterm.tui.screens.dialogs import NoteScreen, TagsScreen
+from paperterm.tui.widgets.paper_list import MARKER
 
 
 def on_disk(app) -> BookmarkStore:

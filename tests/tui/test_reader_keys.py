@@ -9,9 +9,10 @@ from textual.widgets import OptionList
 
 from paperterm.index.config import Config
 from paperterm.tui import keys
-from paperterm.tui.detail import PaperDetail
-from paperterm.tui.main_screen import MainScreen
-from paperterm.tui.screens import HelpScreen, ReadScreen
+from paperterm.tui.screens.dialogs import HelpScreen
+from paperterm.tui.screens.main import MainScreen
+from paperterm.tui.screens.read import ReadScreen
+from paperterm.tui.widgets.detail import PaperDetail
 
 
 async def test_cursor_keys_move_the_selection_and_drive_the_detail(reader):

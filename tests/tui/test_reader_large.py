@@ -5,7 +5,7 @@ from __future__ import annotations
 from reader_helpers import screen_text, settle
 
 from paperterm.index.papers import Paper
-from paperterm.index.sources import Corpus
+from paperterm.index.sources.loader import Corpus
 
 COUNT = 50_000
 

@@ -8,9 +8,9 @@ from textual import events
 from textual.widgets import Input
 
 from paperterm.index.config import Config
-from paperterm.index.search import Results
-from paperterm.index.store import StoreError
-from paperterm.tui.main_screen import SearchDone
+from paperterm.index.search.searcher import Results
+from paperterm.index.search.store import StoreError
+from paperterm.tui.screens.main import SearchDone
 
 CADUCEUS_START = "Large-scale sequence modeling has sparked rapid advances"
 

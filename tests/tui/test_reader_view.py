@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from paperterm.index.bookmarks import Bookmark
+from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.papers import Paper
 from paperterm.tui.view import (
     Filters,
@@ -120,8 +120,8 @@ def test_a_huge_abstract_is_cut_in_the_detail_pane():
     from rich.style import Style
 
     from paperterm.index.papers import Paper
-    from paperterm.tui.detail import DETAIL_MAX_CHARS, paper_text
     from paperterm.tui.view import Row
+    from paperterm.tui.widgets.detail import DETAIL_MAX_CHARS, paper_text
 
     text = "word " * 400_000
     paper = Paper(id="big", collection="C", abstract=text, text=text, title="Big")

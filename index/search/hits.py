@@ -1,0 +1,132 @@
+"""What a search gives back, and finding its words in a text: the parts of searching that
+the reader needs before (and without) the index, so that they import no Whoosh."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from paperterm.index.papers import Paper
+from paperterm.index.text.words import cjk_pieces, stem
+
+SNIPPET_WORDS = 28
+
+Span = tuple[int, int]
+_TOKEN = re.compile(r"\w+(?:\.\w+)*")
+_NON_SPACE = re.compile(r"\S+")
+
+
+@dataclass(slots=True)
+class Hit:
+    paper: Paper
+    score: float
+    snippet: str = ""
+    spans: list[Span] = field(default_factory=list)
+
+    def marked_snippet(self, before: str = "**", after: str = "**") -> str:
+        return mark(self.snippet, self.spans, before, after)
+
+
+@dataclass(slots=True)
+class Results:
+    query: str
+    hits: list[Hit] = field(default_factory=list)
+    total: int = 0
+    took_ms: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    suggestion: str = ""
+    matcher: Matcher | None = None
+
+    @property
+    def ids(self) -> list[str]:
+        return [hit.paper.id for hit in self.hits]
+
+
+class Matcher:
+    """Finds the words of a query in a text (for snippets and highlighting in the reader):
+    a word matches when it is one of the query's words, starts with one of its prefixes, or
+    has the stem of one of its words."""
+
+    def __init__(self, stemmed: set[str], plain: set[str], prefixes: tuple[str, ...]) -> None:
+        self.stemmed = stemmed
+        self.plain = plain
+        self.prefixes = prefixes
+
+    def __bool__(self) -> bool:
+        return bool(self.stemmed or self.plain or self.prefixes)
+
+    def _matches(self, word: str) -> bool:
+        return (
+            word in self.plain
+            or (bool(self.prefixes) and word.startswith(self.prefixes))
+            or stem(word) in self.stemmed
+        )
+
+    def spans(self, text: str) -> list[Span]:
+        """Character ranges of the words in `text` that the query matched."""
+        if not self or not text:
+            return []
+        found: list[Span] = []
+        for match in _TOKEN.finditer(text):
+            word = match.group(0).lower()
+            if word.isascii():
+                if self._matches(word):
+                    found.append(match.span())
+                continue
+            for piece, start, end in cjk_pieces(word):
+                if self._matches(piece):
+                    found.append((match.start() + start, match.start() + end))
+        return _merge(found)
+
+
+def _merge(spans: list[Span]) -> list[Span]:
+    """Sorted, with overlapping ranges (CJK bigrams share characters) joined."""
+    merged: list[Span] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def mark(text: str, spans: list[Span], before: str, after: str) -> str:
+    out: list[str] = []
+    last = 0
+    for start, end in spans:
+        if start < last:
+            continue
+        out.append(text[last:start])
+        out.append(before + text[start:end] + after)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def snippet(text: str, spans: list[Span], words: int = SNIPPET_WORDS) -> tuple[str, list[Span]]:
+    """The window of about `words` words with the most matches, and the spans within it."""
+    if not text:
+        return "", []
+    starts = [match.start() for match in _NON_SPACE.finditer(text)] or [0]
+    if not spans or len(starts) <= words:
+        window_start, window_end = 0, len(starts)
+    else:
+        best, best_count, j = 0, -1, 0
+        span_words = [max(0, bisect_right(starts, start) - 1) for start, _ in spans]
+        for i in range(len(span_words)):
+            while j < len(span_words) and span_words[j] < span_words[i] + words:
+                j += 1
+            distinct = len({text[spans[k][0] : spans[k][1]].lower() for k in range(i, j)})
+            if distinct > best_count:
+                best, best_count = i, distinct
+        window_start = max(0, span_words[best] - 3)
+        window_end = min(len(starts), window_start + words)
+    first = starts[window_start]
+    last = starts[window_end] if window_end < len(starts) else len(text)
+    piece = text[first:last].rstrip()
+    prefix = "…" if window_start > 0 else ""
+    suffix = "…" if window_end < len(starts) else ""
+    shift = len(prefix) - first
+    inside = [(s + shift, e + shift) for s, e in spans if s >= first and e <= first + len(piece)]
+    return prefix + piece + suffix, inside

@@ -1,0 +1,265 @@
+"""BibTeX files, PMLR proceedings style: an `@Proceedings` entry naming the volume, then one
+`@InProceedings` entry per paper with title, author and abstract.
+
+Splitting the file into entries is left to bibtexparser 2: it handles nested braces,
+quoted values, `@string`/`@comment` blocks and, most usefully here, keeps going after a
+malformed entry and tells us where that entry started. We run it without middleware and
+interpret the raw values ourselves (string macros, `#` concatenation, enclosing braces),
+then clean the text for display with `field_text.clean`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import bibtexparser
+from bibtexparser.middlewares.names import (
+    parse_single_name_into_parts,
+    split_multiple_persons_names,
+)
+from bibtexparser.model import (
+    DuplicateBlockKeyBlock,
+    DuplicateFieldKeyBlock,
+    Entry,
+    ParsingFailedBlock,
+)
+
+from paperterm.index.papers import Paper, find_links
+from paperterm.index.problems import Problem
+from paperterm.index.sources.enrich import enrich
+from paperterm.index.text.field_text import clean
+
+# The splitter logs each malformed entry; we report those as Problems, and without a
+# handler Python's last-resort handler would print the log lines over the terminal UI.
+logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_YEAR = re.compile(r"\b(1[5-9]\d\d|2\d\d\d)\b")
+_DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
+_ARXIV_VERSION = re.compile(r"v\d+$")
+_ENTRY_KEY = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()]*)")
+_VOLUME_TYPES = {"proceedings", "mvproceedings"}
+
+
+def _split_concatenation(raw: str) -> list[str]:
+    """A field value's parts around top-level `#` (BibTeX string concatenation)."""
+    if "#" not in raw:
+        return [raw]
+    parts: list[str] = []
+    depth = 0
+    quoted = False
+    start = 0
+    escaped = False
+    for index, char in enumerate(raw):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(depth - 1, 0)
+        elif char == '"' and depth == 0:
+            quoted = not quoted
+        elif char == "#" and depth == 0 and not quoted:
+            parts.append(raw[start:index])
+            start = index + 1
+    parts.append(raw[start:])
+    return parts
+
+
+def _resolve(raw: str, strings: dict[str, str]) -> str:
+    """A raw field value (`{..}`, `".."`, a number, a macro, or `#`-joined parts) as text."""
+    pieces = []
+    for part in _split_concatenation(raw):
+        part = part.strip()
+        if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
+            pieces.append(part[1:-1])
+        elif part.lower() in strings:
+            pieces.append(strings[part.lower()])
+        else:
+            pieces.append(part)
+    return "".join(pieces)
+
+
+def _fields(entry: Entry, strings: dict[str, str]) -> dict[str, str]:
+    """Field name (lower case) to resolved value; of repeated fields the first counts."""
+    fields: dict[str, str] = {}
+    for field in entry.fields:
+        value = field.value if isinstance(field.value, str) else str(field.value)
+        fields.setdefault(field.key.strip().lower(), _resolve(value, strings))
+    return fields
+
+
+def _authors(raw: str) -> list[str]:
+    """`Last, First and First Last and {Org Name}` to display names, first name first."""
+    names = []
+    try:
+        people = split_multiple_persons_names(raw)
+    except Exception:  # a defensive net: the splitter is third-party code
+        people = raw.split(" and ")
+    for person in people:
+        try:
+            merged = parse_single_name_into_parts(person, strict=False).merge_first_name_first
+        except Exception:
+            merged = person
+        name = clean(merged, paragraphs=False)
+        if name:
+            names.append(name)
+    return names
+
+
+def _year(fields: dict[str, str]) -> int | None:
+    for key in ("year", "date"):
+        match = _YEAR.search(fields.get(key, ""))
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def _volume_name(fields: dict[str, str]) -> str:
+    """A proceedings volume's short label: `MIDL 2024` rather than its long booktitle."""
+    short = clean(fields.get("shortname", ""), paragraphs=False)
+    year = fields.get("year", "").strip()
+    if short:
+        return short if not year or year in short else f"{short} {year}"
+    for key in ("booktitle", "name", "title"):
+        name = clean(fields.get(key, ""), paragraphs=False)
+        if name:
+            return name
+    return ""
+
+
+def _links(fields: dict[str, str], doi: str, arxiv_id: str, abstract: str) -> list[str]:
+    links: dict[str, None] = {}
+    for key in ("url", "pdf"):
+        value = fields.get(key, "").strip()
+        if value.startswith(("http://", "https://")):
+            links.setdefault(value, None)
+    openreview = fields.get("openreview", "").strip()
+    if openreview:
+        if not openreview.startswith(("http://", "https://")):
+            openreview = f"https://openreview.net/forum?id={openreview}"
+        links.setdefault(openreview, None)
+    if doi:
+        links.setdefault(f"https://doi.org/{doi}", None)
+    if arxiv_id:
+        links.setdefault(f"https://arxiv.org/abs/{arxiv_id}", None)
+    for url in find_links(abstract):
+        links.setdefault(url, None)
+    return list(links)
+
+
+def _arxiv_id(fields: dict[str, str]) -> str:
+    """biblatex's `eprint` with `archiveprefix = {arXiv}` (or `eprinttype`)."""
+    archive = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
+    eprint = fields.get("eprint", "").strip()
+    if archive != "arxiv" or not eprint:
+        return ""
+    return _ARXIV_VERSION.sub("", eprint.removeprefix("arXiv:"))
+
+
+def _failure(path: Path, block: ParsingFailedBlock) -> Problem:
+    line = block.start_line + 1 if block.start_line is not None else 0
+    if isinstance(block, DuplicateBlockKeyBlock):
+        previous = block.previous_block.start_line
+        first = f" (first at line {previous + 1})" if previous is not None else ""
+        return Problem(str(path), line, f"duplicate key '{block.key}'{first}; entry skipped")
+    match = _ENTRY_KEY.match(block.raw or "")
+    key = f" '{match.group(1)}'" if match and match.group(1) else ""
+    reason = getattr(block.error, "abort_reason", None) or str(block.error)
+    reason = " ".join(reason.split())
+    return Problem(str(path), line, f"malformed entry{key} skipped: {reason}")
+
+
+def parse(
+    path: Path, text: str, collection: str | None = None
+) -> tuple[list[Paper], list[Problem]]:
+    try:
+        library = bibtexparser.parse_string(text, parse_stack=[])
+    except Exception as error:  # the splitter re-raises what it considers its own bugs
+        return [], [Problem(str(path), 0, f"cannot read as BibTeX: {error}")]
+    problems: list[Problem] = []
+    strings = {month: month.capitalize() for month in _MONTHS}
+    for string in library.strings:
+        strings[string.key.strip().lower()] = _resolve(string.value, strings)
+
+    entries: list[Entry] = []
+    volumes: dict[str, tuple[str, int | None]] = {}
+    for block in library.blocks:
+        if isinstance(block, DuplicateFieldKeyBlock):
+            entry = block.ignore_error_block
+            repeated = ", ".join(sorted(block.duplicate_keys))
+            problems.append(
+                Problem(
+                    str(path),
+                    (entry.start_line or 0) + 1,
+                    f"entry '{entry.key}' repeats field(s) {repeated}; the first value is used",
+                )
+            )
+        elif isinstance(block, ParsingFailedBlock):
+            problems.append(_failure(path, block))
+            continue
+        elif isinstance(block, Entry):
+            entry = block
+        else:
+            continue
+        if entry.entry_type.lower() in _VOLUME_TYPES:
+            volume = _fields(entry, strings)
+            volumes.setdefault(entry.key.lower(), (_volume_name(volume), _year(volume)))
+        else:
+            entries.append(entry)
+
+    default_volume = next(iter(volumes.values()), ("", None))
+    papers = []
+    for entry in entries:
+        line = (entry.start_line or 0) + 1
+        fields = _fields(entry, strings)
+        if not entry.key.strip():
+            problems.append(Problem(str(path), line, "entry has no citation key; skipped"))
+            continue
+        title = clean(fields.get("title", ""), paragraphs=False)
+        abstract = clean(fields.get("abstract", ""))
+        if not title and not abstract:
+            problems.append(
+                Problem(
+                    str(path), line, f"entry '{entry.key}' has neither title nor abstract; skipped"
+                )
+            )
+            continue
+        volume_name, volume_year = volumes.get(
+            fields.get("crossref", "").strip().lower(), default_volume
+        )
+        name = (
+            collection
+            or volume_name
+            or clean(fields.get("booktitle") or fields.get("journal") or "", paragraphs=False)
+            or path.stem
+        )
+        doi = _DOI.sub("", fields.get("doi", "").strip())
+        arxiv_id = _arxiv_id(fields)
+        paper = Paper(
+            id=entry.key.strip(),
+            collection=name,
+            abstract=abstract,
+            title=title,
+            authors=_authors(fields.get("author", "")),
+            year=_year(fields) or volume_year,
+            doi=doi,
+            arxiv_id=arxiv_id,
+            links=_links(fields, doi, arxiv_id, abstract),
+            source=str(path),
+            line=line,
+        )
+        enrich(paper)
+        if not paper.title and not paper.text:  # only invisible characters
+            problems.append(
+                Problem(str(path), line, f"entry '{entry.key}' has no visible text; skipped")
+            )
+            continue
+        papers.append(paper)
+    if not papers and not problems:
+        problems.append(Problem(str(path), 0, "no paper entries found"))
+    return papers, sorted(problems, key=lambda problem: problem.line)

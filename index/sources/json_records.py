@@ -1,0 +1,313 @@
+"""JSON and JSON-lines paper lists.
+
+`.json`: an array of paper objects, or an object holding that array under `papers`, `items`
+or `records` (a lone paper object is read as a list of one). `.jsonl`/`.ndjson`: one object
+per line; a bad line is reported and the rest load. The arXiv metadata snapshot is JSON lines
+even though it is named `.json`, so a `.json` file that is not one JSON document is read as
+JSON lines.
+
+Field names are the usual ones (title, abstract/summary, authors, id/doi/arxiv id, year or a
+date, url/link/links); the arXiv snapshot's rows (`authors_parsed`, `versions`,
+`update_date`, `categories`) load as they are.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from paperterm.index.papers import Paper, content_id, find_links
+from paperterm.index.problems import Problem
+from paperterm.index.sources.enrich import enrich
+from paperterm.index.text.field_text import clean
+
+_LIST_KEYS = ("papers", "items", "records")
+_LIST_START = re.compile(r'"(?:papers|items|records)"\s*:\s*\[')
+_PAPER_KEYS = {"title", "abstract", "summary"}
+# New-style (2401.01234, 0704.0001) and old-style (hep-ph/0703001, math.GT/0309136) ids.
+_ARXIV_ID = re.compile(
+    r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:|^)"
+    r"(\d{4}\.\d{4,5}|[a-z][a-z.-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
+    re.I,
+)
+_DOI = re.compile(r"(10\.\d{4,9}/\S+)")
+_YEAR = re.compile(r"\b(1[5-9]\d\d|2\d\d\d)\b")
+# arXiv rows wrap their abstracts and start each new paragraph with an indented line.
+_INDENTED_LINE = re.compile(r"\n[ \t]+(?=\S)")
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return _valid(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return ""
+
+
+def _valid(text: str) -> str:
+    """`text` with lone surrogates (JSON may spell them, "\\ud800", but they are no
+    character and cannot be written as UTF-8) replaced by U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _why(error: ValueError | RecursionError) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return error.msg
+    return "nested too deeply"
+
+
+def _line_of(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def _array_items(text: str, start: int) -> tuple[list[tuple[int, Any]], str | None, int]:
+    """The values of the JSON array opening at `text[start]`, each with its line.
+
+    Decoding value by value (not `json.loads` on the whole) gives us line numbers, and keeps
+    the values before a syntax error. Returns (items, error message or None, error line).
+    """
+    decoder = json.JSONDecoder()
+    items: list[tuple[int, Any]] = []
+    index = start + 1
+    ws = re.compile(r"\s*")
+    while True:
+        index = ws.match(text, index).end()
+        if index < len(text) and text[index] == "]":
+            return items, None, 0
+        try:
+            value, end = decoder.raw_decode(text, index)
+        except json.JSONDecodeError as error:
+            return items, error.msg, _line_of(text, error.pos)
+        except RecursionError:
+            return items, "nested too deeply", _line_of(text, index)
+        items.append((_line_of(text, index), value))
+        index = ws.match(text, end).end()
+        if index < len(text) and text[index] == ",":
+            index += 1
+        elif index < len(text) and text[index] == "]":
+            return items, None, 0
+        else:
+            return items, "Expecting ',' delimiter", _line_of(text, index)
+
+
+def _records(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Problem]]:
+    """(line, value) for every record of a .json file; JSON lines if it is not one document."""
+    stripped = text.lstrip()
+    if not stripped:
+        return [], [Problem(str(path), 0, "empty file")]
+    start = len(text) - len(stripped)
+    if stripped[0] == "[":
+        items, error, line = _array_items(text, start)
+        if error is None:
+            return items, []
+        return items, [Problem(str(path), line, f"not valid JSON: {error}; rest skipped")]
+    try:
+        document = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        if _why(error) == "Extra data" or _looks_like_lines(text):
+            return _lines(path, text)
+        line = getattr(error, "lineno", 0)
+        return [], [Problem(str(path), line, f"not valid JSON: {_why(error)}")]
+    if isinstance(document, dict):
+        for key in _LIST_KEYS:
+            if isinstance(document.get(key), list):
+                match = _LIST_START.search(text)
+                if match:
+                    items, error, _ = _array_items(text, match.end() - 1)
+                    if error is None and len(items) == len(document[key]):
+                        return items, []
+                return [(0, item) for item in document[key]], []
+        if _PAPER_KEYS & set(document):
+            return [(_line_of(text, start), document)], []
+    return [], [
+        Problem(str(path), 0, "no papers found: expected an array of objects or JSON lines")
+    ]
+
+
+def _looks_like_lines(text: str) -> bool:
+    first = text.lstrip().split("\n", 1)[0].strip()
+    try:
+        return isinstance(json.loads(first), dict)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+
+
+def _lines(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Problem]]:
+    records: list[tuple[int, Any]] = []
+    problems: list[Problem] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append((number, json.loads(line)))
+        except (json.JSONDecodeError, RecursionError) as error:
+            problems.append(Problem(str(path), number, f"not valid JSON: {_why(error)}; skipped"))
+    return records, problems
+
+
+def _author_name(value: Any) -> str:
+    if isinstance(value, str):
+        return _text(value)
+    if isinstance(value, dict):
+        name = _text(value.get("name")) or _text(value.get("literal"))
+        if name:
+            return name
+        first = _text(value.get("first") or value.get("given") or value.get("firstName"))
+        last = _text(value.get("last") or value.get("family") or value.get("lastName"))
+        return f"{first} {last}"
+    if isinstance(value, list):  # arXiv's authors_parsed rows: [last, first, suffix]
+        parts = [_text(part) for part in value[:3]]
+        last, first, suffix = [*parts, "", "", ""][:3]
+        return " ".join(part for part in (first, last, suffix) if part)
+    return ""
+
+
+def _split_author_string(value: str) -> list[str]:
+    """Names from "A, B and C" or "A and B"; BibTeX's "Last, First and Last, First" too."""
+    people = [part.strip() for part in re.split(r"\s+and\s+|\n", value) if part.strip()]
+    if len(people) > 1 and all(person.count(",") == 1 for person in people):
+        return [" ".join(reversed(person.split(","))) for person in people]
+    return [name for person in people for name in person.split(",")]
+
+
+def _authors(record: dict[str, Any]) -> list[str]:
+    value = record.get("authors_parsed") or record.get("authors") or record.get("author")
+    if isinstance(value, str):
+        raw = _split_author_string(_text(value))
+    elif isinstance(value, list):
+        raw = [_author_name(item) for item in value]
+    elif isinstance(value, dict):
+        raw = [_author_name(value)]
+    else:
+        raw = []
+    names = (clean(name, paragraphs=False) for name in raw)
+    return [name for name in names if name]
+
+
+def _arxiv_id(record: dict[str, Any]) -> str:
+    for key in ("arxiv_id", "arxiv", "arxivId", "id"):
+        match = _ARXIV_ID.search(_text(record.get(key)).strip())
+        if match:
+            return match.group(1)
+    return ""
+
+
+def _doi(record: dict[str, Any]) -> str:
+    match = _DOI.search(_text(record.get("doi")).strip())
+    return match.group(1).rstrip(".,;") if match else ""
+
+
+def _year(record: dict[str, Any], arxiv_id: str) -> int | None:
+    year = record.get("year")
+    if isinstance(year, int) and not isinstance(year, bool):
+        return year
+    versions = record.get("versions")
+    first_version = versions[0] if isinstance(versions, list) and versions else {}
+    candidates = [
+        _text(year),
+        _text(first_version.get("created")) if isinstance(first_version, dict) else "",
+        *(_text(record.get(key)) for key in ("date", "published", "update_date", "updated")),
+    ]
+    for candidate in candidates:
+        match = _YEAR.search(candidate)
+        if match:
+            return int(match.group(1))
+    if re.match(r"\d{4}\.", arxiv_id):  # new-style ids start with yymm
+        return 2000 + int(arxiv_id[:2])
+    return None
+
+
+def _url(value: Any) -> str:
+    """A URL given as a string or as `{"href": ...}` / `{"url": ...}`."""
+    if isinstance(value, dict):
+        value = value.get("href") or value.get("url")
+    url = _text(value).strip()
+    return url if url.startswith(("http://", "https://")) else ""
+
+
+def _urls(value: Any) -> list[str]:
+    items = value if isinstance(value, list) else [value]
+    return [url for url in map(_url, items) if url]
+
+
+def _links(record: dict[str, Any], doi: str, arxiv_id: str, abstract: str) -> list[str]:
+    links: dict[str, None] = {}
+    for key in ("url", "link", "links", "pdf_url", "pdf"):
+        for url in _urls(record.get(key)):
+            links.setdefault(url, None)
+    if arxiv_id:
+        links.setdefault(f"https://arxiv.org/abs/{arxiv_id}", None)
+    if doi:
+        links.setdefault(f"https://doi.org/{doi}", None)
+    for url in find_links(abstract):
+        links.setdefault(url, None)
+    return list(links)
+
+
+def _abstract(record: dict[str, Any]) -> str:
+    raw = _text(record.get("abstract")) or _text(record.get("summary"))
+    if "authors_parsed" in record or "versions" in record:
+        raw = _INDENTED_LINE.sub("\n\n", raw.strip())
+    return clean(raw)
+
+
+def _paper(path: Path, line: int, record: dict[str, Any], collection: str | None) -> Paper | str:
+    """The paper a record describes, or why it cannot be one."""
+    title = clean(_text(record.get("title")), paragraphs=False)
+    abstract = _abstract(record)
+    if not title and not abstract:
+        return "record has neither title nor abstract; skipped"
+    arxiv_id = _arxiv_id(record)
+    doi = _doi(record)
+    explicit = _text(record.get("id")).strip()
+    paper_id = arxiv_id or doi or explicit or content_id(abstract or title)
+    name = (
+        collection
+        or clean(_text(record.get("collection") or record.get("venue")), paragraphs=False)
+        or path.stem
+    )
+    paper = Paper(
+        id=paper_id,
+        collection=name,
+        abstract=abstract,
+        title=title,
+        authors=_authors(record),
+        year=_year(record, arxiv_id),
+        doi=doi,
+        arxiv_id=arxiv_id,
+        links=_links(record, doi, arxiv_id, abstract),
+        source=str(path),
+        line=line,
+    )
+    enrich(paper)
+    if not paper.title and not paper.text:
+        return "record has no visible text; skipped"
+    return paper
+
+
+def parse(
+    path: Path, text: str, collection: str | None = None
+) -> tuple[list[Paper], list[Problem]]:
+    if path.suffix.lower() in (".jsonl", ".ndjson"):
+        records, problems = _lines(path, text)
+    else:
+        records, problems = _records(path, text)
+    papers: list[Paper] = []
+    for line, record in records:
+        if not isinstance(record, dict):
+            problems.append(Problem(str(path), line, "record is not a JSON object; skipped"))
+            continue
+        paper = _paper(path, line, record, collection)
+        if isinstance(paper, str):
+            problems.append(Problem(str(path), line, paper))
+        else:
+            papers.append(paper)
+    if not papers and not problems:
+        problems.append(Problem(str(path), 0, "no papers found"))
+    return papers, sorted(problems, key=lambda problem: problem.line)

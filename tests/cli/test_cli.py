@@ -1,0 +1,163 @@
+"""The CLI in-process (fast) and, for the start-up path, as a real subprocess."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from paperterm.tui.cli.main import main
+
+
+@pytest.fixture
+def run(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("PAPERTERM_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("PAPERTERM_CONFIG", str(tmp_path / "no-config.toml"))
+    (tmp_path / "no-config.toml").write_text("", encoding="utf-8")
+
+    def invoke(*args: str) -> tuple[int, str, str]:
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return invoke
+
+
+def test_list_json_has_full_records(run):
+    code, out, err = run("list", "--json")
+    assert code == 0, err
+    records = json.loads(out)
+    assert len(records) == 38
+    for record in records:
+        assert {"id", "name", "title", "collection", "abstract", "links"} <= set(record)
+    assert any(r["links"] == ["https://github.com/deeplearning-wisc/picle"] for r in records)
+
+
+def test_list_plain(run):
+    code, out, _ = run("list")
+    assert code == 0
+    assert len(out.splitlines()) == 38
+    assert "[ICML 2024 论文列表]" in out
+
+
+def test_search_json_contract(run):
+    code, out, _ = run("search", "reverse complement DNA", "--json", "--limit", "3")
+    assert code == 0
+    result = json.loads(out)
+    assert result["query"] == "reverse complement DNA"
+    assert result["total"] >= 1 and isinstance(result["took_ms"], float)
+    hit = result["hits"][0]
+    assert set(hit) >= {"id", "title", "name", "score", "collection", "snippet"}
+    assert "**DNA**" in hit["snippet"]
+
+
+def test_search_reads_queries_from_stdin_in_order(run, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("DNA\npersona\n\nzzzzqqq\n"))
+    code, out, _ = run("search", "--json", "-")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["query"] for line in lines] == ["DNA", "persona", "", "zzzzqqq"]
+    assert lines[3]["total"] == 0
+
+
+def test_search_plain_output(run):
+    code, out, _ = run("search", "persona elicitation")
+    assert code == 0
+    assert "PICLe" in out
+    assert "1 of 1 matches" in out
+
+
+def test_show_by_id_and_prefix(run):
+    _, out, _ = run("list", "--json")
+    paper = json.loads(out)[0]
+    code, shown, _ = run("show", paper["id"], "--json")
+    assert code == 0 and json.loads(shown)["id"] == paper["id"]
+    code, text, _ = run("show", paper["id"][:8])
+    assert code == 0 and paper["title"] in text
+
+
+def test_show_unknown_id_is_a_one_line_error(run):
+    code, _, err = run("show", "nope")
+    assert code == 2
+    assert err.strip().count("\n") == 0 and "no paper with id 'nope'" in err
+
+
+def test_index_prints_counts_and_reuses(run, tmp_path):
+    code, out, _ = run("index")
+    assert code == 0
+    assert out.startswith("38 papers, 2 collections,")
+    code, again, _ = run("index")
+    assert again.split("(")[1] == out.split("(")[1]  # same generation folder
+    code, rebuilt, _ = run("index", "--rebuild")
+    assert rebuilt.split("(")[1] != out.split("(")[1]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["search"], "the following arguments are required"),
+        (["search", "x", "--limit", "0"], "must be at least 1"),
+        (["frobnicate"], "invalid choice"),
+        (["--source", "/no/such/file.txt", "list"], "/no/such/file.txt: no such source"),
+        (["--config", "/no/such/config.toml", "list"], "config file not found"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(run, args, needle):
+    code, _, err = run(*args)
+    assert code == 2
+    assert needle in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_data_dir_that_is_a_file(run, tmp_path):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x")
+    code, _, err = run("--data-dir", str(blocker), "list")
+    assert code == 2 and "not a folder" in err
+
+
+def test_reader_refuses_without_a_terminal(run):
+    code, _, err = run()
+    assert code == 2
+    assert "needs a terminal" in err
+
+
+def test_json_escapes_terminal_controls(run, tmp_path):
+    source = tmp_path / "evil.txt"
+    source.write_text(
+        "Evil\n\nBad \u009b31m and \u202e reversed and \x1b]0;pwned\x07 text.\n", encoding="utf-8"
+    )
+    code, out, _ = run("--source", str(source), "list", "--json")
+    assert code == 0
+    assert "\u009b" not in out and "\u202e" not in out and "\x1b" not in out
+    json.loads(out)
+
+
+def test_real_process_answers_search_from_any_folder(tmp_path):
+    env = {
+        **os.environ,
+        "PAPERTERM_DATA_DIR": str(tmp_path / "data"),
+        "PAPERTERM_CONFIG": str(tmp_path / "none.toml"),
+    }
+    (tmp_path / "none.toml").write_text("")
+    command = [sys.executable, "-m", "paperterm.tui.cli.main", "search", "Caduceus", "--json"]
+    for _ in range(2):  # first use builds the index, second reuses it
+        done = subprocess.run(
+            command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == ""
+        assert json.loads(done.stdout)["total"] == 1
+    assert (tmp_path / "data" / "index" / "CURRENT").is_file()
+
+
+def test_a_broken_reader_config_is_reported_even_without_a_terminal(run, tmp_path):
+    config = tmp_path / "bad.toml"
+    config.write_text("[keys]\nbookmrk = 'm'\n", encoding="utf-8")
+    code, _, err = run("--config", str(config))
+    assert code == 2
+    assert f"{config}:2: keys.bookmrk:" in err and "needs a terminal" not in err

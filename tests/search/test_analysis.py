@@ -1,0 +1,60 @@
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+
+from paperterm.index.search.analysis import WORD_PATTERN, plain_analyzer, stemming_analyzer
+
+
+def _reference(stem: bool, minsize: int):
+    """Whoosh's own chain, which WordTokenizer folds into one pass (for text without CJK)."""
+    chain = RegexTokenizer(WORD_PATTERN) | LowercaseFilter() | StopFilter(minsize=minsize)
+    return chain | StemFilter() if stem else chain
+
+
+def _tokens(analyzer, text):
+    return [
+        (t.text, t.pos, t.startchar, t.endchar) for t in analyzer(text, positions=True, chars=True)
+    ]
+
+
+SAMPLE = (
+    "The state of the art in Long-Context LLMs: we study i.i.d. data, 2.5x speed-ups, "
+    "and X-ray images; contexts, contextual, a b c."
+)
+
+
+def test_same_tokens_as_whoosh_chain():
+    assert _tokens(stemming_analyzer(), SAMPLE) == _tokens(_reference(True, 2), SAMPLE)
+    assert _tokens(plain_analyzer(), SAMPLE) == _tokens(_reference(False, 1), SAMPLE)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(codec="latin-1"), max_size=200))
+def test_same_tokens_as_whoosh_chain_for_any_latin_text(text):
+    assert _tokens(stemming_analyzer(), text) == _tokens(_reference(True, 2), text)
+
+
+def test_cjk_runs_become_bigrams_with_positions_and_offsets():
+    tokens = _tokens(plain_analyzer(), "ICML 2024 论文列表 x")
+    assert tokens == [
+        ("icml", 0, 0, 4),
+        ("2024", 1, 5, 9),
+        ("论文", 2, 10, 12),
+        ("文列", 3, 11, 13),
+        ("列表", 4, 12, 14),
+        ("x", 5, 15, 16),
+    ]
+    assert [t.text for t in stemming_analyzer()("深度学习 models")] == [
+        "深度",
+        "度学",
+        "学习",
+        "model",
+    ]
+    assert [t.text for t in plain_analyzer()("abc论文")] == ["abc", "论文"]
+
+
+@given(st.text())
+def test_never_raises_and_offsets_point_into_the_text(text):
+    for token in plain_analyzer()(text, chars=True):
+        assert 0 <= token.startchar < token.endchar <= len(text)
+        assert token.text

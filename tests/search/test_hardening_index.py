@@ -1,0 +1,392 @@
+"""Index faults: killed builds, damaged or missing files, stale locks, odd data dirs.
+
+Whatever state a data dir is in, the next start recovers by itself: it rebuilds what is
+damaged, ignores locks nobody holds, and runs from an in-memory index (with a warning) where
+it cannot write. tests/test_store.py covers the basic cases; these are the rest.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import marshal
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import whoosh.index
+
+from paperterm.index.config import Config
+from paperterm.index.library.bookmarks import BookmarksSaveError, BookmarkStore
+from paperterm.index.search import store as store_module
+from paperterm.index.search.searcher import Searcher
+from paperterm.index.session import Session, SessionError
+
+SEED_PAPERS = 38
+
+
+def _session(data: Path, sources: list[Path] | None = None) -> Session:
+    return Session.create(data, sources or [], Config())
+
+
+def _built(data: Path) -> Path:
+    """Build the seeds' index in `data`; the live generation folder."""
+    opened, _ = _session(data).open()
+    opened.ix.close()
+    return Path(opened.location)
+
+
+def _reopened(data: Path) -> tuple[str, int, list[str]]:
+    session = _session(data)
+    opened, _ = session.open()
+    return opened.location, len(opened.papers), session.warnings
+
+
+# --- damaged or missing files -----------------------------------------------------------
+
+
+def _cut_in_half(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+DAMAGE = {
+    "segment file missing": lambda gen, root: [p.unlink() for p in gen.glob("*.seg")],
+    "segment file truncated": lambda gen, root: [_cut_in_half(p) for p in gen.glob("*.seg")],
+    "segment file emptied": lambda gen, root: [p.write_bytes(b"") for p in gen.glob("*.seg")],
+    "papers file missing": lambda gen, root: (gen / store_module.PAPERS_FILE).unlink(),
+    "papers file truncated": lambda gen, root: _cut_in_half(gen / store_module.PAPERS_FILE),
+    "papers file not marshal": lambda gen, root: (gen / store_module.PAPERS_FILE).write_text("{}"),
+    "papers file of another version": lambda gen, root: (
+        gen / store_module.PAPERS_FILE
+    ).write_bytes(marshal.dumps((("id", "title"), [("a", "b")]))),
+    "meta.json missing": lambda gen, root: (gen / "meta.json").unlink(),
+    "meta.json truncated": lambda gen, root: _cut_in_half(gen / "meta.json"),
+    "meta.json from a newer version": lambda gen, root: (gen / "meta.json").write_text(
+        json.dumps({**json.loads((gen / "meta.json").read_text()), "added_later": 1})
+    ),
+    "meta.json counts wrong": lambda gen, root: (gen / "meta.json").write_text(
+        json.dumps({**json.loads((gen / "meta.json").read_text()), "papers": 7})
+    ),
+    "CURRENT empty": lambda gen, root: (root / "CURRENT").write_text(""),
+    "CURRENT points outside": lambda gen, root: (root / "CURRENT").write_text(f"../{gen.name}"),
+    "CURRENT binary": lambda gen, root: (root / "CURRENT").write_bytes(b"\xff\x00gen-\x1b[2J"),
+    "generation folder gone": lambda gen, root: os.rename(gen, root / "elsewhere"),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_damaged_index_is_rebuilt_on_next_start(tmp_path, damage):
+    data = tmp_path / "data"
+    generation = _built(data)
+    DAMAGE[damage](generation, data / "index")
+    assert _session(data).open_existing() is None
+    location, count, warnings = _reopened(data)
+    assert count == SEED_PAPERS
+    assert location not in (str(generation), ":memory:")
+    assert warnings == []
+    # ... and the rebuilt index is the one the start after that uses.
+    assert _reopened(data)[0] == location
+
+
+@pytest.mark.parametrize("vocabulary", ["missing", "truncated"])
+def test_damaged_vocabulary_is_counted_again(tmp_path, vocabulary):
+    data = tmp_path / "data"
+    generation = _built(data)
+    path = generation / store_module.VOCABULARY_FILE
+    path.unlink() if vocabulary == "missing" else _cut_in_half(path)
+    opened, _ = _session(data).open()
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    try:
+        assert searcher.search("complement*").total >= 1
+    finally:
+        searcher.close()
+
+
+def test_parser_version_change_rebuilds(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    generation = _built(data)
+    monkeypatch.setattr(store_module, "PARSER_VERSION", store_module.PARSER_VERSION + 1)
+    location, count, _ = _reopened(data)
+    assert location != str(generation) and count == SEED_PAPERS
+
+
+# --- builds that stop half-way ----------------------------------------------------------
+
+#: Steps of a build, in order, and how to make each one fail.
+BUILD_STEPS = ["create_in", "write_documents", "save_papers", "meta", "rename", "current"]
+
+
+class _OsFailingRename:
+    """The `os` module as the store sees it, with a `rename` that fails."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def __getattr__(self, name: str):
+        return getattr(os, name)
+
+    def rename(self, *args, **kwargs):
+        raise self.error
+
+
+def _fail_at(monkeypatch, step: str, error: BaseException) -> None:
+    def fail(*args, **kwargs):
+        raise error
+
+    if step == "create_in":
+        monkeypatch.setattr(whoosh.index, "create_in", fail)
+        return
+    if step in ("write_documents", "save_papers"):
+        monkeypatch.setattr(store_module, step, fail)
+        return
+    if step == "rename":
+        monkeypatch.setattr(store_module, "os", _OsFailingRename(error))
+        return
+    real_write = store_module.atomic_write_text
+    name = "meta.json" if step == "meta" else "CURRENT"
+
+    def write(path, text, **kwargs):
+        if Path(path).name == name:
+            raise error
+        real_write(path, text, **kwargs)
+
+    monkeypatch.setattr(store_module, "atomic_write_text", write)
+
+
+@pytest.mark.parametrize("step", BUILD_STEPS)
+def test_rebuild_interrupted_at_any_step_keeps_the_old_index(tmp_path, monkeypatch, step):
+    data = tmp_path / "data"
+    generation = _built(data)
+    with monkeypatch.context() as patch:
+        _fail_at(patch, step, KeyboardInterrupt())
+        with pytest.raises(KeyboardInterrupt):
+            _session(data).open(rebuild=True)
+    root = data / "index"
+    assert [p.name for p in root.glob("gen-*")] == [generation.name]
+    assert not list(root.glob("tmp-*"))
+    assert _reopened(data)[:2] == (str(generation), SEED_PAPERS)
+
+
+@pytest.mark.parametrize("step", [s for s in BUILD_STEPS if s != "write_documents"])
+def test_first_build_failing_to_write_runs_from_memory_and_leaves_nothing(
+    tmp_path, monkeypatch, step
+):
+    data = tmp_path / "data"
+    with monkeypatch.context() as patch:
+        _fail_at(patch, step, OSError(errno.EROFS, "Read-only file system"))
+        location, count, warnings = _reopened(data)
+    assert (location, count) == (":memory:", SEED_PAPERS)
+    assert len(warnings) == 1 and "Read-only file system" in warnings[0]
+    root = data / "index"
+    assert not list(root.glob("gen-*")) and not list(root.glob("tmp-*"))
+    assert _reopened(data)[1:] == (SEED_PAPERS, [])  # writable again: built on disk
+
+
+def test_temporary_files_of_a_killed_build_are_removed_by_the_next(tmp_path):
+    data = tmp_path / "data"
+    _built(data)
+    root = data / "index"
+    leftovers = [root / "tmp-killed", root / ".CURRENT.abc123.tmp"]
+    leftovers[0].mkdir()
+    leftovers[1].write_text("gen-half")
+    _session(data).open(rebuild=True)
+    assert not any(path.exists() for path in leftovers)
+
+
+# --- stale locks ------------------------------------------------------------------------
+
+
+def test_stale_build_lock_file_is_ignored(tmp_path):
+    data = tmp_path / "data"
+    (data / "index").mkdir(parents=True)
+    (data / "index" / "build.lock").write_text("12345 from a process long gone\n")
+    location, count, warnings = _reopened(data)
+    assert location.startswith(str(data)) and count == SEED_PAPERS
+    assert warnings == []
+
+
+def test_stale_bookmarks_lock_file_is_ignored_but_a_held_one_is_not(tmp_path):
+    store = BookmarkStore.in_dir(tmp_path)
+    store.lock_timeout = 0.2
+    store.lock_path.write_text("left by a killed process\n")
+    store.load()
+    store.add("abc", "A title")
+    assert BookmarkStore.in_dir(tmp_path).path.read_text().count("[[bookmarks]]") == 1
+    # The contrast: a lock that some process does hold makes the save wait, then fail.
+    with open(store.lock_path, "a") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        with pytest.raises(BookmarksSaveError):
+            store.add("def", "Another")
+    assert store.pending  # kept, and saved once the lock is free
+    store.save()
+    assert not store.pending
+
+
+# --- data dirs that are not what they should be -----------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["broken link", "link loop"])
+def test_data_dir_that_is_a_dangling_link_is_refused(tmp_path, kind):
+    data = tmp_path / "data"
+    if kind == "broken link":
+        data.symlink_to(tmp_path / "nowhere")
+    else:
+        (tmp_path / "other").symlink_to(data)
+        data.symlink_to(tmp_path / "other")
+    with pytest.raises(SessionError, match="symbolic link"):
+        _session(data)
+
+
+def test_data_dir_link_to_a_folder_is_fine(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "data").symlink_to(tmp_path / "real")
+    assert _reopened(tmp_path / "data")[1] == SEED_PAPERS
+    assert (tmp_path / "real" / "index" / "CURRENT").is_file()
+
+
+DAMAGED_DIRS = {
+    "data dir under a file": lambda data: data.parent.write_text("x"),
+    "index is a file": lambda data: (data.mkdir(), (data / "index").write_text("x")),
+    "CURRENT is a folder": lambda data: (data / "index" / "CURRENT").mkdir(parents=True),
+    "build.lock is a folder": lambda data: (data / "index" / "build.lock").mkdir(parents=True),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGED_DIRS)
+def test_data_dir_that_cannot_hold_an_index_runs_from_memory(tmp_path, damage):
+    data = tmp_path / "file" / "data" if damage == "data dir under a file" else tmp_path / "data"
+    DAMAGED_DIRS[damage](data)
+    location, count, warnings = _reopened(data)
+    assert (location, count) == (":memory:", SEED_PAPERS)
+    assert len(warnings) == 1 and "in-memory" in warnings[0] and str(data) in warnings[0]
+    assert not list(data.glob("index/gen-*"))  # no half-installed generation left behind
+
+
+def test_read_only_data_dir_runs_from_memory(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    data.chmod(0o500)
+    try:
+        if os.access(data, os.W_OK):
+            pytest.skip("running as root: permissions do not stop writes")
+        location, count, warnings = _reopened(data)
+    finally:
+        data.chmod(0o700)
+    assert (location, count) == (":memory:", SEED_PAPERS)
+    assert "Permission denied" in warnings[0]
+
+
+def test_non_utf8_file_names_and_json_surrogates_do_not_stop_the_build(tmp_path):
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    latin_name = os.fsdecode(b"caf\xe9")  # a lone surrogate in the str, as Linux hands it
+    (folder / f"{latin_name}.txt").write_text("An abstract about coffee and its effects.\n")
+    (folder / "lone.json").write_text(
+        '[{"id": "x\\ud800", "title": "T \\udfff", "abstract": "Lone \\ud800 surrogate."}]'
+    )
+    data = tmp_path / "data"
+    location, count, warnings = _reopened_with(data, folder)
+    assert count == 2 and location != ":memory:" and warnings == []
+    opened, _ = _session(data, [folder]).open()
+    assert opened.location == location  # the saved index reads back, not rebuilt
+    by_source = {Path(p.source).name: p for p in opened.papers}
+    assert by_source[f"{latin_name}.txt"].collection == latin_name  # kept exactly
+    assert by_source["lone.json"].title == "T \ufffd"
+
+
+def _reopened_with(data: Path, folder: Path) -> tuple[str, int, list[str]]:
+    session = _session(data, [folder])
+    opened, _ = session.open()
+    return opened.location, len(opened.papers), session.warnings
+
+
+# --- a real build, killed at random moments ----------------------------------------------
+
+KILL_ROUNDS = 12
+KILL_ABSTRACTS = 300
+
+
+def write_generated_corpus(folder: Path, count: int, seed: int = 7) -> None:
+    """`count` distinct abstracts of made-up words, in seed-format text files."""
+    rng = random.Random(seed)
+    syllables = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
+    vocabulary = [
+        "".join(rng.choice(syllables) for _ in range(rng.randint(1, 4))) for _ in range(3000)
+    ]
+    folder.mkdir(parents=True)
+    per_file = 100
+    for start in range(0, count, per_file):
+        paragraphs = []
+        for _ in range(start, min(count, start + per_file)):
+            words = rng.choices(vocabulary, k=rng.randint(80, 160))
+            sentences = [" ".join(words[i : i + 16]) for i in range(0, len(words), 16)]
+            paragraphs.append(" ".join(s.capitalize() + "." for s in sentences))
+        body = "\n\n".join([f"Generated part {start // per_file}", *paragraphs])
+        (folder / f"part-{start // per_file:03d}.txt").write_text(body + "\n", encoding="utf-8")
+
+
+def _cli(env: dict[str, str], *args: str, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "paperterm.tui.cli.main", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kwargs,
+    )
+
+
+def _finish(process: subprocess.Popen) -> tuple[int, str, str]:
+    out, err = process.communicate(timeout=120)
+    return process.returncode, out, err
+
+
+def test_index_rebuild_killed_at_random_moments_recovers(tmp_path):
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, KILL_ABSTRACTS)
+    (tmp_path / "config.toml").write_text(
+        f"include_seeds = false\n[[sources]]\npath = '{corpus}'\n"
+    )
+    env = {
+        **os.environ,
+        "PAPERTERM_DATA_DIR": str(tmp_path / "data"),
+        "PAPERTERM_CONFIG": str(tmp_path / "config.toml"),
+    }
+    started = time.perf_counter()
+    code, out, err = _finish(_cli(env, "index", "--rebuild"))
+    build_seconds = time.perf_counter() - started
+    assert code == 0 and out.startswith(f"{KILL_ABSTRACTS} papers"), err
+
+    rng = random.Random(20240721)
+    delays = sorted(rng.uniform(0.0, build_seconds * 1.1) for _ in range(KILL_ROUNDS))
+    killed_while_running = 0
+    for delay in delays:
+        process = _cli(env, "index", "--rebuild")
+        time.sleep(delay)
+        process.send_signal(signal.SIGKILL)
+        process.communicate(timeout=120)
+        killed_while_running += process.returncode == -signal.SIGKILL
+
+        listing = _cli(env, "list", "--json")
+        search = _cli(env, "search", "--json", "generated")
+        code, out, err = _finish(listing)
+        assert code == 0, f"after a kill at {delay:.2f} s: {err}"
+        assert len(json.loads(out)) == KILL_ABSTRACTS
+        assert "Traceback" not in err
+        code, out, err = _finish(search)
+        assert code == 0, f"after a kill at {delay:.2f} s: {err}"
+        assert json.loads(out)["total"] == KILL_ABSTRACTS  # every paper is in a "Generated" list
+    # The kills did land during the builds (not all after them), spread over their length.
+    assert killed_while_running >= KILL_ROUNDS // 2
+
+    code, _, err = _finish(_cli(env, "index", "--rebuild"))
+    assert code == 0, err
+    root = tmp_path / "data" / "index"
+    assert not list(root.glob("tmp-*")) and not list(root.glob(".CURRENT.*"))
+    assert len(list(root.glob("gen-*"))) <= 2

@@ -1,0 +1,74 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
+from paperterm.index.search.query import MAX_CLAUSES, MAX_FUZZY, Clause, parse_query
+
+
+def test_words_phrases_fields_and_exclusions():
+    parsed = parse_query('"long context" -vision title:transformer author:"Ada Lovelace"')
+    assert parsed.clauses == [
+        Clause("phrase", "long context"),
+        Clause("word", "vision", negate=True),
+        Clause("word", "transformer", "title"),
+        Clause("phrase", "Ada Lovelace", "authors"),
+    ]
+
+
+def test_unknown_field_is_a_plain_word():
+    parsed = parse_query("SpOiLer: Offline reinforcement")
+    assert [c.text for c in parsed.clauses] == ["SpOiLer:", "Offline", "reinforcement"]
+    assert all(c.field is None for c in parsed.clauses)
+    assert parse_query("foo:bar").clauses == [Clause("word", "foo:bar")]
+
+
+def test_prefix_needs_three_letters_and_leading_wildcards_are_ignored():
+    assert parse_query("trans*").clauses == [Clause("prefix", "trans")]
+    short = parse_query("c*")
+    assert short.clauses == [Clause("word", "c")]
+    assert any("3 letters" in note for note in short.notes)
+    lead = parse_query("*former")
+    assert lead.clauses == [Clause("word", "former")]
+    assert any("leading" in note for note in lead.notes)
+    assert parse_query("*").clauses == []
+
+
+def test_fuzzy_distance_is_capped():
+    parsed = parse_query("foo~9")
+    assert parsed.clauses == [Clause("fuzzy", "foo", distance=MAX_FUZZY)]
+    assert parsed.notes
+    assert parse_query("transfromer~").clauses[0].distance == 2
+    assert parse_query("cat~").clauses[0].distance == 1
+    assert parse_query("cat~1").clauses[0].distance == 1
+
+
+def test_tags_are_filters_not_clauses():
+    parsed = parse_query("tag:To-Read -tag:done diffusion")
+    assert parsed.tags == ["to-read"]
+    assert parsed.excluded_tags == ["done"]
+    assert parsed.clauses == [Clause("word", "diffusion")]
+
+
+def test_unbalanced_quote_runs_to_the_end_and_empty_field_is_a_word():
+    assert parse_query('"reverse complement').clauses == [Clause("phrase", "reverse complement")]
+    assert parse_query("title:").clauses == [Clause("word", "title:")]
+
+
+def test_clause_count_is_capped():
+    parsed = parse_query(" ".join(f"w{i}" for i in range(500)))
+    assert len(parsed.clauses) == MAX_CLAUSES
+    assert parsed.notes
+
+
+def test_control_characters_never_reach_clauses():
+    parsed = parse_query("dna\x1b[31m\x00 \u009bred")
+    for clause in parsed.clauses:
+        assert all(ch.isprintable() for ch in clause.text)
+
+
+@given(st.text())
+def test_parser_never_raises(text):
+    parsed = parse_query(text)
+    assert len(parsed.clauses) <= MAX_CLAUSES
+    for clause in parsed.clauses:
+        assert clause.text
+        assert clause.distance <= MAX_FUZZY

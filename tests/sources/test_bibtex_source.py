@@ -1,0 +1,224 @@
+"""BibTeX (PMLR proceedings) parsing: fixture, field cleaning, failures, the real corpora."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from locations import CORPORA, FIXTURES
+
+from paperterm.index.sources import bibtex as bibtex_source
+from paperterm.index.text.field_text import clean
+
+FIXTURE = FIXTURES / "pmlr_sample.bib"
+_MATH = re.compile(r"\$[^$]*\$")
+
+
+def parse_fixture(collection: str | None = None):
+    return bibtex_source.parse(FIXTURE, FIXTURE.read_text(encoding="utf-8"), collection)
+
+
+def parse_text(text: str, name: str = "x.bib"):
+    return bibtex_source.parse(Path(name), text, None)
+
+
+def test_fixture_papers_problems_and_lines():
+    papers, problems = parse_fixture()
+    assert [p.id for p in papers] == ["gauss24bayes", "noether24rings", "hopper24title"]
+    lines = FIXTURE.read_text(encoding="utf-8").split("\n")
+    for paper in papers:
+        assert lines[paper.line - 1].startswith(f"@InProceedings{{{paper.id},")
+    by_line = {problem.line: problem.message for problem in problems}
+    assert len(problems) == 3
+    broken = lines.index("@InProceedings{broken24,") + 1
+    duplicate = lines.index("@InProceedings{noether24rings,", broken) + 1
+    empty = lines.index("@InProceedings{empty24,") + 1
+    assert "malformed entry 'broken24' skipped" in by_line[broken]
+    assert "duplicate key 'noether24rings'" in by_line[duplicate]
+    assert "first at line" in by_line[duplicate]
+    assert "neither title nor abstract" in by_line[empty]
+    assert all(str(p).startswith(f"{FIXTURE}:") for p in problems)
+
+
+def test_fixture_fields_are_cleaned():
+    papers, _ = parse_fixture()
+    gauss = papers[0]
+    assert gauss.title.startswith("Bayesian Filtering for Résumé Parsing & Beyond with")
+    assert gauss.authors == ["Carl Friedrich Gauß", "Jörg Müller", "The Toy Consortium"]
+    assert gauss.year == 2024  # from the volume: the entry has none
+    assert gauss.collection == "TOYW 2024"
+    assert gauss.doi == "10.1234/Toy.2024.001"
+    assert gauss.abstract.startswith("We study *Bayesian* filtering of résumés. Our method runs")
+    assert "$\\mathcal{O}(n)$" in gauss.abstract  # math is kept for display_text
+    assert "uses **no** labels" in gauss.abstract
+    assert "by 12% over *strong* baselines." in gauss.abstract
+    assert "\n\nA second paragraph mentions models' weights" in gauss.abstract
+    assert gauss.links == [
+        "https://proceedings.example.org/v999/gauss24a.html",
+        "https://proceedings.example.org/v999/gauss24a.pdf",
+        "https://openreview.net/forum?id=AbC123xYz",
+        "https://doi.org/10.1234/Toy.2024.001",
+        "https://example.org/toy_code",
+    ]
+    noether = papers[1]
+    assert noether.title == "Ring Buffers for Streaming Tokenizers"  # display renders *..*
+    assert noether.authors == ["Emmy Noether", "Sofia Kovalevskaya"]
+    assert noether.abstract == (
+        "Ring buffers make **streaming** tokenizers fast.\n\nThey also use x2 less memory & time."
+    )
+    hopper = papers[2]
+    assert hopper.abstract == ""
+    assert hopper.title == "Compilers Without Abstracts"
+    assert hopper.authors == ["Grace Hopper"]
+
+
+def test_explicit_collection_overrides_the_volume():
+    papers, _ = parse_fixture("My reading list")
+    assert {p.collection for p in papers} == {"My reading list"}
+    assert all(p.collections == ["My reading list"] for p in papers)
+
+
+def test_collection_falls_back_to_booktitle_then_file_stem():
+    text = (
+        "@inproceedings{a1, title = {One}, abstract = {First.},\n"
+        "  booktitle = {Proceedings of {ICML} 2024}, year = 2024}\n"
+        "@article{a2, title = {Two}, abstract = {Second.}}\n"
+    )
+    papers, problems = parse_text(text, "/tmp/my-list.bib")
+    assert problems == []
+    assert [p.collection for p in papers] == ["Proceedings of ICML 2024", "my-list"]
+    assert papers[0].year == 2024
+
+
+def test_crossref_picks_its_volume_and_shortname_keeps_its_year():
+    text = (
+        "@Proceedings{v1, shortname = {AAA 2023}, year = {2023}}\n"
+        "@Proceedings{v2, booktitle = {The Second Volume}, year = {2024}}\n"
+        "@InProceedings{p1, title = {In one}, crossref = {v1}}\n"
+        "@InProceedings{p2, title = {In two}, crossref = {V2}}\n"
+        "@InProceedings{p3, title = {In neither}}\n"
+    )
+    papers, _ = parse_text(text)
+    assert [(p.collection, p.year) for p in papers] == [
+        ("AAA 2023", 2023),
+        ("The Second Volume", 2024),
+        ("AAA 2023", 2023),
+    ]
+
+
+def test_string_macros_concatenation_and_months():
+    text = (
+        '@string{conf = "Toy Conference"}\n'
+        '@inproceedings{k, title = "Part one" # { and {P}art two}, booktitle = conf # " 2020",\n'
+        "  month = jan, year = 2020, abstract = {A.}}\n"
+    )
+    papers, problems = parse_text(text)
+    assert problems == []
+    assert papers[0].title == "Part one and Part two"
+    assert papers[0].collection == "Toy Conference 2020"
+
+
+def test_key_with_colon_and_slash_is_the_id():
+    papers, _ = parse_text("@misc{DBLP:conf/icml/X24, title = {T}, abstract = {A b c.}}\n")
+    assert papers[0].id == "DBLP:conf/icml/X24"
+
+
+def test_arxiv_eprint_and_author_forms():
+    text = (
+        "@misc{e1, title = {E}, abstract = {Text.}, eprint = {2401.01234v3},\n"
+        "  archivePrefix = {arXiv},\n"
+        "  author = {van Dijk, Jan and Ludwig van Beethoven and Smith, Jr., John}}\n"
+    )
+    paper = parse_text(text)[0][0]
+    assert paper.arxiv_id == "2401.01234"
+    assert "https://arxiv.org/abs/2401.01234" in paper.links
+    assert paper.authors == ["Jan van Dijk", "Ludwig van Beethoven", "John Smith Jr."]
+
+
+def test_repeated_field_warns_and_keeps_the_first():
+    papers, problems = parse_text("@misc{r, title = {First}, title = {Second}, abstract = {A.}}\n")
+    assert papers[0].title == "First"
+    assert len(problems) == 1
+    assert "repeats field(s) title" in problems[0].message
+
+
+def test_file_without_entries_is_reported():
+    for text in ("just some words, no entries\n", "@Proceedings{v, shortname = {V}}\n"):
+        papers, problems = parse_text(text)
+        assert papers == []
+        assert [p.message for p in problems] == ["no paper entries found"]
+
+
+def test_unclosed_last_entry_keeps_the_earlier_ones():
+    papers, problems = parse_text("@misc{ok, title = {Fine}}\n\n@misc{bad, title = {Never closed\n")
+    assert [p.id for p in papers] == ["ok"]
+    assert len(problems) == 1
+    assert problems[0].line == 3
+    assert "'bad'" in problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (r"{B}ayesian \& {GPU}s", "Bayesian & GPUs"),
+        (
+            r"R\'{e}sum\'e na\"{\i}ve M{\'\i}nguez \v{S}koda Akko\c{c}",
+            "Résumé naïve Mínguez Škoda Akkoç",
+        ),
+        (r"Gei{\ss}ler, Gau\ss{} and \O{}ster", "Geißler, Gauß and Øster"),
+        (r"individual\'s risk; models\' weights", "individual's risk; models' weights"),
+        (
+            r"O\'Brien and D\'Angelo, Bogunovi\'c, Wo\'zniak",
+            "O'Brien and D'Angelo, Bogunović, Woźniak",
+        ),
+        (
+            r"The \"pre-training then fine-tuning\" paradigm",
+            'The "pre-training then fine-tuning" paradigm',
+        ),
+        (r"\textit{i.e.,} \emph{routing} \textbf{salient}", "*i.e.,* *routing* **salient**"),
+        (r"{\it m\'ethode} and {\bf bold}", "*méthode* and **bold**"),
+        ("<em>a</em> <i>b</i> <b>c</b> <strong>d</strong> <sup>2</sup>", "*a* *b* **c** **d** 2"),
+        (
+            r"up 12\% (50% of runs) on R&D, $54 \%$ of $x_t$",
+            "up 12% (50% of runs) on R&D, $54 \\%$ of $x_t$",
+        ),
+        (r"Lu et al.~\citep{lu2018} found", "Lu et al. [lu2018] found"),
+        (r"at \url{https://github.com/a/dr\_3slice\_ct}.", "at https://github.com/a/dr_3slice_ct."),
+        (r"\textcolor{blue}{Self-pretraining} works", "Self-pretraining works"),
+        ("``experts'' and `draft' -- 1--2 --- end", "“experts” and ‘draft’ – 1–2 — end"),
+        ("costs $5 and $10 {B}", "costs $5 and $10 B"),
+        ("approx ~5 GPUs", "approx ~5 GPUs"),
+    ],
+)
+def test_clean_decodes_latex_and_html(raw, expected):
+    assert clean(raw) == expected
+
+
+def test_clean_keeps_paragraphs_only_when_asked():
+    raw = "Calculation of prompt diphoton\n  production\n\n   second part"
+    assert clean(raw) == "Calculation of prompt diphoton production\n\nsecond part"
+    assert clean(raw, paragraphs=False) == "Calculation of prompt diphoton production second part"
+
+
+@pytest.mark.parametrize("name", ["MIDL2024.bib", "enlsp24.bib"])
+def test_real_pmlr_corpus(name):
+    path = CORPORA / name
+    if not path.exists():
+        pytest.skip(f"{path} is not available")
+    text = path.read_text(encoding="utf-8")
+    papers, problems = bibtex_source.parse(path, text, None)
+    assert problems == []
+    keys = re.findall(r"@InProceedings\{([^,\s]+),", text)
+    assert len(papers) == len(keys)
+    assert [p.id for p in papers] == keys
+    volume = re.search(r"shortname\s*=\s*[{\"]([^}\"]+)[}\"]", text).group(1)
+    for paper in papers:
+        assert volume in paper.collection
+        assert paper.year == 2024
+        assert paper.authors and all(paper.authors)
+        assert paper.title
+        assert not re.search(r"[\\{}]", paper.title), paper.title
+        assert not re.search(r"[\\{}]", _MATH.sub("", paper.abstract)), paper.id
+        assert not any(re.search(r"[\\{}]", author) for author in paper.authors), paper.authors
+        assert text.split("\n")[paper.line - 1].startswith(f"@InProceedings{{{paper.id},")

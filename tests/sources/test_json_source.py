@@ -1,0 +1,190 @@
+"""JSON / JSON-lines parsing: arrays, wrapped arrays, the arXiv snapshot's rows, bad lines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from locations import FIXTURES
+
+from paperterm.index.papers import content_id
+from paperterm.index.sources import json_records as json_source
+
+ARRAY = FIXTURES / "papers.json"
+SNAPSHOT = FIXTURES / "arxiv_snapshot.jsonl"
+
+
+def parse(path: Path, text: str | None = None, collection: str | None = None):
+    if text is None:
+        text = path.read_text(encoding="utf-8")
+    return json_source.parse(path, text, collection)
+
+
+def test_array_fixture():
+    papers, problems = parse(ARRAY)
+    assert len(papers) == 4
+    weaving, engines, arxiv, untitled = papers
+    assert weaving.title == "Weaving Patterns with Punched Cards"
+    assert weaving.abstract == "Jacquard looms read *punched cards*; we read them back."
+    assert weaving.authors == ["Joseph Jacquard", "Ada Lovelace", "Charles Babbage"]
+    assert (weaving.year, weaving.collection) == (1804, "Loom Letters")
+    assert weaving.links == ["https://example.org/jacquard"]
+    assert weaving.id == content_id(weaving.abstract)
+
+    assert engines.abstract == "We scale difference engines to 10^6 cogs."  # from "summary"
+    assert engines.authors == ["Charles Babbage", "Ada Lovelace"]
+    assert (engines.id, engines.doi, engines.year) == ("10.5555/DE.1843", "10.5555/DE.1843", 1843)
+    assert engines.collection == "papers"  # no collection field: the file stem
+    assert engines.links == [
+        "https://example.org/de",
+        "https://example.org/de.pdf",
+        "https://doi.org/10.5555/DE.1843",
+    ]
+
+    assert (arxiv.id, arxiv.arxiv_id, arxiv.year) == ("2401.01234", "2401.01234", 2024)
+    assert untitled.title  # derived from the abstract by enrich
+    assert untitled.authors == ["Anonymous", "Nobody"]
+
+    text = ARRAY.read_text(encoding="utf-8").split("\n")
+    for paper in papers:
+        assert text[paper.line - 1].strip() == "{"
+    assert [(p.line, p.message) for p in problems] == [
+        (
+            _line_of(text, '"authors": "No Content"') - 1,
+            "record has neither title nor abstract; skipped",
+        ),
+        (_line_of(text, '"not an object"'), "record is not a JSON object; skipped"),
+    ]
+
+
+def _line_of(lines: list[str], needle: str) -> int:
+    return next(number for number, line in enumerate(lines, start=1) if needle in line)
+
+
+def test_arxiv_snapshot_rows_load_as_they_are():
+    papers, problems = parse(SNAPSHOT)
+    assert [p.id for p in papers] == ["2401.01234", "0704.0042", "math/0601001", "2312.09999"]
+    assert [(p.line, p.message.split(":")[0]) for p in problems] == [(4, "not valid JSON")]
+    assert [p.line for p in papers] == [1, 2, 3, 5]
+    probes, noether, tops, wire = papers
+    assert probes.title == "Sparse ℓ₁ Probes for Analytical Engines"  # display renders math
+    assert probes.authors == ["Ada Lovelace", "Charles Babbage", "René Descartes"]
+    assert probes.year == 2024
+    assert probes.abstract.startswith("We probe analytical engines with sparse $\\ell_1$ penalties")
+    assert "the mill stores more than the store. Our probes are cheap.\n\nIn a second" in (
+        probes.abstract
+    )
+    assert "Descartes' *méthode* and release code" in probes.abstract
+    assert probes.links == ["https://arxiv.org/abs/2401.01234", "https://example.org/probes"]
+    assert probes.collection == "arxiv_snapshot"
+    assert (noether.doi, noether.year, noether.authors) == (
+        "10.5555/toy.2007.42",
+        2007,
+        ["E. Noether"],
+    )
+    assert "https://doi.org/10.5555/toy.2007.42" in noether.links
+    assert tops.arxiv_id == "math/0601001"
+    assert tops.authors == ["S. Kovalevskaya", "K. Weierstrass"]
+    assert wire.title == "Nanoseconds: A 30% Shorter Wire"
+    assert wire.abstract == "A nanosecond of wire is about 30 cm; we make it 30% shorter."
+
+
+def test_snapshot_named_json_is_read_as_json_lines():
+    """The Kaggle arXiv snapshot file is JSON lines named `.json`."""
+    papers, problems = parse(FIXTURES / "arxiv-metadata.json", SNAPSHOT.read_text("utf-8"))
+    assert len(papers) == 4
+    assert [p.line for p in problems] == [4]
+
+
+def test_wrapped_list_and_single_object():
+    records = [{"title": "A"}, {"title": "B", "abstract": "Bee."}]
+    for key in ("papers", "items", "records"):
+        text = json.dumps({"name": "x", key: records}, indent=1)
+        papers, problems = parse(Path("w.json"), text)
+        assert [p.title for p in papers] == ["A", "B"]
+        assert problems == []
+    papers, problems = parse(Path("one.json"), '{"title": "Alone", "abstract": "Just me."}')
+    assert [p.title for p in papers] == ["Alone"]
+
+
+def test_wrapped_list_records_have_their_lines():
+    text = '{"papers": [\n {"title": "A"},\n\n {"title": "B"}\n]}\n'
+    papers, _ = parse(Path("w.json"), text)
+    assert [p.line for p in papers] == [2, 4]
+
+
+def test_array_syntax_error_keeps_earlier_records():
+    text = '[\n {"title": "Good"},\n {"title": "Bad",, }\n, {"title": "Lost"}]'
+    papers, problems = parse(Path("a.json"), text)
+    assert [p.title for p in papers] == ["Good"]
+    assert len(problems) == 1
+    assert problems[0].line == 3
+    assert problems[0].message.startswith("not valid JSON")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty file"),
+        ("42", "no papers found: expected an array of objects or JSON lines"),
+        ('{"name": "no list"}', "no papers found: expected an array of objects or JSON lines"),
+        ("[]", "no papers found"),
+    ],
+)
+def test_files_without_papers_are_reported(text, message):
+    papers, problems = parse(Path("e.json"), text)
+    assert papers == []
+    assert [p.message for p in problems] == [message]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("A, B and C", ["A", "B", "C"]),
+        ("A and B", ["A", "B"]),
+        ("Smith, John and Doe, Jane", ["John Smith", "Jane Doe"]),
+        (["Ada Lovelace", "Charles Babbage"], ["Ada Lovelace", "Charles Babbage"]),
+        (
+            [{"name": "Ada Lovelace"}, {"given": "Charles", "family": "Babbage"}],
+            ["Ada Lovelace", "Charles Babbage"],
+        ),
+        ([{"first": "Ren\\'e", "last": "Descartes"}], ["René Descartes"]),
+        (None, []),
+    ],
+)
+def test_author_forms(value, expected):
+    record = {"title": "T", "authors": value}
+    papers, _ = parse(Path("a.jsonl"), json.dumps(record))
+    assert papers[0].authors == expected
+
+
+@pytest.mark.parametrize(
+    ("record", "paper_id", "arxiv_id"),
+    [
+        ({"id": "http://arxiv.org/abs/2401.01234v2"}, "2401.01234", "2401.01234"),
+        ({"id": "arXiv:2312.00001"}, "2312.00001", "2312.00001"),
+        ({"id": "hep-th/9901001v1"}, "hep-th/9901001", "hep-th/9901001"),
+        ({"doi": "doi:10.1000/XYZ", "id": "W123"}, "10.1000/XYZ", ""),
+        ({"id": "W123"}, "W123", ""),
+        ({"id": 17}, "17", ""),
+    ],
+)
+def test_ids(record, paper_id, arxiv_id):
+    papers, _ = parse(Path("i.jsonl"), json.dumps({"title": "T", "abstract": "A.", **record}))
+    assert (papers[0].id, papers[0].arxiv_id) == (paper_id, arxiv_id)
+
+
+def test_jsonl_bad_lines_and_non_objects():
+    text = '{"title": "One"}\n\n[1, 2]\n{"title": \n{"title": "Two"}\n'
+    papers, problems = parse(Path("l.ndjson"), text)
+    assert [(p.title, p.line) for p in papers] == [("One", 1), ("Two", 5)]
+    assert [(p.line, p.message.split(";")[0].split(":")[0]) for p in problems] == [
+        (3, "record is not a JSON object"),
+        (4, "not valid JSON"),
+    ]
+
+
+def test_explicit_collection_wins_over_venue():
+    papers, _ = parse(ARRAY, collection="Mine")
+    assert {p.collection for p in papers} == {"Mine"}

@@ -1,0 +1,248 @@
+"""Finding, decoding and picking a parser for corpus files; merging duplicates across sources."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from locations import CORPORA, FIXTURES
+
+from paperterm.index.papers import Paper, content_id
+from paperterm.index.sources import bibtex as bibtex_source
+from paperterm.index.sources import json_records as json_source
+from paperterm.index.sources import text_list as text_source
+from paperterm.index.sources.loader import (
+    SourceSpec,
+    discover,
+    load_file,
+    load_sources,
+    merge_duplicates,
+    pick_parser,
+)
+
+
+def test_every_format_is_registered():
+    assert pick_parser(Path("a.bib"), "") is bibtex_source.parse
+    assert pick_parser(Path("a.json"), "") is json_source.parse
+    assert pick_parser(Path("a.jsonl"), "") is json_source.parse
+    assert pick_parser(Path("a.ndjson"), "") is json_source.parse
+    assert pick_parser(Path("a.txt"), "@x{") is text_source.parse
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "parser"),
+    [
+        ("list.BIB", "anything", bibtex_source.parse),
+        ("export", "\n  @article{k, title={T}}", bibtex_source.parse),
+        ("export", "% JabRef\n% comment\n@article{k, title={T}}", bibtex_source.parse),
+        ("export.dat", '[{"title": "T"}]', json_source.parse),
+        ("export.dat", '\ufeff{"title": "T"}\n{"title": "U"}', json_source.parse),
+        ("notes", "My list\n\nAn abstract.", text_source.parse),
+        ("notes", "% just a percent line\nno entries", text_source.parse),
+    ],
+)
+def test_pick_parser_by_extension_then_content(name, text, parser):
+    assert pick_parser(Path(name), text.lstrip("\ufeff")) is parser
+
+
+def test_discover_walks_folders_in_order_and_only_known_formats(tmp_path):
+    (tmp_path / "b").mkdir()
+    for name in ("b/z.jsonl", "b/a.bib", "c.json", "d.txt", "e.pdf", "f.ndjson", "g.md"):
+        (tmp_path / name).write_text("x", encoding="utf-8")
+    files, problems = discover(SourceSpec(tmp_path))
+    assert [f.relative_to(tmp_path).as_posix() for f in files] == [
+        "b/a.bib",
+        "b/z.jsonl",
+        "c.json",
+        "d.txt",
+        "f.ndjson",
+    ]
+    assert problems == []
+
+
+def test_discover_names_a_missing_source(tmp_path):
+    files, problems = discover(SourceSpec(tmp_path / "nope"))
+    assert files == []
+    assert [p.message for p in problems] == ["no such file or folder"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_discover_cuts_symlink_loops(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "p.bib").write_text("x", encoding="utf-8")
+    (tmp_path / "a" / "loop").symlink_to(tmp_path / "a", target_is_directory=True)
+    files, _ = discover(SourceSpec(tmp_path))
+    assert [f.name for f in files] == ["p.bib"]
+
+
+def test_load_file_decodes_bom_and_latin1(tmp_path):
+    bom = tmp_path / "bom.bib"
+    bom.write_bytes(b"\xef\xbb\xbf@misc{k, title = {Na\xc3\xafve}, abstract = {A.}}\n")
+    papers, problems = load_file(bom)
+    assert (papers[0].id, papers[0].title, problems) == ("k", "Naïve", [])
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes('{"title": "M\xe9thode", "abstract": "Une."}\n'.encode("latin-1"))
+    papers, problems = load_file(latin)
+    assert papers[0].title == "Méthode"
+    assert [p.message for p in problems] == ["not valid UTF-8; read as Latin-1"]
+
+
+def test_fixtures_load_together_and_merge_the_shared_arxiv_paper():
+    corpus = load_sources([SourceSpec(FIXTURES)])
+    ids = [p.id for p in corpus.papers]
+    assert len(ids) == len(set(ids))
+    shared = [p for p in corpus.papers if p.arxiv_id == "2401.01234"]
+    assert len(shared) == 1
+    assert shared[0].collections == ["arxiv_snapshot", "papers"]
+    assert shared[0].title == "Sparse ℓ₁ Probes for Analytical Engines"  # the first record's
+    found = sorted((Path(p.path).name, p.line) for p in corpus.problems)
+    bib = (FIXTURES / "pmlr_sample.bib").read_text(encoding="utf-8").split("\n")
+    array = (FIXTURES / "papers.json").read_text(encoding="utf-8").split("\n")
+    entries = [n for n, line in enumerate(bib, 1) if line.startswith("@InProceedings{")]
+    bad_bib = [entries[2], entries[4], entries[5]]  # broken24, the repeated key, empty24
+    bad_json = [n for n, line in enumerate(array, 1) if '"No Content"' in line or "not an" in line]
+    assert found == [
+        ("arxiv_snapshot.jsonl", 4),
+        *(("papers.json", n) for n in (bad_json[0] - 1, bad_json[1])),
+        *(("pmlr_sample.bib", n) for n in bad_bib),
+    ]
+
+
+def _paper(pid: str, collection: str, abstract: str = "", **fields) -> Paper:
+    return Paper(id=pid, collection=collection, abstract=abstract, **fields)
+
+
+def test_merge_by_doi_arxiv_id_and_title_with_abstract():
+    papers = [
+        _paper("key1", "A", "First.", title="One", doi="10.1000/X", authors=[]),
+        _paper(
+            "10.1000/x",
+            "B",
+            "Other text.",
+            title="Other",
+            doi="10.1000/x",
+            year=2020,
+            authors=["Ada"],
+            links=["https://b.example"],
+        ),
+        _paper("2401.00001", "A", "Second.", title="Two", arxiv_id="2401.00001"),
+        _paper("key2", "C", "Second, retyped.", title="Two!", arxiv_id="2401.00001"),
+        _paper("key3", "A", "Same  words.", title="Three: a Title"),
+        _paper("k3", "D", "same words", title="three, a title"),
+        _paper("key4", "A", "Same words.", title="A different title"),
+    ]
+    merged = merge_duplicates(papers)
+    assert [(p.id, p.collections) for p in merged] == [
+        ("key1", ["A", "B"]),
+        ("2401.00001", ["A", "C"]),
+        ("key3", ["A", "D"]),
+        ("key4", ["A"]),
+    ]
+    first = merged[0]
+    assert (first.year, first.authors, first.links) == (2020, ["Ada"], ["https://b.example"])
+
+
+def test_a_paper_known_only_by_its_abstract_matches_any_title():
+    abstract = "We study *things* with $x_t$."
+    seed = _paper(content_id(abstract), "ICML 2024", abstract, title="We study things")
+    bib = _paper("smith24", "MIDL 2024", abstract, title="Things")
+    assert [p.collections for p in merge_duplicates([seed, bib])] == [["ICML 2024", "MIDL 2024"]]
+    seed2 = _paper(content_id(abstract), "ICML 2024", abstract, title="We study things")
+    bib2 = _paper("smith24", "MIDL 2024", abstract, title="Things")
+    merged = merge_duplicates([bib2, seed2])
+    assert [(p.id, p.collections) for p in merged] == [("smith24", ["MIDL 2024", "ICML 2024"])]
+    other = _paper("jones24", "X", abstract, title="Unrelated title")
+    assert len(merge_duplicates([bib, other])) == 2  # two real titles: not the same paper
+
+
+def test_different_papers_sharing_a_key_both_stay_with_unique_ids():
+    one = _paper("preface", "MIDL 2024", "This volume contains MIDL.", title="Preface")
+    two = _paper("preface", "ENLSP 2024", "This volume contains ENLSP.", title="Preface")
+    again = _paper("preface", "ENLSP copy", "This volume contains ENLSP.", title="Preface")
+    merged = merge_duplicates([one, two, again])
+    assert merged[0].id == "preface"
+    assert merged[1].id.startswith("preface~")
+    assert merged[1].collections == ["ENLSP 2024", "ENLSP copy"]
+    assert merged[1].id == "preface~" + content_id("Preface\nThis volume contains ENLSP.")[:6]
+
+
+def test_entries_without_abstract_do_not_merge_on_title_alone():
+    merged = merge_duplicates(
+        [_paper("a", "X", title="Preface"), _paper("b", "Y", title="Preface")]
+    )
+    assert [p.id for p in merged] == ["a", "b"]
+
+
+@pytest.fixture(scope="module")
+def fuzz_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("fuzz")
+
+
+_SUFFIXES = st.sampled_from([".txt", ".bib", ".json", ".jsonl", ".ndjson", ".dat", ""])
+_BIB_TOKENS = [
+    "@", "@misc{", "@string{", "@comment{", "{", "}", '"', ",", "=", "#", "\\", "\\'", "\n",
+    " ", "title", "abstract", "author", " and ", "$", "~", "%", "<em>", "</em>", "key",
+    "@Proceedings{", "shortname", "\ue000", "\ue0011\ue001",
+]  # fmt: skip
+_JSON_KEYS = [
+    "title", "abstract", "authors", "id", "doi", "year", "versions", "authors_parsed", "links",
+    "papers", "url", "date",
+]  # fmt: skip
+_BIBLIKE = st.lists(st.sampled_from(_BIB_TOKENS), max_size=60).map("".join)
+_JSONLIKE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(_JSON_KEYS),
+            inner,
+            max_size=5,
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    content=st.one_of(
+        st.binary(max_size=300),
+        st.text(max_size=300).map(str.encode),
+        _BIBLIKE.map(str.encode),
+        _JSONLIKE.map(lambda v: json.dumps(v).encode()),
+        st.lists(_JSONLIKE.map(json.dumps), max_size=4).map(lambda rows: "\n".join(rows).encode()),
+    ),
+    suffix=_SUFFIXES,
+)
+def test_any_bytes_load_without_raising(fuzz_dir, content, suffix):
+    path = fuzz_dir / f"fuzz{suffix}"
+    path.write_bytes(content)
+    papers, problems = load_file(path)
+    for paper in papers:
+        assert paper.id and paper.collection and paper.title
+        if "\ue000".encode() not in content:  # field_text's placeholders never leak
+            assert "\ue000" not in paper.abstract + paper.title
+    for problem in problems:
+        assert problem.path == str(path)
+        assert "\n" not in problem.message
+
+
+def test_real_corpora_load_together_with_unique_ids():
+    corpora = CORPORA
+    if not corpora.exists():
+        pytest.skip(f"{corpora} is not available")
+    midl, enlsp = corpora / "MIDL2024.bib", corpora / "enlsp24.bib"
+    specs = [SourceSpec(midl), SourceSpec(enlsp), SourceSpec(midl, "MIDL again")]
+    corpus = load_sources(specs)
+    assert corpus.problems == []
+    assert len(corpus.papers) == len({p.id for p in corpus.papers})
+    assert corpus.collections == ["MIDL 2024", "MIDL again", "ENLSP-IV 2024"]
+    midl_papers = [p for p in corpus.papers if p.collection == "MIDL 2024"]
+    assert midl_papers
+    assert all(p.collections == ["MIDL 2024", "MIDL again"] for p in midl_papers)

@@ -1,0 +1,110 @@
+"""What every sub-command shares: the context (config, session, the index opened on
+demand, output helpers) and the errors that become exit statuses."""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from paperterm.index.config import Config, load_config, resolve_config_path, resolve_data_dir
+from paperterm.index.papers import Paper
+from paperterm.index.search.store import OpenIndex
+from paperterm.index.session import Session
+from paperterm.index.text.display import safe_text
+from paperterm.tui.cli.escape import escape_json_for_terminal
+
+USAGE_ERROR = 2
+FAILURE = 1
+
+
+class UsageError(Exception):
+    """Bad usage or input: exit status 2."""
+
+
+class Context:
+    """What a sub-command needs: config, session, and the index opened on demand."""
+
+    def __init__(self, args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+        self.args = args
+        self.out = out
+        self.err = err
+        config_path, must_exist = resolve_config_path(getattr(args, "config", None))
+        self.config: Config = load_config(config_path, must_exist)
+        self.data_dir = resolve_data_dir(getattr(args, "data_dir", None), self.config)
+        sources = [Path(p).expanduser() for p in getattr(args, "source", None) or []]
+        self.session = Session.create(self.data_dir, sources, self.config)
+        self._opened: OpenIndex | None = None
+
+    def open(self, rebuild: bool = False) -> OpenIndex:
+        if self._opened is None or rebuild:
+            progress = _progress_bar(self.err) if self.err.isatty() else None
+            self._opened, problems = self.session.open(rebuild=rebuild, progress=progress)
+            if progress is not None:
+                progress(-1, -1)
+            for line in dict.fromkeys([*problems, *self.session.warnings]):
+                self.warn(line)
+        return self._opened
+
+    def warn(self, message: str) -> None:
+        print(f"paperterm: {safe_text(message, keep_newlines=False)}", file=self.err)
+
+    @property
+    def ascii_json(self) -> bool:
+        """Whether JSON must be pure ASCII: stdout's encoding cannot write every character
+        (`LC_ALL=C`, `PYTHONIOENCODING=latin-1`), so non-ASCII is written as \\u escapes."""
+        encoding = getattr(self.out, "encoding", None) or "utf-8"
+        try:
+            return not codecs.lookup(encoding).name.startswith("utf-")
+        except LookupError:
+            return True
+
+    def json_text(self, text: str) -> str:
+        """JSON text as printed: inert on a terminal, and in stdout's encoding."""
+        return escape_json_for_terminal(text, ascii_only=self.ascii_json)
+
+    def emit_json(self, value: object, indent: int | None = None) -> None:
+        print(self.json_text(json.dumps(value, ensure_ascii=False, indent=indent)), file=self.out)
+
+    def line(self, text: str = "") -> None:
+        print(safe_text(text), file=self.out)
+
+    def paper(self, key: str) -> Paper:
+        papers = self.open().papers
+        by_id = {paper.id: paper for paper in papers}
+        if key in by_id:
+            return by_id[key]
+        matches = [paper for paper in papers if paper.id.startswith(key)] if key else []
+        if len(matches) == 1:
+            return matches[0]
+        shown = safe_text(key, keep_newlines=False)
+        if matches:
+            raise UsageError(f"paperterm: {shown!r} matches {len(matches)} papers; give more")
+        raise UsageError(f"paperterm: no paper with id {shown!r}")
+
+
+def _progress_bar(stream: TextIO) -> Callable[[int, int], None]:
+    """A one-line progress bar on stderr, shown only once a build takes a moment."""
+    started = time.perf_counter()
+    shown = False
+
+    def update(done: int, total: int) -> None:
+        nonlocal shown
+        if done < 0:
+            if shown:
+                stream.write("\r\x1b[K")
+                stream.flush()
+            return
+        if not shown and time.perf_counter() - started < 0.3:
+            return
+        shown = True
+        width = 30
+        filled = width * done // max(total, 1)
+        stream.write(f"\rindexing [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        stream.flush()
+
+    return update

@@ -1,0 +1,302 @@
+"""The `paperterm` command: the reader (no sub-command) and sub-commands for scripts.
+
+A thin face over `paperterm.index`: it parses arguments, calls the same functions the TUI
+calls, and prints. Textual is imported only when the reader starts, so scripted use stays fast.
+Errors are one line on stderr: exit status 2 for bad usage or input, 1 for other failures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from paperterm.index.config import (
+    ConfigError,
+)
+from paperterm.index.search.hits import Results, mark
+from paperterm.index.session import SessionError
+from paperterm.index.text.display import safe_text
+from paperterm.tui.cli.bookmarks import BookmarkCommandError, add_bookmark_commands
+from paperterm.tui.cli.context import FAILURE, USAGE_ERROR, Context, UsageError
+from paperterm.tui.cli.escape import user_text
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not argparse's usage dump
+        raise UsageError(f"{self.prog}: {message} (see --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        default=argparse.SUPPRESS,
+        help="index and bookmarks folder (env PAPERTERM_DATA_DIR)",
+    )
+    common.add_argument(
+        "--config",
+        metavar="FILE",
+        default=argparse.SUPPRESS,
+        help="config file (env PAPERTERM_CONFIG)",
+    )
+    common.add_argument(
+        "--source",
+        metavar="PATH",
+        action="append",
+        default=argparse.SUPPRESS,
+        help="corpus file or folder, instead of the configured ones (repeatable)",
+    )
+
+    parser = _Parser(
+        prog="paperterm",
+        parents=[common],
+        description="A keyboard-driven terminal reader for paper abstracts. "
+        "Without a command it opens the reader.",
+    )
+    parser.add_argument("--version", action="version", version=f"paperterm {_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    listing = commands.add_parser("list", parents=[common], help="print every paper")
+    listing.add_argument("--json", action="store_true", help="a JSON array of full records")
+    listing.set_defaults(run=cmd_list)
+
+    search = commands.add_parser("search", parents=[common], help="search the papers")
+    search.add_argument("query", help="the query, or - to read one query per line from stdin")
+    search.add_argument("--limit", type=_positive_int, default=10, metavar="N")
+    search.add_argument("--json", action="store_true", help="JSON output")
+    search.set_defaults(run=cmd_search)
+
+    show = commands.add_parser("show", parents=[common], help="print one paper")
+    show.add_argument("id", help="a paper id (a unique prefix is enough)")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(run=cmd_show)
+
+    index = commands.add_parser("index", parents=[common], help="build the index if needed")
+    index.add_argument("--rebuild", action="store_true", help="rebuild even if up to date")
+    index.set_defaults(run=cmd_index)
+
+    add_bookmark_commands(commands, common)
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("paperterm")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+# --- sub-commands --------------------------------------------------------------------------
+
+
+def cmd_list(ctx: Context) -> int:
+    papers = ctx.open().papers
+    if ctx.args.json:
+        ctx.emit_json([paper.to_json() for paper in papers], indent=1)
+        return 0
+    for paper in papers:
+        name = f"{paper.name}: " if paper.name and not paper.title.startswith(paper.name) else ""
+        ctx.line(f"{paper.id}  {name}{paper.title}  [{', '.join(paper.collections)}]")
+    return 0
+
+
+def _search_json(results: Results) -> dict[str, object]:
+    return {
+        "query": results.query,
+        "total": results.total,
+        "took_ms": results.took_ms,
+        "hits": [
+            {
+                "id": hit.paper.id,
+                "title": hit.paper.title,
+                "name": hit.paper.name,
+                "score": round(hit.score, 4),
+                "collection": hit.paper.collection,
+                "snippet": hit.marked_snippet(),
+            }
+            for hit in results.hits
+        ],
+        "notes": results.notes,
+        "suggestion": results.suggestion,
+    }
+
+
+def cmd_search(ctx: Context) -> int:
+    opened = ctx.open()
+    from paperterm.index.search.searcher import Searcher
+
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    try:
+        if ctx.args.query == "-":
+            if sys.stdin is None:  # started with stdin closed (`<&-`)
+                raise UsageError("paperterm: search -: there is no stdin to read queries from")
+            for raw in sys.stdin:
+                results = searcher.search(user_text(raw.rstrip("\r\n")), limit=ctx.args.limit)
+                if ctx.args.json:
+                    ctx.emit_json(_search_json(results))
+                else:
+                    _print_results(ctx, results)
+                ctx.out.flush()
+            return 0
+        results = searcher.search(ctx.args.query, limit=ctx.args.limit)
+        if ctx.args.json:
+            ctx.emit_json(_search_json(results))
+        else:
+            _print_results(ctx, results)
+    finally:
+        searcher.close()
+    return 0
+
+
+def _print_results(ctx: Context, results: Results) -> None:
+    bold = ctx.out.isatty() and "NO_COLOR" not in os.environ
+    for note in results.notes:
+        ctx.line(f"({note})")
+    if not results.hits:
+        hint = f"; did you mean: {results.suggestion}" if results.suggestion else ""
+        ctx.line(f"no papers match {results.query!r}{hint}")
+        return
+    for rank, hit in enumerate(results.hits, start=1):
+        paper = hit.paper
+        name = f"{paper.name}: " if paper.name and not paper.title.startswith(paper.name) else ""
+        ctx.line(f"{rank:>2}. {name}{paper.title}  [{paper.collection}]  {paper.id}")
+        snippet = safe_text(hit.snippet, keep_newlines=False)
+        if bold:
+            # Spans index the snippet; safe_text keeps its length only if nothing was removed.
+            if snippet == hit.snippet:
+                snippet = mark(snippet, hit.spans, "\x1b[1m", "\x1b[22m")
+            print(f"    {snippet}", file=ctx.out)
+        else:
+            ctx.line(f"    {hit.marked_snippet('[', ']') if snippet == hit.snippet else snippet}")
+    shown = len(results.hits)
+    ctx.line(f"{shown} of {results.total} matches, {results.took_ms:.1f} ms")
+
+
+def cmd_show(ctx: Context) -> int:
+    paper = ctx.paper(ctx.args.id)
+    if ctx.args.json:
+        ctx.emit_json(paper.to_json(), indent=1)
+        return 0
+    ctx.line(paper.title)
+    if paper.name:
+        ctx.line(f"Name: {paper.name}")
+    ctx.line(f"Collection: {', '.join(paper.collections)}")
+    if paper.authors:
+        ctx.line(f"Authors: {', '.join(paper.authors)}")
+    if paper.year:
+        ctx.line(f"Year: {paper.year}")
+    for link in paper.links:
+        ctx.line(f"Link: {link}")
+    ctx.line(f"Id: {paper.id}")
+    ctx.line()
+    ctx.line(paper.text)
+    return 0
+
+
+def cmd_index(ctx: Context) -> int:
+    started = time.perf_counter()
+    opened = ctx.open(rebuild=ctx.args.rebuild)
+    seconds = time.perf_counter() - started
+    meta = opened.meta
+    ctx.line(
+        f"{meta.papers} papers, {len(meta.collections)} collections, {seconds:.2f} s "
+        f"({opened.location})"
+    )
+    return 0
+
+
+def start_reader(ctx: Context) -> int:
+    from paperterm.tui.app import check_reader_config, run_reader
+
+    check_reader_config(ctx.config)  # a broken config is reported first, terminal or not
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError(
+            "paperterm: the reader needs a terminal on stdin and stdout "
+            "(over ssh use `ssh -t`; for scripts use `paperterm list` or `paperterm search`)"
+        )
+    return run_reader(ctx.session, ctx.config)
+
+
+# --- entry point ---------------------------------------------------------------------------
+
+
+#: Arguments that are text the user typed (not file names, which must stay as they are).
+_TEXT_ARGUMENTS = ("query", "id", "ids", "text", "tags")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    # Never fail on a character the locale cannot encode (shown as "?"), nor on input bytes
+    # it cannot decode (kept as surrogates, then read as UTF-8 by `user_text`).
+    errors = {"stdout": "replace", "stderr": "replace", "stdin": "surrogateescape"}
+    for name, handler in errors.items():
+        stream = getattr(sys, name)
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors=handler)
+    try:
+        args = build_parser().parse_args(argv)
+        for name in _TEXT_ARGUMENTS:
+            value = getattr(args, name, None)
+            if isinstance(value, str):
+                setattr(args, name, user_text(value))
+            elif isinstance(value, list):
+                setattr(args, name, [user_text(item) for item in value])
+        ctx = Context(args, sys.stdout, sys.stderr)
+        run = getattr(args, "run", None)
+        return run(ctx) if run is not None else start_reader(ctx)
+    except (UsageError, ConfigError, SessionError, BookmarkCommandError) as error:
+        message = str(error)
+        if not message.startswith("paperterm"):
+            message = f"paperterm: {message}"
+        print(safe_text(message, keep_newlines=False), file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader of our output went away (`paperterm list | head`): not an error.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except Exception as error:
+        return _crash(error)
+
+
+def _crash(error: Exception) -> int:
+    """An unexpected failure: one line for the user, the traceback in a log file."""
+    from platformdirs import user_log_dir
+
+    log_dir = Path(user_log_dir("paperterm", appauthor=False))
+    where = ""
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        log = log_dir / "crash.log"
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+            handle.write("".join(traceback.format_exception(error)))
+        where = f" (details in {log})"
+    except OSError:
+        pass
+    summary = safe_text(f"{type(error).__name__}: {error}", keep_newlines=False)
+    print(f"paperterm: internal error: {summary}{where}", file=sys.stderr)
+    return FAILURE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""The base of every screen that shows papers: the too-small notice, the status line, and
+related papers looked up after a pause."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Input, Label, Static
+from textual.worker import Worker, get_current_worker
+
+from paperterm.tui.widgets.detail import PaperDetail
+
+#: Below this size the screen shows "window too small" instead of squeezed panes.
+MIN_WIDTH = 40
+MIN_HEIGHT = 10
+#: Pause before looking up related papers, so holding `j` does not queue look-ups; longer
+#: while typing a query, so a look-up does not hold the searcher when the next key comes.
+RELATED_DELAY = 0.12
+RELATED_DELAY_TYPING = 0.6
+
+
+class RelatedFound(Message):
+    def __init__(self, paper_id: str, hits: list | None) -> None:
+        super().__init__()
+        self.paper_id = paper_id
+        self.hits = hits
+
+
+class PaperScreen(Screen):
+    """A screen that shows papers: below the minimum size it says "window too small" (the
+    `-tiny` class hides everything else), and it looks up related papers for its
+    `PaperDetail` after a short pause."""
+
+    _related_timer: Timer | None = None
+
+    def on_mount(self) -> None:
+        self._size_classes(self.app.size.width, self.app.size.height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._size_classes(event.size.width, event.size.height)
+
+    def _size_classes(self, width: int, height: int) -> None:
+        self.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-tiny")
+
+    def compose_footer(self) -> ComposeResult:
+        """The status line, and the notice that replaces everything in a tiny window."""
+        with Horizontal(id="status-bar"):
+            yield Label(id="status")
+            yield Label(id="status-keys")
+        yield Static(Text("window too small"), id="too-small")
+
+    def request_related(self, detail: PaperDetail) -> None:
+        if self._related_timer is not None:
+            self._related_timer.stop()
+        row = detail.row
+        if row is None or row.paper is None:
+            return
+        paper_id = row.id
+
+        def fetch() -> None:
+            self._related_timer = None
+            self._find_related(paper_id)
+
+        typing = isinstance(self.focused, Input)
+        delay = RELATED_DELAY_TYPING if typing else RELATED_DELAY
+        self._related_timer = self.set_timer(delay, fetch)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="related")
+    def _find_related(self, paper_id: str) -> None:
+        if get_current_worker().is_cancelled:
+            return  # another paper was chosen before this look-up started
+        hits = self.app.similar(paper_id)
+        self.post_message(RelatedFound(paper_id, hits))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.app.worker_changed(event.worker)
+
+    def on_related_found(self, message: RelatedFound) -> None:
+        if message.hits is None and self.app.index_state == "failed":
+            note = "Related papers need the search index, which failed to build."
+        else:
+            note = ""
+        for detail in self.query(PaperDetail):
+            detail.set_related(message.paper_id, message.hits, note=note)

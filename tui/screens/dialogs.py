@@ -1,0 +1,155 @@
+"""The dialogs over the paper screens: help, tags, note, warnings."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static, TextArea
+
+from paperterm.index.text.display import safe_text
+from paperterm.tui import keys
+from paperterm.tui.widgets.detail import ScrollingText
+
+SEARCH_SYNTAX = (
+    ("words", "papers with every word (else any of them)"),
+    ('"a phrase"', "the words in this order"),
+    ("title: name: abstract: author: collection:", "search one field"),
+    ("tag:NAME", "bookmarks with this tag"),
+    ("-word  -tag:NAME", "leave these out"),
+    ("word*  word~", "prefix, or spelling-tolerant"),
+)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key, generated from the bindings table with the user's remaps applied."""
+
+    BINDINGS = keys.bindings("close_dialog", "close_help", "help")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-box", classes="dialog"):
+            yield Label(Text("Keys"), classes="dialog-title")
+            with ScrollingText(id="help-scroll"):
+                yield Static(self.help_text(), id="help-text")
+            close = self.app.key_text("close_dialog")
+            yield Label(Text(f"{close} or {self.app.key_text('close_help')} closes"))
+
+    def on_mount(self) -> None:
+        self.query_one("#help-scroll").focus()
+
+    def help_text(self) -> Text:
+        app = self.app
+        out = Text()
+        width = 14
+        for scope, heading in keys.SCOPES.items():
+            out.append(f"{heading}\n", "bold")
+            for spec in keys.SPECS:
+                if spec.scope == scope:
+                    out.append(f"  {app.key_text(spec.id):<{width}}", "bold")
+                    out.append(f"{spec.description}\n")
+            out.append("\n")
+        out.append("Search syntax\n", "bold")
+        for example, meaning in SEARCH_SYNTAX:
+            out.append(f"  {example}\n", "bold")
+            out.append(f"      {meaning}\n")
+        return out
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+    def action_help(self) -> None:
+        self.dismiss()
+
+
+class TagsScreen(ModalScreen[list[str] | None]):
+    """Edit a bookmark's tags as a comma-separated line; Enter or Ctrl+S saves."""
+
+    BINDINGS = keys.bindings("close_dialog", "save_dialog")
+
+    def __init__(self, tags: list[str]) -> None:
+        super().__init__()
+        self.tags = tags
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="tags-box", classes="dialog"):
+            yield Label(Text("Tags, separated by commas"), classes="dialog-title")
+            yield Input(", ".join(self.tags), id="tags-input")
+            yield Label(Text(self._hint()), classes="dialog-hint")
+
+    def _hint(self) -> str:
+        app = self.app
+        return (
+            f"Enter or {app.key_text('save_dialog')} saves · {app.key_text('close_dialog')} cancels"
+        )
+
+    @on(Input.Submitted)
+    def action_save(self) -> None:
+        value = self.query_one("#tags-input", Input).value
+        self.dismiss([tag.strip() for tag in value.split(",") if tag.strip()])
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class NoteScreen(ModalScreen[str | None]):
+    """Edit a bookmark's note (several lines); Ctrl+S or the Save button saves."""
+
+    BINDINGS = keys.bindings("close_dialog", "save_dialog")
+
+    def __init__(self, note: str) -> None:
+        super().__init__()
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        with Vertical(id="note-box", classes="dialog"):
+            yield Label(Text("Note"), classes="dialog-title")
+            yield TextArea(self.note, id="note-text", soft_wrap=True)
+            with Horizontal(id="note-buttons"):
+                yield Button("Save", id="note-save", variant="primary", compact=True)
+                yield Button("Cancel", id="note-cancel", compact=True)
+                yield Label(
+                    Text(
+                        f"{app.key_text('save_dialog')} saves · "
+                        f"{app.key_text('close_dialog')} cancels"
+                    ),
+                    classes="dialog-hint",
+                )
+
+    def on_mount(self) -> None:
+        area = self.query_one(TextArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+
+    @on(Button.Pressed, "#note-save")
+    def action_save(self) -> None:
+        self.dismiss(self.query_one(TextArea).text)
+
+    @on(Button.Pressed, "#note-cancel")
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class WarningsScreen(ModalScreen[None]):
+    """The problems found at start-up (corpus files, index, bookmarks), one per line."""
+
+    BINDINGS = keys.bindings("close_dialog", "close_help")
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="warnings-box", classes="dialog"):
+            yield Label(Text(f"Warnings ({len(self.lines)})"), classes="dialog-title")
+            with ScrollingText(id="warnings-scroll"):
+                text = "\n".join(safe_text(line, keep_newlines=False) for line in self.lines)
+                yield Static(Text(text or "No warnings."), id="warnings-text")
+
+    def on_mount(self) -> None:
+        self.query_one("#warnings-scroll").focus()
+
+    def action_close(self) -> None:
+        self.dismiss()

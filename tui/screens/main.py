@@ -1,0 +1,476 @@
+"""The main screen: search box, list and detail panes, progress and status lines.
+
+Search as you type: every change bumps a generation number; the first key of a burst runs
+at once, later keys within `search.debounce_ms` are folded into one run when the pause ends.
+Queries run in an exclusive thread worker; a result whose generation is not the latest is
+dropped, so a slow old query can never overwrite a newer one.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.containers import Container, Horizontal
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Input, Label, ProgressBar, Static
+
+from paperterm.index.search.hits import Matcher, Results
+from paperterm.index.search.query import ParsedQuery, parse_query
+from paperterm.index.text.display import one_line
+from paperterm.tui import keys
+from paperterm.tui.screens.base import PaperScreen
+from paperterm.tui.screens.read import ReadScreen
+from paperterm.tui.view import Filters, Row, allowed_ids, count_text, missing_rows, paper_rows
+from paperterm.tui.widgets.detail import PaperDetail
+from paperterm.tui.widgets.paper_list import PaperList
+
+if TYPE_CHECKING:
+    from paperterm.index.search.searcher import Searcher
+
+
+class SearchDone(Message):
+    def __init__(
+        self,
+        generation: int,
+        results: Results,
+        keep_id: str | None,
+        keep_index: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.generation = generation
+        self.results = results
+        self.keep_id = keep_id
+        self.keep_index = keep_index
+
+
+class MainScreen(PaperScreen):
+    BINDINGS = keys.scope_bindings("main")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.filters = Filters()
+        self.generation = 0
+        self.applied = 0
+        self.matcher: Matcher | None = None
+        self.suggestion = ""
+        self.in_view = 0
+        self.filtered = False
+        self.notes: list[str] = []
+        self.waiting_for_index = False
+        self._timer: Timer | None = None
+        self._last_run = -1e9
+        self._focus_results = False
+        self._all_rows: list[Row] | None = None
+        self._texts: dict[str, str] = {}
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="search-bar"):
+            yield Label(Text("Search"), id="search-label")
+            yield Input(
+                placeholder='words, "a phrase", title:…, author:…, tag:…, -word',
+                id="search-input",
+                compact=True,
+                # Selecting on focus would let the next key replace letters that arrived
+                # with the `/` (see take_stray_key); Ctrl+U clears the box instead.
+                select_on_focus=False,
+            )
+            yield Label(id="search-note")
+        with Container(id="panes"):
+            yield PaperList(self.app.bookmarks.is_bookmarked, id="list")
+            yield PaperDetail(id="detail")
+        with Horizontal(id="progress-row"):
+            yield Label(Text("Building the search index "), id="progress-label")
+            yield ProgressBar(total=100, show_eta=False, id="progress")
+        yield Static(id="warning-bar")
+        yield from self.compose_footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one(PaperList).focus()
+        self.app.start_loading()
+        self.update_status()
+
+    def _size_classes(self, width: int, height: int) -> None:
+        super()._size_classes(width, height)
+        self.set_class(width >= self.app.config.side_by_side_min_width, "-side")
+
+    # --- widgets -------------------------------------------------------------------------
+
+    @property
+    def search_input(self) -> Input:
+        return self.query_one("#search-input", Input)
+
+    @property
+    def paper_list(self) -> PaperList:
+        return self.query_one("#list", PaperList)
+
+    @property
+    def detail(self) -> PaperDetail:
+        return self.query_one("#detail", PaperDetail)
+
+    def current_row(self) -> Row | None:
+        return self.paper_list.current
+
+    # --- what the app tells us -----------------------------------------------------------
+
+    def papers_changed(self) -> None:
+        self._all_rows = None
+        current = self.current_row()
+        self.run_search(keep_id=current.id if current else None)
+
+    def progress_changed(self, done: int, total: int) -> None:
+        self.query_one("#progress", ProgressBar).update(total=max(total, 1), progress=done)
+        self.update_status()
+
+    def index_changed(self) -> None:
+        if self.waiting_for_index:
+            self.waiting_for_index = False
+            self.run_search(keep_id=None)
+        if self.detail.row is not None:
+            self.request_related(self.detail)
+        self.update_status()
+
+    def bookmarks_changed(self) -> None:
+        parsed = parse_query(self.search_input.value)
+        if self.filters.bookmarks_only or parsed.tags or parsed.excluded_tags:
+            current = self.current_row()
+            self.run_search(keep_id=current.id if current else None, keep_index=True)
+        self.paper_list.refresh()
+        self._show_detail(self.current_row(), reset=False)
+        self.update_status()
+
+    # --- filters -------------------------------------------------------------------------
+
+    def toggle_bookmarks_only(self) -> None:
+        self.set_filters(Filters(not self.filters.bookmarks_only, self.filters.collection))
+
+    def set_collection(self, name: str | None) -> None:
+        self.set_filters(Filters(self.filters.bookmarks_only, name))
+
+    def set_filters(self, filters: Filters) -> None:
+        self.filters = filters
+        current = self.current_row()
+        self.run_search(keep_id=current.id if current else None)
+
+    def clear_all(self) -> None:
+        self.filters = Filters()
+        if self.search_input.value:
+            self.search_input.value = ""  # the Changed message runs the search
+        else:
+            self.set_filters(Filters())
+
+    # --- searching -----------------------------------------------------------------------
+
+    @on(Input.Changed, "#search-input")
+    def _query_changed(self, event: Input.Changed) -> None:
+        self.request_search()
+
+    def request_search(self) -> None:
+        """Search soon: at once after a pause in typing, else when the debounce ends."""
+        self.generation += 1
+        debounce = self.app.config.debounce_ms / 1000
+        if self._timer is not None:
+            return  # a run is scheduled; it will read the latest query
+        wait = debounce - (time.monotonic() - self._last_run)
+        if wait <= 0:
+            self.run_search(keep_id=None, bump=False)
+        else:
+            self._timer = self.set_timer(wait, self._timer_fired)
+
+    def _timer_fired(self) -> None:
+        self._timer = None
+        self.run_search(keep_id=None, bump=False)
+
+    def flush_search(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+            self.run_search(keep_id=None, bump=False)
+
+    def run_search(
+        self, keep_id: str | None, *, bump: bool = True, keep_index: bool = False
+    ) -> None:
+        """Recompute the view now (the query in the box, the filters, the bookmarks)."""
+        if bump:
+            self.generation += 1
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self._last_run = time.monotonic()
+        generation = self.generation
+        app = self.app
+        text = self.search_input.value
+        parsed = parse_query(text)
+        marks = app.marks
+        allowed = allowed_ids(app.papers, marks, self.filters, parsed.tags, parsed.excluded_tags)
+        self.filtered = bool(parsed.clauses or allowed is not None)
+        index = self.paper_list.cursor if keep_index else None
+        if not parsed.clauses:
+            if keep_id is None and index is None:
+                # Leaving a search (Esc, Ctrl+U) keeps the paper you were on.
+                current = self.current_row()
+                keep_id = current.id if current else None
+            self.waiting_for_index = False
+            rows = self._rows(allowed)
+            if self.filters.bookmarks_only or parsed.tags:
+                rows = rows + missing_rows(marks, app.by_id, allowed)
+            self._apply(generation, rows, len(rows), parsed.notes, "", None, keep_id, index)
+            return
+        if app.searcher is None:
+            self.waiting_for_index = True
+            self.applied = generation
+            self.update_status()
+            return
+        self._search(
+            generation,
+            app.searcher,
+            app.search_lock,
+            text,
+            allowed,
+            app.config.search_limit,
+            keep_id,
+            index,
+        )
+
+    def _rows(self, allowed: set[str] | None) -> list[Row]:
+        if allowed is not None:
+            return paper_rows(self.app.papers, allowed)
+        if self._all_rows is None:
+            self._all_rows = paper_rows(self.app.papers, None)
+        return self._all_rows
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="search")
+    def _search(
+        self,
+        generation: int,
+        searcher: Searcher,
+        lock: AbstractContextManager,
+        text: str,
+        allowed: set[str] | None,
+        limit: int,
+        keep_id: str | None,
+        keep_index: int | None,
+    ) -> None:
+        with lock:
+            if generation != self.generation:
+                return  # a newer query is on its way: skip this one
+            results = searcher.search(text, limit=limit, snippets=False, allowed=allowed)
+        self.post_message(SearchDone(generation, results, keep_id, keep_index))
+
+    def on_search_done(self, message: SearchDone) -> None:
+        if message.generation != self.generation:
+            return  # stale
+        results = message.results
+        rows = [Row(hit.paper.id, hit.paper) for hit in results.hits]
+        self._apply(
+            message.generation,
+            rows,
+            results.total,
+            results.notes,
+            results.suggestion,
+            results.matcher,
+            message.keep_id,
+            message.keep_index,
+        )
+
+    def _apply(
+        self,
+        generation: int,
+        rows: list[Row],
+        in_view: int,
+        notes: list[str],
+        suggestion: str,
+        matcher: Matcher | None,
+        keep_id: str | None,
+        keep_index: int | None,
+    ) -> None:
+        self.applied = generation
+        self.in_view = in_view
+        self.notes = list(notes)
+        self.suggestion = suggestion
+        self.matcher = matcher or None
+        paper_list = self.paper_list
+        if keep_index is not None and keep_id is not None and rows:
+            found = next((i for i, row in enumerate(rows) if row.id == keep_id), None)
+            if found is None:
+                keep_id = rows[min(keep_index, len(rows) - 1)].id
+        paper_list.set_rows(rows, keep_id=keep_id, empty_message=self._empty_message())
+        if self._focus_results:
+            self._focus_results = False
+            if rows:
+                paper_list.move_to(0)
+                self.set_focus(paper_list)
+        self.update_status()
+
+    def _empty_message(self) -> list[str]:
+        app = self.app
+        text = self.search_input.value.strip()
+        parsed = parse_query(text)
+        if not app.papers:
+            if app.index_state == "loading":
+                return ["Loading papers…"]
+            return ["No papers. Add sources in the config file (see config.example.toml)."]
+        if parsed.clauses:
+            lines = [f"No papers match “{one_line(text, 60)}”."]
+            if self.suggestion:
+                lines.append(f"Did you mean: {one_line(self.suggestion, 60)}?")
+                lines.append("Press Enter in the search box to search for it.")
+            return lines
+        return self._filter_message(parsed)
+
+    def _filter_message(self, parsed: ParsedQuery) -> list[str]:
+        if parsed.tags:
+            return [f"No bookmark has the tag {', '.join(parsed.tags)}."]
+        if self.filters.bookmarks_only:
+            key = self.app.key_text("bookmark")
+            return ["No bookmarks yet.", f"Press {key} on a paper to bookmark it."]
+        return ["No papers in view."]
+
+    # --- panes ---------------------------------------------------------------------------
+
+    def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
+        # The list's frame goes out first; the detail (a longer layout) follows it.
+        self.call_after_refresh(self._show_current)
+
+    def _show_current(self) -> None:
+        self._show_detail(self.current_row())
+
+    def _show_detail(self, row: Row | None, reset: bool = True) -> None:
+        detail = self.detail
+        mark = self.app.bookmarks.get(row.id) if row is not None else None
+        before = detail.row.id if detail.row is not None else None
+        detail.show(row, mark, self.matcher, reset=reset)
+        if row is not None and row.id != before:
+            self.request_related(detail)
+
+    def on_paper_list_opened(self, message: PaperList.Opened) -> None:
+        self.read_full_screen(message.row)
+
+    def on_paper_detail_open_requested(self, message: PaperDetail.OpenRequested) -> None:
+        if self.detail.row is not None:
+            self.read_full_screen(self.detail.row)
+
+    def on_paper_detail_related_chosen(self, message: PaperDetail.RelatedChosen) -> None:
+        self.read_full_screen(Row(message.paper.id, message.paper))
+
+    def read_full_screen(self, row: Row) -> None:
+        self.app.push_screen(ReadScreen(row, self.matcher))
+
+    # --- keys ----------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#search-input")
+    def _query_submitted(self, event: Input.Submitted) -> None:
+        if self.applied != self.generation or self._timer is not None:
+            self._focus_results = True
+            self.flush_search()
+            return
+        paper_list = self.paper_list
+        if paper_list.rows:
+            paper_list.move_to(0)
+            self.set_focus(paper_list)
+        elif self.suggestion:
+            self.search_input.value = self.suggestion
+
+    def take_stray_key(self, event: events.Key) -> None:
+        """A printable key that bubbled up to the app while the search box has the focus was
+        read together with the `/` (a fast typist, a paste, one SSH packet) and sent to the
+        list before the focus moved; the box would have kept it. It belongs in the box."""
+        box = self.search_input
+        if self.focused is box and event.is_printable and event.character:
+            event.stop()
+            box.insert_text_at_cursor(event.character)
+
+    def action_focus_search(self) -> None:
+        # At once, not on the next loop turn (as `Widget.focus` does): keys that came in the
+        # same read as the `/` must already go to the box, not act as list keys.
+        self.set_focus(self.search_input)
+
+    def action_next_pane(self) -> None:
+        self.focus_next()
+
+    def action_previous_pane(self) -> None:
+        self.focus_previous()
+
+    def action_fullscreen(self) -> None:
+        row = self.current_row()
+        if row is not None:
+            self.read_full_screen(row)
+
+    def action_back(self) -> None:
+        """Esc: leave the search box; then clear the query; then the filters."""
+        box = self.search_input
+        if self.focused is box:
+            self.set_focus(self.paper_list)
+        elif box.value:
+            box.value = ""
+        elif self.filters.active:
+            self.set_filters(Filters())
+        else:
+            self.set_focus(self.paper_list)
+
+    def action_clear_search(self) -> None:
+        self.clear_all()
+
+    # --- status --------------------------------------------------------------------------
+
+    def _set_text(self, selector: str, text: str, *, layout: bool = True) -> None:
+        """Update a one-line label only when its text changes (each update costs a frame;
+        `layout=False` for labels whose size is fixed)."""
+        widget = self.query_one(selector, Static)
+        if self._texts.get(selector) != text:
+            self._texts[selector] = text
+            widget.update(Text(text), layout=layout)
+
+    def update_status(self) -> None:
+        app = self.app
+        parts = [count_text(self.in_view, len(app.papers), self.filtered)]
+        state = app.index_state
+        parts.append(
+            {
+                "loading": "loading papers…",
+                "opening": "opening the index…",
+                "indexing": f"indexing {app.index_percent}%",
+                "ready": "index ready",
+                "memory": "in-memory index",
+                "failed": "index failed",
+            }[state]
+        )
+        if self.filters.bookmarks_only:
+            parts.append("bookmarks only")
+        if self.filters.collection is not None:
+            parts.append(f"collection: {one_line(self.filters.collection, 30)}")
+        if app.bookmarks_problem:
+            parts.append(
+                "bookmarks read-only" if app.bookmarks.read_only else "bookmarks not saved"
+            )
+        if app.warnings:
+            count = len(app.warnings)
+            parts.append(f"{count} warning{'s' if count != 1 else ''}")
+        self._set_text("#status", " · ".join(parts), layout=False)
+        hint = f"{app.key_text('help')} keys  {app.key_text('command_palette')} commands"
+        self._set_text("#status-keys", hint)
+        self.set_class(state in ("loading", "indexing"), "-indexing")
+        self._update_note()
+        problem = app.bookmarks_problem
+        self._set_text("#warning-bar", f"⚠ {problem}" if problem else "")
+        self.query_one("#warning-bar").display = bool(problem)
+
+    def _update_note(self) -> None:
+        app = self.app
+        if self.waiting_for_index:
+            if app.index_state == "failed":
+                note = f"search is off: {app.index_error}"
+            else:
+                note = f"search starts when the index is ready ({app.index_percent}%)"
+        elif self.notes:
+            note = self.notes[0]
+        else:
+            note = ""
+        self._set_text("#search-note", one_line(note, 60))
+        self.query_one("#search-note").display = bool(note)

@@ -1,0 +1,62 @@
+"""Reading one paper with the whole screen."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import Label
+
+from paperterm.index.search.hits import Matcher
+from paperterm.tui import keys
+from paperterm.tui.screens.base import PaperScreen
+from paperterm.tui.view import Row
+from paperterm.tui.widgets.detail import PaperDetail
+
+
+class ReadScreen(PaperScreen):
+    """One paper with the whole screen; Esc (or h, q, or the full-screen key) returns."""
+
+    BINDINGS = keys.bindings("close_reader", "fullscreen")
+
+    def __init__(self, row: Row, matcher: Matcher | None) -> None:
+        super().__init__()
+        self.row = row
+        self.matcher = matcher
+
+    def compose(self) -> ComposeResult:
+        yield PaperDetail(id="reader-detail")
+        yield from self.compose_footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        detail = self.query_one(PaperDetail)
+        self._show(reset=True)
+        detail.focus()
+        self.request_related(detail)
+        app = self.app
+        self.query_one("#status", Label).update(
+            Text(
+                f"{app.key_text('close_reader')} back  {app.key_text('bookmark')} bookmark  "
+                f"{app.key_text('copy_link')} copy link  {app.key_text('open_link')} open"
+            )
+        )
+        self.query_one("#status-keys", Label).update(Text(f"{app.key_text('help')} keys"))
+
+    def _show(self, reset: bool) -> None:
+        mark = self.app.bookmarks.get(self.row.id)
+        self.query_one(PaperDetail).show(self.row, mark, self.matcher, reset=reset)
+
+    def current_row(self) -> Row | None:
+        return self.row
+
+    def bookmarks_changed(self) -> None:
+        self._show(reset=False)
+
+    def on_paper_detail_related_chosen(self, message: PaperDetail.RelatedChosen) -> None:
+        self.app.push_screen(ReadScreen(Row(message.paper.id, message.paper), self.matcher))
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+    def action_fullscreen(self) -> None:
+        self.dismiss()

@@ -1,0 +1,244 @@
+"""The detail pane: one paper in full — title, facts, links, abstract with the query's words
+highlighted, the bookmark's tags and note, and a short list of related papers.
+
+Everything from the corpus is put on screen as `rich.text.Text` built from plain strings that
+went through `safe_text`: nothing in an abstract is ever read as markup or reaches the
+terminal as a control sequence.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widgets import Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from paperterm.index.library.bookmarks import Bookmark
+from paperterm.index.papers import Paper
+from paperterm.index.search.hits import Hit, Matcher
+from paperterm.index.text.display import one_line, safe_text
+from paperterm.tui import keys
+from paperterm.tui.view import Row
+
+RELATED_WAITING = "Related papers appear once the search index is ready."
+#: The detail pane shows this much of an abstract: laying out and highlighting a
+#: megabyte-long "abstract" (a file read as one paragraph) froze the reader for seconds.
+DETAIL_MAX_CHARS = 30_000
+
+
+def highlighted(
+    text: str, matcher: Matcher | None, style: Style, base: Style | None = None
+) -> Text:
+    """`text` (made safe first) with the matcher's words in `style`."""
+    shown = safe_text(text)
+    out = Text(shown, style=base or "")
+    if matcher:
+        for start, end in matcher.spans(shown):
+            out.stylize(style, start, end)
+    return out
+
+
+def paper_text(
+    row: Row,
+    mark: Bookmark | None,
+    matcher: Matcher | None,
+    styles: dict[str, Style],
+) -> Text:
+    """The body of the detail pane for a row (a paper, or a bookmark whose paper is gone)."""
+    paper = row.paper
+    match = styles["match"]
+    out = Text()
+    if paper is None:
+        out.append(one_line(row.missing_title), styles["title"])
+        out.append("\n")
+        out.append("Missing: this bookmarked paper is no longer in the corpus.", styles["warn"])
+        out.append(f"\nid {one_line(row.id)}", styles["facts"])
+    else:
+        out.append_text(highlighted(one_line(paper.title), matcher, match, styles["title"]))
+        out.append("\n")
+        out.append_text(_facts(paper, styles))
+    if mark is not None:
+        out.append("\n")
+        out.append("★ bookmarked", styles["marker"])
+        if mark.tags:
+            out.append("  tags: ", styles["facts"])
+            out.append(one_line(", ".join(mark.tags)))
+        if mark.note:
+            out.append("\nNote: ", styles["facts"])
+            out.append(safe_text(mark.note))
+    if paper is not None:
+        for link in paper.links:
+            out.append("\n")
+            out.append(one_line(link), styles["link"])
+        out.append("\n\n")
+        body = paper.text or paper.abstract
+        if len(body) > DETAIL_MAX_CHARS:
+            cut = body.rfind(" ", 0, DETAIL_MAX_CHARS)
+            cut = cut if cut > DETAIL_MAX_CHARS // 2 else DETAIL_MAX_CHARS
+            out.append_text(highlighted(body[:cut], matcher, match))
+            out.append(
+                f"\n\n[{len(body) - cut:,} more characters not shown: "
+                f"`paperterm show {one_line(paper.id)}` prints them all]",
+                styles["facts"],
+            )
+        else:
+            out.append_text(highlighted(body, matcher, match))
+    return out
+
+
+def _facts(paper: Paper, styles: dict[str, Style]) -> Text:
+    facts = Text(style=styles["facts"])
+    parts = []
+    if paper.name:
+        parts.append(paper.name)
+    parts.append(", ".join(paper.collections))
+    if paper.year:
+        parts.append(str(paper.year))
+    parts.append(f"id {paper.id}")
+    facts.append(one_line(" · ".join(parts)))
+    if paper.authors:
+        facts.append("\n")
+        facts.append(one_line(", ".join(paper.authors)), styles["authors"])
+    return facts
+
+
+def related_label(hit: Hit) -> Text:
+    paper = hit.paper
+    title = one_line(paper.title or paper.text[:120])
+    if paper.name and not title.startswith(paper.name):
+        return Text.assemble((one_line(paper.name), "bold"), " ", title)
+    return Text(title)
+
+
+class RelatedList(OptionList):
+    """The related papers; focusing it highlights the first, so Enter opens one at once."""
+
+    def on_focus(self) -> None:
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
+
+
+class ScrollingText(VerticalScroll):
+    """A scrolling pane that moves with the list's keys (j/k, g/G, PgUp/PgDn)."""
+
+    BINDINGS = keys.bindings("cursor_down", "cursor_up", "first", "last", "page_down", "page_up")
+
+    def action_cursor_down(self) -> None:
+        self.scroll_down(animate=False)
+
+    def action_cursor_up(self) -> None:
+        self.scroll_up(animate=False)
+
+    def action_first(self) -> None:
+        self.scroll_home(animate=False)
+
+    def action_last(self) -> None:
+        self.scroll_end(animate=False)
+
+    def action_page_down(self) -> None:
+        self.scroll_page_down(animate=False)
+
+    def action_page_up(self) -> None:
+        self.scroll_page_up(animate=False)
+
+
+class PaperDetail(ScrollingText):
+    """Scrolls with the list keys; Enter asks to read full screen; the related papers are an
+    option list (Enter or a click opens one)."""
+
+    BINDINGS = keys.bindings("open")
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "paper-detail--title",
+        "paper-detail--facts",
+        "paper-detail--authors",
+        "paper-detail--link",
+        "paper-detail--match",
+        "paper-detail--marker",
+        "paper-detail--warn",
+    }
+
+    class OpenRequested(Message):
+        """Enter on the detail: read this paper full screen."""
+
+    class RelatedChosen(Message):
+        def __init__(self, paper: Paper) -> None:
+            super().__init__()
+            self.paper = paper
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.row: Row | None = None
+        self.mark: Bookmark | None = None
+        self.matcher: Matcher | None = None
+        self._related: list[Hit] = []
+        self._heading = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Nothing selected."), id="detail-body")
+        yield Label(Text("Related"), id="related-title")
+        yield RelatedList(id="related", markup=False, compact=True)
+
+    def show(
+        self, row: Row | None, mark: Bookmark | None, matcher: Matcher | None, reset: bool = True
+    ) -> None:
+        """Show a row; `reset` scrolls back to the top (a new paper, not a re-draw)."""
+        same = row is not None and self.row is not None and row.id == self.row.id
+        self.row, self.mark, self.matcher = row, mark, matcher
+        body = self.query_one("#detail-body", Static)
+        if row is None:
+            body.update(Text("No paper selected."))
+        else:
+            body.update(paper_text(row, mark, matcher, self._styles()))
+        if not same:
+            self._related = []
+            self._show_related(RELATED_WAITING if row is not None else "")
+            if reset:
+                self.scroll_home(animate=False, immediate=True)
+
+    def set_related(self, paper_id: str, hits: list[Hit] | None, note: str = "") -> None:
+        """Related papers for `paper_id` (ignored when another paper is shown by now);
+        `hits` is None while the index is not ready."""
+        if self.row is None or self.row.id != paper_id:
+            return
+        self._related = hits or []
+        if not note and not self._related:
+            note = RELATED_WAITING if hits is None else "No related papers found."
+        self._show_related(note)
+
+    def _show_related(self, note: str) -> None:
+        options = self.query_one("#related", OptionList)
+        title = self.query_one("#related-title", Label)
+        shown = [hit.paper.id for hit in self._related]
+        if shown != [option.id for option in options.options]:
+            options.clear_options()
+            options.add_options(
+                Option(related_label(hit), id=hit.paper.id) for hit in self._related
+            )
+        heading = "Related (Enter opens)" if self._related else note
+        if heading != self._heading:
+            self._heading = heading
+            title.update(Text(heading))
+        options.display = bool(self._related)
+        title.display = bool(heading)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        for hit in self._related:
+            if hit.paper.id == event.option_id:
+                self.post_message(self.RelatedChosen(hit.paper))
+                return
+
+    def _styles(self) -> dict[str, Style]:
+        get = self.get_component_rich_style
+        return {
+            name: get(f"paper-detail--{name}", partial=True)
+            for name in ("title", "facts", "authors", "link", "match", "marker", "warn")
+        }
+
+    def action_open(self) -> None:
+        self.post_message(self.OpenRequested())
