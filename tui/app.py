@@ -205,7 +205,7 @@ class ReaderApp(App[int]):
         searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
         self.post_message(IndexReady(opened, searcher, list(self.session.warnings)))
         with self.search_lock:
-            searcher.docnums  # noqa: B018 - warm the id -> document table off the UI thread
+            searcher.warm()  # the id -> document table, off the UI thread
 
     def _post_progress(self, done: int, total: int) -> None:
         self.post_message(IndexProgress(done, total))

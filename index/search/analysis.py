@@ -15,7 +15,9 @@ from whoosh.analysis import STOP_WORDS, Token, Tokenizer
 from paperterm.index.text.words import HAS_CJK, STEM_CACHE, WORD, WORD_PATTERN, cjk_pieces, stem
 
 __all__ = [
+    "STEMMED_FIELDS",
     "WORD_PATTERN",
+    "FieldAnalysis",
     "WordTokenizer",
     "cjk_pieces",
     "plain_analyzer",
@@ -104,3 +106,31 @@ def plain_analyzer() -> WordTokenizer:
     """For names, authors, collections and the spelling/prefix field: words as written
     (stop words dropped, so that "the" alone matches nothing rather than everything)."""
     return WordTokenizer(stem=False, minsize=1)
+
+
+#: The fields that hold prose, indexed stemmed; the others keep their words as written.
+STEMMED_FIELDS = frozenset({"all", "title"})
+
+
+class FieldAnalysis:
+    """Each field's analyzer: what the schema indexes with, and how a query's text must be
+    cut to meet it. The query planner sees analysis only through this (it knows no Whoosh)."""
+
+    def __init__(self) -> None:
+        self._prose = stemming_analyzer()
+        self._plain = plain_analyzer()
+
+    def analyzer(self, field: str) -> WordTokenizer:
+        return self._prose if field in STEMMED_FIELDS else self._plain
+
+    def stemmed(self, field: str) -> bool:
+        return field in STEMMED_FIELDS
+
+    def terms(self, field: str, text: str) -> list[str]:
+        """The index terms of `text` in `field`, in order (stems in a stemmed field)."""
+        return [token.text for token in self.analyzer(field)(text)]
+
+    def words(self, text: str) -> list[str]:
+        """The words of `text` as written (lower case, stop words dropped): what the
+        vocabulary holds."""
+        return [token.text for token in self._plain(text)]

@@ -1,7 +1,13 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paperterm.index.search.query import MAX_CLAUSES, MAX_FUZZY, Clause, parse_query
+from paperterm.index.search.query import (
+    MAX_CLAUSES,
+    MAX_FUZZY,
+    MAX_QUERY_CHARS,
+    Clause,
+    parse_query,
+)
 
 
 def test_words_phrases_fields_and_exclusions():
@@ -57,6 +63,12 @@ def test_clause_count_is_capped():
     parsed = parse_query(" ".join(f"w{i}" for i in range(500)))
     assert len(parsed.clauses) == MAX_CLAUSES
     assert parsed.notes
+
+
+def test_a_pasted_page_is_cut_with_a_note():
+    parsed = parse_query("word " * 100_000 + "tail")
+    assert parsed.notes and str(MAX_QUERY_CHARS) in parsed.notes[0]
+    assert [c.text for c in parsed.clauses] == ["word"]
 
 
 def test_control_characters_never_reach_clauses():

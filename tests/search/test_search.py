@@ -1,7 +1,32 @@
+"""Searching through `Searcher`, as the CLI and the reader do: ranking, counts, fields,
+snippets, "did you mean", similar papers; plans compiled to Whoosh; any query answered."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from plan_bounds import QUERY_LEAVES, bounded_plan, plan_leaves
+from whoosh import query as Q
+from wild_queries import WILD_QUERIES
 
-from paperterm.index.search.searcher import FALLBACK_NOTE, mark, snippet
+from paperterm.index.config import Config
+from paperterm.index.search import searcher as search_module
+from paperterm.index.search.plan import (
+    FALLBACK_NOTE,
+    FALLBACK_RARER_NOTE,
+    MAX_EXPANSIONS,
+    MAX_SUGGESTED,
+    AnyOf,
+    Phrase,
+    Plan,
+    Term,
+)
+from paperterm.index.search.searcher import Searcher, mark, snippet
+from paperterm.index.search.whoosh_engine import compile_alternative, compile_group
+from paperterm.index.session import Session
 
 
 def _first_text(searcher, query):
@@ -162,3 +187,193 @@ def test_total_counts_every_match_whatever_the_limit(seed_searcher):
         top = seed_searcher.search(query, limit=1, snippets=False)
         assert top.total == everything.total == len(everything.hits)
         assert top.hits[0].paper.id == everything.hits[0].paper.id
+
+
+# --- plans compiled to Whoosh ------------------------------------------------------------------
+
+
+def leaves(query: Q.Query) -> int:
+    """Posting lists a Whoosh query reads: one per term, one per word of a phrase. Fails on
+    any query Whoosh would expand by itself (prefix, wildcard, fuzzy...)."""
+    if type(query) is Q.Term:
+        return 1
+    if type(query) is Q.Phrase:
+        return len(query.words)
+    if query is Q.NullQuery:
+        return 0
+    assert isinstance(query, (Q.Or, Q.And, Q.AndMaybe, Q.AndNot)), f"unbounded {query!r}"
+    children = list(query.children())
+    if isinstance(query, Q.Or) and all(type(child) is Q.Term for child in children):
+        assert len(children) <= MAX_EXPANSIONS, f"{len(children)} expansions"
+    return sum(leaves(child) for child in children)
+
+
+def compiled_leaves(searcher: Searcher, text: str) -> int:
+    """What the Whoosh queries of a plan read, checked equal to what the plan says."""
+    plan = bounded_plan(searcher.planner, text)
+    groups = [compile_group(group) for group in (*plan.required, *plan.excluded)]
+    found = sum(leaves(query) for query in [*groups, *map(compile_alternative, plan.boosts)])
+    assert found == plan_leaves(plan)
+    return found
+
+
+def test_the_bound_counts_what_a_query_reads(seed_searcher):
+    """The leaf count is not vacuous: it grows with clauses and expansions, and fails on
+    queries Whoosh would expand by itself."""
+    assert compiled_leaves(seed_searcher, "dna") < compiled_leaves(seed_searcher, "dna model")
+    assert compiled_leaves(seed_searcher, "dna") < compiled_leaves(seed_searcher, "con*")
+    with pytest.raises(AssertionError, match="unbounded"):
+        leaves(Q.Prefix("all", "c"))
+
+
+def test_groups_compile_to_the_weights_of_their_alternatives():
+    assert compile_group(AnyOf((), 0)) is Q.NullQuery
+    assert compile_group(AnyOf((Term("all", "graph"),), 3)) == Q.Term("all", "graph")
+    exact_and_longer = AnyOf(
+        (Term("all", "segment"), Term("all", "segmentat", 0.3), Term("all", "segmenter", 0.3)),
+        9,
+    )
+    assert compile_group(exact_and_longer) == Q.Or(
+        [
+            Q.Term("all", "segment"),
+            Q.Or([Q.Term("all", "segmentat"), Q.Term("all", "segmenter")], boost=0.3),
+        ]
+    )
+    phrase = Phrase("title", ("long", "context"), 2.0)
+    assert compile_alternative(phrase) == Q.Phrase("title", ["long", "context"], boost=2.0)
+
+
+def _group(searcher: Searcher, word: str) -> AnyOf:
+    term = searcher.engine.analysis.terms("all", word)[0]
+    return AnyOf((Term("all", term),), searcher.planner.df("all", term))
+
+
+def test_a_plan_may_ask_for_some_of_its_groups(seed_searcher):
+    """`minimum` between one and all: papers with at least that many of the groups."""
+    words = ["language", "transformer", "training"]
+    groups = tuple(_group(seed_searcher, word) for word in words)
+    having = {
+        word: set(seed_searcher.search(word, limit=None, snippets=False).ids) for word in words
+    }
+    sizes = []
+    for minimum in (1, 2, 3):
+        expected = {
+            paper.id
+            for paper in seed_searcher.papers
+            if sum(paper.id in having[word] for word in words) >= minimum
+        }
+        scored, total = seed_searcher.engine.collect(Plan(groups, minimum), None, None)
+        assert {paper_id for paper_id, _ in scored} == expected and total == len(expected)
+        sizes.append(total)
+    assert sizes[0] > sizes[1] > sizes[2] > 0  # each minimum selects papers of its own
+
+
+# --- any query answers --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", WILD_QUERIES, ids=range(len(WILD_QUERIES)))
+def test_wild_queries_build_bounded_queries_and_answer(seed_searcher, text):
+    assert compiled_leaves(seed_searcher, text) <= QUERY_LEAVES
+    results = seed_searcher.search(text, limit=20)
+    assert results.total >= len(results.hits)
+    assert not any("could not run" in note for note in results.notes), results.notes
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(
+        st.text(max_size=400),
+        st.lists(
+            st.sampled_from(['"', "(", ")", "-", "+", "*", "~", "~2", ":", "title:", "tag:"])
+            | st.sampled_from(["learn", "model", "con", "dna", "graph", "论文", "a", "x"])
+            | st.text(max_size=6),
+            max_size=60,
+        ).map("".join),
+    )
+)
+def test_any_string_builds_a_bounded_query_and_never_raises(seed_searcher, text):
+    assert compiled_leaves(seed_searcher, text) <= QUERY_LEAVES
+    results = seed_searcher.search(text, limit=20)
+    assert results.total >= len(results.hits)
+    assert not any("could not run" in note for note in results.notes), results.notes
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.sampled_from(["con*", "pre*", "dis*", "trans*", "model~2", "learn~", "data~2"])
+        | st.sampled_from(["learning", "transformer", "reinforcement", "-graph", "a~2"])
+        | st.text(max_size=8),
+        max_size=12,
+    ).map(" ".join),
+    st.integers(min_value=1, max_value=200),
+)
+def test_any_query_answers_within_any_budget(seed_searcher, text, budget):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(seed_searcher, "planner", replace(seed_searcher.planner, budget=budget))
+        results = seed_searcher.search(text, limit=5)
+    assert not any("could not run" in note for note in results.notes)
+
+
+def test_a_query_that_raises_inside_is_caught_and_explained(seed_searcher, monkeypatch):
+    """The last line of defence (and why the tests above check that it never fires)."""
+
+    def broken(plan, limit, allowed):
+        raise RecursionError("deep")
+
+    monkeypatch.setattr(seed_searcher.engine, "collect", broken)
+    results = seed_searcher.search("dna")
+    assert results.total == 0 and any("could not run" in note for note in results.notes)
+
+
+def test_snippets_read_a_bounded_part_of_a_huge_text(tmp_path, monkeypatch):
+    """A file read as one 2 MB paragraph: each hit's snippet scans a bounded prefix."""
+    source = tmp_path / "huge.txt"
+    sentence = "Every line goes on about models, data and their evaluation. "
+    source.write_text("Huge\n\nA huge paragraph. " + sentence * 35_000 + "\n")
+    opened, _ = Session.create(tmp_path / "data", [source], Config()).open()
+    scanned: list[int] = []
+    spans = search_module.Matcher.spans
+
+    def counting_spans(self, text):
+        scanned.append(len(text))
+        return spans(self, text)
+
+    monkeypatch.setattr(search_module.Matcher, "spans", counting_spans)
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    try:
+        (hit,) = searcher.search("evaluation").hits
+    finally:
+        searcher.close()
+    assert len(opened.papers[0].text) > 2_000_000
+    assert scanned and max(scanned) <= search_module.SNIPPET_SCAN_CHARS
+    assert "**evaluation**" in hit.marked_snippet()
+
+
+def test_any_word_fallback_keeps_the_rarest_words_within_budget(seed_searcher, monkeypatch):
+    """No paper has both words: the fallback shows papers with either, or, when the budget
+    cannot pay for both, with the rarer one, and says so."""
+    query = "Caduceus learning"
+    assert seed_searcher.search(query).notes == [FALLBACK_NOTE]
+    rare = seed_searcher.search("Caduceus").ids
+    monkeypatch.setattr(seed_searcher, "planner", replace(seed_searcher.planner, budget=1))
+    results = seed_searcher.search(query)
+    assert results.notes == [FALLBACK_RARER_NOTE]
+    assert results.ids == rare
+
+
+def test_did_you_mean_looks_up_a_few_unknown_words_only(seed_searcher, monkeypatch):
+    calls: list[str] = []
+    closest = type(seed_searcher.vocabulary).closest
+
+    def counting(self, word):
+        calls.append(word)
+        return closest(self, word)
+
+    monkeypatch.setattr(type(seed_searcher.vocabulary), "closest", counting)
+    unknown = " ".join(f"{letter}qzvx" for letter in "spcdmrtfbgalnehiouvwkjyq")
+    assert seed_searcher.search(unknown).total == 0
+    assert len(calls) == MAX_SUGGESTED
+    calls.clear()
+    assert seed_searcher.search("transfomer").suggestion == "transformer"
+    assert calls == ["transfomer"]

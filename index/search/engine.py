@@ -1,0 +1,43 @@
+"""What the searcher needs of a search engine: the seam a second engine plugs into.
+
+An engine runs `Plan`s (plain data from `plan.py`) over its index and answers the planner's
+one question about it (how many papers hold a term). Snippets, highlighting, the any-word
+fallback and "did you mean" are the searcher's, the same for every engine.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from paperterm.index.search.plan import Analysis, Plan
+
+#: (paper id, score), best first.
+Scored = list[tuple[str, float]]
+
+
+class Engine(Protocol):
+    #: How the engine's fields cut text into terms (the planner cuts queries the same way).
+    analysis: Analysis
+
+    def close(self) -> None: ...
+
+    def paper_count(self) -> int: ...
+
+    def df(self, field: str, term: str) -> int:
+        """How many papers hold `term` in `field`: the postings reading it costs."""
+        ...
+
+    def warm(self) -> None:
+        """Load what the first search would (call it off the UI thread)."""
+        ...
+
+    def collect(
+        self, plan: Plan, limit: int | None, allowed: set[str] | None
+    ) -> tuple[Scored, int]:
+        """The best `limit` papers `plan` matches (all when None), restricted to the
+        `allowed` ids, and how many it matches in all (whatever the limit)."""
+        ...
+
+    def similar(self, paper_id: str, text: str, limit: int) -> Scored:
+        """Papers like `paper_id`, whose searchable text is `text` (not itself)."""
+        ...

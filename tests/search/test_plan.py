@@ -1,0 +1,375 @@
+"""The query planner, against a fake index (a table of document frequencies) and a small
+hand-made vocabulary; then the bounds every plan keeps, on the seeds' real index.
+
+No timing here (benchmarks/bench_wild_queries.py measures it): what makes a query slow is the
+number of posting lists it reads, so these tests bound that for every string.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from plan_bounds import beyond_first, bounded_plan, plan_leaves
+
+from paperterm.index.search.analysis import FieldAnalysis
+from paperterm.index.search.plan import (
+    FALLBACK_NOTE,
+    FALLBACK_RARER_NOTE,
+    IMPLICIT_EXPANSIONS,
+    IMPLICIT_PREFIX_WEIGHT,
+    MAX_EXPANSIONS,
+    NOTHING_TO_SEARCH_NOTE,
+    AnyOf,
+    Phrase,
+    Plan,
+    Planner,
+    Term,
+)
+from paperterm.index.search.query import parse_query
+from paperterm.index.search.vocabulary import Vocabulary
+
+ANALYSIS = FieldAnalysis()
+#: Words of a made-up corpus and how many papers hold each (one occurrence per paper).
+WORDS = {
+    "context": 50,
+    "contexts": 20,  # the same stem as "context"
+    "contrastive": 30,
+    "control": 25,
+    "contextual": 10,
+    "convex": 5,
+    "complement": 8,
+    "complements": 2,  # the stem of "complement": not a longer word
+    "complementarity": 3,
+    "complementary": 4,
+    "transformer": 40,
+    "graph": 12,
+    "graphs": 6,
+    "diffusion": 9,
+    "genomics": 1,
+    "long": 33,
+    "fine": 7,
+    "tuning": 11,
+    "lovelace": 1,
+}
+TITLE_WORDS = {"graph": 3, "context": 4}
+AUTHOR_WORDS = {"lovelace": 1}
+
+
+def term(field: str, word: str) -> str:
+    (found,) = ANALYSIS.terms(field, word)
+    return found
+
+
+class FakeIndex:
+    """Document frequencies of the made-up corpus, and the look-ups the planner made."""
+
+    def __init__(self, words: dict[str, int] = WORDS) -> None:
+        self.table: Counter[tuple[str, str]] = Counter()
+        for field, counts in (("all", words), ("title", TITLE_WORDS), ("authors", AUTHOR_WORDS)):
+            for word, papers in counts.items():
+                for indexed in ANALYSIS.terms(field, word):  # none for a stop word
+                    self.table[field, indexed] += papers
+        self.calls: list[tuple[str, str]] = []
+
+    def df(self, field: str, text: str) -> int:
+        self.calls.append((field, text))
+        return self.table[field, text]
+
+
+def planner(budget: int = 10_000, words: dict[str, int] = WORDS) -> Planner:
+    return Planner(Vocabulary(words), FakeIndex(words).df, ANALYSIS, budget)
+
+
+def plan(text: str, budget: int = 10_000) -> Plan:
+    return planner(budget).plan(parse_query(text))
+
+
+def df(field: str, word: str) -> int:
+    return FakeIndex().table[field, term(field, word)]
+
+
+def terms(group: AnyOf) -> list[str]:
+    return [a.text for a in group.alternatives if isinstance(a, Term)]
+
+
+# --- what each kind of clause becomes --------------------------------------------------------
+
+
+def test_a_word_is_a_term_of_the_all_field_boosted_in_title_and_name():
+    found = plan("Graphs")
+    assert found.required == (AnyOf((Term("all", "graph"),), df("all", "graphs")),)
+    assert found.minimum is None and found.requires_all
+    assert found.boosts == (Term("title", "graph"), Term("name", "graphs"))
+    assert found.excluded == () and found.notes == ()
+    assert found.matcher.stemmed == {"graph"} and not found.matcher.prefixes
+
+
+def test_quoted_words_and_hyphenated_words_are_phrases_costing_each_word():
+    (group,) = plan('"long context"').required
+    assert group == AnyOf((Phrase("all", ("long", "context")),), 33 + 50 + 20)
+    (group,) = plan("fine-tuning").required
+    assert group.alternatives == (Phrase("all", ("fine", "tune")),)
+
+
+def test_fields_search_their_own_index_field_without_boosts():
+    found = plan("title:graphs author:Lovelace abstract:diffusion")
+    assert [g.alternatives for g in found.required] == [
+        (Term("title", "graph"),),
+        (Term("authors", "lovelace"),),  # names are not stemmed
+        (Term("all", "diffus"),),
+    ]
+    assert found.boosts == ()
+    assert found.matcher.plain == {"lovelace"} and found.matcher.stemmed == {"graph", "diffus"}
+
+
+def test_excluded_clauses_are_neither_required_nor_boosted_nor_highlighted():
+    found = plan("graph -diffusion -con*")
+    assert [terms(g) for g in found.required] == [["graph"]]
+    assert [terms(g) for g in found.excluded] == [
+        ["diffus"],
+        ["context", "contrast", "control", "contextu", "convex"],
+    ]
+    assert found.boosts == (Term("title", "graph"), Term("name", "graph"))
+    assert found.matcher.stemmed == {"graph"} and not found.matcher.prefixes
+
+
+def test_a_query_with_no_indexed_word_searches_nothing_and_says_so():
+    assert plan("the of").everything and plan("the of").notes == (NOTHING_TO_SEARCH_NOTE,)
+    assert plan("").everything and plan("").notes == ()
+    assert not plan("-graph").everything  # every paper but those
+
+
+# --- prefixes and typos ------------------------------------------------------------------------
+
+
+def test_a_prefix_is_its_words_most_frequent_first_one_term_per_stem():
+    (group,) = plan("con*").required
+    # "contexts" (20 papers) shares the stem of "context": one term, counted once.
+    assert terms(group) == ["context", "contrast", "control", "contextu", "convex"]
+    assert group.cost == 70 + 30 + 25 + 10 + 5
+    found = plan("con*")
+    assert found.matcher.prefixes == ("con",) and not found.matcher.stemmed
+
+
+def test_a_prefix_expands_to_at_most_the_cap_taking_the_most_frequent():
+    words = {f"pre{i:03d}": 1000 - i for i in range(3 * MAX_EXPANSIONS)}
+    found = planner(budget=10**9, words=words).plan(parse_query("pre*"))
+    (group,) = found.required
+    assert terms(group) == [f"pre{i:03d}" for i in range(MAX_EXPANSIONS)]
+
+
+def test_a_prefix_no_word_starts_matches_nothing_rather_than_everything():
+    found = plan("zzz*")
+    assert found.required == (AnyOf((), 0),) and not found.everything
+
+
+def test_a_typo_is_the_real_words_within_its_distance():
+    (group,) = plan("transfomer~").required
+    assert terms(group) == ["transform"]
+    assert plan("transfomer~").matcher.plain == {"transformer"}
+    (group,) = plan("grahp~1").required  # a transposition is one edit
+    assert terms(group) == ["graph"]
+
+
+def test_a_typo_or_prefix_never_stands_for_a_stop_word():
+    """ "on" is a stop word, never indexed; its stem is that of "one": were the expansion of
+    `ob~1` to keep it, the query would find papers with "one"."""
+    words = {"on": 100, "one": 60, "oboe": 1}
+    assert term("all", "one") == "on"
+    (group,) = planner(words=words).plan(parse_query("ob~1")).required
+    assert group.alternatives == ()
+
+
+def test_a_long_word_also_matches_longer_words_it_starts_weighted_low():
+    (group,) = plan("complement").required
+    own, *longer = group.alternatives
+    assert own == Term("all", "complement")
+    assert longer == [
+        Term("all", term("all", "complementary"), IMPLICIT_PREFIX_WEIGHT),
+        Term("all", term("all", "complementarity"), IMPLICIT_PREFIX_WEIGHT),
+    ]  # not "complements", which is the same word
+    assert group.cost == 10 + 4 + 3
+    assert plan("complement").matcher.prefixes == ("complement",)
+    # Short words, fields and phrases do not.
+    for text in ("graph", "title:complement", '"complement"'):
+        (group,) = plan(text).required
+        assert len(group.alternatives) == 1, text
+
+
+def test_implicit_prefixes_are_few():
+    words = {"segment": 100, **{f"segment{i:02d}": 50 - i for i in range(20)}}
+    (group,) = planner(words=words).plan(parse_query("segment")).required
+    assert len(group.alternatives) == 1 + IMPLICIT_EXPANSIONS
+
+
+# --- the postings budget ----------------------------------------------------------------------
+
+
+def test_expansions_stop_at_the_budget_but_a_prefix_keeps_its_first_word():
+    (group,) = plan("con*", budget=60).required
+    assert terms(group) == ["context"]  # 70 postings: over the budget, kept as the first
+    (group,) = plan("con*", budget=110).required
+    # context 70 + contrast 30 fit; control (25) does not, the smaller contextual still does.
+    assert terms(group) == ["context", "contrast", "contextu"] and group.cost == 110
+
+
+def test_the_clauses_before_an_expansion_spend_the_budget():
+    graph, con = plan("graph con*", budget=100).required
+    assert graph.cost == 18
+    assert terms(con) == ["context", "contextu"]  # 18 + 70 leaves 12: contextual's 10 fit
+    graph, con = plan("graph con*", budget=90).required
+    assert terms(con) == ["context"]  # 18 + 70 leaves 2: only the first word
+    excluded = plan("-graph con*", budget=90)
+    assert terms(excluded.required[0]) == ["context"]  # excluded words are read too
+
+
+def test_plain_words_are_searched_whatever_the_budget():
+    found = plan("transformer graph diffusion", budget=1)
+    assert [terms(g) for g in found.required] == [["transform"], ["graph"], ["diffus"]]
+
+
+def test_implicit_prefixes_only_within_the_budget():
+    (group,) = plan("complement", budget=10).required
+    assert group.alternatives == (Term("all", "complement"),)
+
+
+def test_planning_keeps_no_state_between_plans():
+    fake = FakeIndex()
+    planner = Planner(Vocabulary(WORDS), fake.df, ANALYSIS, 110)
+    first = planner.plan(parse_query("graph con* complement -diffusion"))
+    calls = list(fake.calls)
+    second = planner.plan(parse_query("graph con* complement -diffusion"))
+    assert (first.required, first.boosts, first.excluded) == (
+        second.required,
+        second.boosts,
+        second.excluded,
+    )
+    assert fake.calls == calls * 2
+
+
+# --- the any-word fallback --------------------------------------------------------------------
+
+
+def test_the_fallback_searches_any_of_the_words_without_boosts():
+    found = plan("graph genomics -diffusion")
+    fallback = found.fallback
+    assert fallback is not None and fallback.fallback is None
+    assert fallback.required == found.required and fallback.minimum == 1
+    assert not fallback.requires_all
+    assert fallback.boosts == () and fallback.excluded == found.excluded
+    assert fallback.notes == (FALLBACK_NOTE,)
+    assert fallback.matcher is found.matcher
+    assert plan("graph").fallback is None and plan("graph -diffusion").fallback is None
+
+
+def test_the_fallback_keeps_the_rarest_words_the_budget_affords():
+    # Costs: transformer 40, graph 18, long 33, genomics 1; the rarest first, 52 fit in 60.
+    found = plan("transformer graph long genomics", budget=60)
+    assert found.fallback is not None
+    assert [terms(g) for g in found.fallback.required] == [["graph"], ["long"], ["genom"]]
+    assert found.fallback.notes == (FALLBACK_RARER_NOTE,)
+    # At least one word, however small the budget.
+    found = plan("transformer graph", budget=1)
+    assert found.fallback is not None
+    assert [terms(g) for g in found.fallback.required] == [["graph"]]
+
+
+# --- did you mean -----------------------------------------------------------------------------
+
+
+def test_did_you_mean_is_made_of_real_words():
+    suggest = planner().suggest
+    assert suggest(parse_query("transfomer grpah")) == "transformer graph"
+    assert suggest(parse_query("transformer graph")) == ""
+    assert suggest(parse_query('"a phrase" trnsformer')) == "a phrase transformer"
+
+
+# --- bounds on the seeds' real index ----------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(
+        st.text(max_size=400),
+        st.lists(
+            st.sampled_from(['"', "(", ")", "-", "+", "*", "~", "~2", ":", "title:", "tag:"])
+            | st.sampled_from(["learn", "model", "con", "dna", "graph", "论文", "a", "x"])
+            | st.text(max_size=6),
+            max_size=60,
+        ).map("".join),
+    )
+)
+def test_any_string_makes_a_bounded_plan(seed_searcher, text):
+    bounded_plan(seed_searcher.planner, text)
+
+
+def test_broad_prefixes_expand_to_at_most_the_cap(seed_searcher):
+    """`con`-words are many in any corpus: the expansion takes the cap, not all of them."""
+    assert len(seed_searcher.vocabulary.prefixed("con", 10_000)) > MAX_EXPANSIONS  # it bites
+    (group,) = seed_searcher.planner.plan(parse_query("con*")).required
+    # The cap counts words; words sharing a stem ("context", "contexts") are one term.
+    assert MAX_EXPANSIONS // 2 <= len(group.alternatives) <= MAX_EXPANSIONS
+
+
+def test_repeated_terms_are_one_clause(seed_searcher):
+    parsed = parse_query(" ".join(["con*", "Con*", "transformer", "TRANSFORMER"] * 20))
+    assert [c.text for c in parsed.clauses] == ["con", "transformer"]
+    planner = seed_searcher.planner
+    assert plan_leaves(bounded_plan(planner, " ".join(["con*"] * 30))) == plan_leaves(
+        bounded_plan(planner, "con*")
+    )
+
+
+def test_the_bound_counts_what_a_query_reads(seed_searcher):
+    """The leaf count is not vacuous: it grows with clauses and expansions."""
+
+    def leaves(text: str) -> int:
+        return plan_leaves(bounded_plan(seed_searcher.planner, text))
+
+    assert leaves("dna") < leaves("dna model")
+    assert leaves("dna") < leaves("con*")
+
+
+def test_expansions_stop_at_the_postings_budget_of_the_real_index(seed_searcher):
+    full = seed_searcher.planner
+    (whole,) = full.plan(parse_query("con*")).required
+    small = replace(full, budget=40)
+    (cut,) = small.plan(parse_query("con*")).required
+    assert 1 <= len(cut.alternatives) < len(whole.alternatives)
+    assert cut.cost <= 40
+    for text in ("con* pre* dis* com*", "model~2 learn~2 data~2", "transformer con*"):
+        assert beyond_first(small, small.plan(parse_query(text))) <= 40
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.sampled_from(["con*", "pre*", "dis*", "trans*", "model~2", "learn~", "data~2"])
+        | st.sampled_from(["learning", "transformer", "reinforcement", "-graph", "a~2"])
+        | st.text(max_size=8),
+        max_size=12,
+    ).map(" ".join),
+    st.integers(min_value=1, max_value=200),
+)
+def test_any_query_expands_within_any_budget(seed_searcher, text, budget):
+    planner = replace(seed_searcher.planner, budget=budget)
+    found = bounded_plan(planner, text)
+    assert beyond_first(planner, found) <= budget
+    if found.fallback is not None and len(found.fallback.required) > 1:
+        assert sum(group.cost for group in found.fallback.required) <= budget
+
+
+@pytest.mark.parametrize("text", ["con*", "transformer~", "genomic~ -vision*"])
+def test_expansions_on_the_real_index_are_terms_it_holds(seed_searcher, text):
+    """The fake index above is not kinder than the real one."""
+    found = seed_searcher.planner.plan(parse_query(text))
+    assert found.required
+    for group in (*found.required, *found.excluded):
+        assert group.alternatives
+        for alternative in group.alternatives:
+            assert isinstance(alternative, Term)
+            assert seed_searcher.planner.df(alternative.field, alternative.text) > 0
