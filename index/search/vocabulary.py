@@ -14,22 +14,31 @@ import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
-from heapq import nlargest
+from heapq import nsmallest
 from pathlib import Path
 
-from whoosh.support.levenshtein import distance
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extract_iter
 
 from paperterm.index.text.words import WORD_PATTERN
 
 _WORD = re.compile(WORD_PATTERN)
-#: How many candidate words a prefix or fuzzy look-up examines at most.
-MAX_SCAN = 20000
+#: Past every character a word can hold: `prefix + _LAST` sorts after all its completions.
+_LAST = "\U0010ffff"
+#: A prefix with more completions than this keeps its most frequent ones, `TOP_KEPT` of them,
+#: from the first time it is asked for: a one-letter prefix of a 150,000-word vocabulary has
+#: ~10,000 completions, and finding the most frequent among them takes ~3 ms each time.
+#: Such prefixes are few (at most 1 in this many words at each length), so the lists are too.
+LONG_RANGE = 2_000
+TOP_KEPT = 64
 
 
 class Vocabulary:
     def __init__(self, counts: dict[str, int]) -> None:
         self.counts = counts
         self.words = sorted(counts)
+        self._top: dict[str, list[str]] = {}
+        self._by_length: dict[int, list[str]] | None = None
 
     @classmethod
     def from_texts(cls, texts: Iterable[str]) -> Vocabulary:
@@ -56,36 +65,52 @@ class Vocabulary:
         return self.counts.get(word, 0)
 
     def prefixed(self, prefix: str, limit: int) -> list[str]:
-        """The `limit` most frequent words that start with `prefix`."""
+        """The `limit` most frequent words that start with `prefix` (alphabetical among
+        equals)."""
         start = bisect_left(self.words, prefix)
-        candidates = []
-        for word in self.words[start : start + MAX_SCAN]:
-            if not word.startswith(prefix):
-                break
-            candidates.append(word)
-        return nlargest(limit, candidates, key=self.counts.__getitem__)
+        end = bisect_left(self.words, prefix + _LAST, start)
+        if end - start <= LONG_RANGE or limit > TOP_KEPT:
+            return self._most_frequent(self.words[start:end], limit)
+        top = self._top.get(prefix)
+        if top is None:
+            top = self._top[prefix] = self._most_frequent(self.words[start:end], TOP_KEPT)
+        return top[:limit]
 
     def within(self, word: str, max_distance: int, limit: int) -> list[str]:
-        """The `limit` most frequent words within `max_distance` edits of `word`
-        (sharing its first letter when the word is longer than 3 letters)."""
-        if len(word) > 3:
-            start = bisect_left(self.words, word[0])
-            pool = self.words[start : start + MAX_SCAN]
-            pool = [w for w in pool if w[:1] == word[0]]
-        else:
-            pool = self.words[:MAX_SCAN]
-        low, high = len(word) - max_distance, len(word) + max_distance
-        found = [
-            w
-            for w in pool
-            if low <= len(w) <= high and distance(word, w, limit=max_distance) <= max_distance
-        ]
-        return nlargest(limit, found, key=self.counts.__getitem__)
+        """The `limit` most frequent words within `max_distance` edits of `word` (itself
+        included when it is a word of the corpus)."""
+        return self._most_frequent([w for w, _ in self._neighbours(word, max_distance)], limit)
 
     def closest(self, word: str) -> str:
-        """The most frequent real word within 1, else 2 edits; `word` itself when none."""
+        """The most frequent other word within 1, else 2 edits; `word` itself when none."""
+        near = [(distance, w) for w, distance in self._neighbours(word, 2) if w != word]
         for max_distance in (1, 2):
-            options = [w for w in self.within(word, max_distance, 5) if w != word]
+            options = [w for distance, w in near if distance <= max_distance]
             if options:
-                return options[0]
+                return self._most_frequent(options, 1)[0]
         return word
+
+    def _most_frequent(self, words: list[str], limit: int) -> list[str]:
+        return nsmallest(limit, words, key=lambda w: (-self.counts[w], w))
+
+    def _neighbours(self, word: str, max_distance: int) -> list[tuple[str, int]]:
+        """Every word within `max_distance` edits (optimal string alignment: a swap of two
+        neighbouring letters is one edit, as in `transfomer` / `trasnformer`), with its
+        distance. Only words whose length is within `max_distance` of the word's can be, so
+        only those are compared; rapidfuzz compares them in C: a scan of a 150,000-word
+        vocabulary takes ~10 ms (benchmarks/bench_vocabulary.py)."""
+        if self._by_length is None:
+            self._by_length = {}
+            for w in self.words:
+                self._by_length.setdefault(len(w), []).append(w)
+        found: list[tuple[str, int]] = []
+        low = max(1, len(word) - max_distance)
+        for length in range(low, len(word) + max_distance + 1):
+            bucket = self._by_length.get(length, ())
+            found += [
+                (w, int(distance))
+                for w, distance, _ in extract_iter(
+                    word, bucket, scorer=OSA.distance, score_cutoff=max_distance
+                )
+            ]
+        return found
