@@ -1,4 +1,4 @@
-"""Crash-safe file replacement and an advisory inter-process lock.
+"""Crash-safe file replacement (text, bytes, JSON) and the advisory inter-process lock.
 
 A save writes a temporary file next to the target, flushes and fsyncs it, keeps the old
 version as a backup (a hard link, so it is never a half-written copy), renames the temporary
@@ -9,6 +9,7 @@ either the old or the new file in place, never a mix.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 import tempfile
@@ -84,6 +85,16 @@ def atomic_write_bytes(path: Path, data: bytes, *, backup: Path | None = None) -
     fsync_folder(folder)
 
 
+def write_json(path: Path, value: object) -> None:
+    """`value` as JSON in UTF-8, atomically. A lone surrogate (from a file name that is not
+    UTF-8, or a `\\ud800` in a JSON source) has no UTF-8 form: then every non-ASCII
+    character is written as a `\\u` escape instead, which reads back the same."""
+    try:
+        atomic_write_text(path, json.dumps(value, ensure_ascii=False))
+    except UnicodeEncodeError:
+        atomic_write_text(path, json.dumps(value))
+
+
 def _copy_mode(path: Path, fd: int) -> None:
     """Give the new file the old one's permissions (mkstemp creates it 0600)."""
     try:
@@ -131,42 +142,72 @@ class LockTimeoutError(TimeoutError):
 
 
 class FileLock:
-    """An exclusive `flock` on a separate lock file, released on exit or when the process dies.
+    """An exclusive `flock` on a separate lock file, released on exit or when the process dies
+    (so a lock file a killed process left behind never blocks anyone).
 
-    Not re-entrant: guard nested use within one process with a threading lock. Where `fcntl`
-    is missing (Windows) it does nothing.
+    `with FileLock(path, timeout):` waits up to `timeout` seconds for it (None: as long as
+    it takes) and then raises `LockTimeoutError`; `try_acquire()` takes it only if it is free
+    now. Not re-entrant: guard nested use within one process with a threading lock. Where
+    `fcntl` is missing (Windows) it does nothing.
     """
 
-    def __init__(self, path: Path, timeout: float = 10.0) -> None:
+    def __init__(self, path: Path, timeout: float | None = 10.0) -> None:
         self.path = path
         self.timeout = timeout
         self._fd: int | None = None
 
-    def __enter__(self) -> FileLock:
+    def try_acquire(self) -> bool:
+        """Take the lock if no other process holds it; True when taken."""
         if fcntl is None:
-            return self
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        deadline = time.monotonic() + self.timeout
-        pause = 0.001
+            return True
+        fd = self._open()
         try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise LockTimeoutError(
-                            errno.ETIMEDOUT,
-                            f"another process has held the lock for {self.timeout:g} s",
-                            str(self.path),
-                        ) from None
-                    time.sleep(pause)
-                    pause = min(pause * 2, 0.02)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return False
         except BaseException:
             os.close(fd)
             raise
         self._fd = fd
+        return True
+
+    def acquire(self) -> None:
+        """Wait for the lock (up to the timeout)."""
+        if fcntl is None:
+            return
+        if self.timeout is None:
+            fd = self._open()
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except BaseException:
+                os.close(fd)
+                raise
+            self._fd = fd
+            return
+        deadline = time.monotonic() + self.timeout
+        pause = 0.001
+        while not self.try_acquire():
+            if time.monotonic() >= deadline:
+                raise LockTimeoutError(
+                    errno.ETIMEDOUT,
+                    f"another process has held the lock for {self.timeout:g} s",
+                    str(self.path),
+                )
+            time.sleep(pause)
+            pause = min(pause * 2, 0.02)
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)  # closing the only descriptor releases the flock
+
+    def _open(self) -> int:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+
+    def __enter__(self) -> FileLock:
+        self.acquire()
         return self
 
     def __exit__(
@@ -175,6 +216,4 @@ class FileLock:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if self._fd is not None:
-            fd, self._fd = self._fd, None
-            os.close(fd)  # closing the only descriptor releases the flock
+        self.release()

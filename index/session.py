@@ -100,20 +100,23 @@ class Session:
         fp = self.fingerprint()
         store = self.store
         try:
-            with store.build_lock(wait=False) as locked:
-                if not locked:
-                    stale = store.open_current(None)
-                    if stale is not None:
-                        self.warnings.append(
-                            "another paperterm is rebuilding the index; showing the previous one"
-                        )
-                        return stale
-            with store.build_lock(wait=True):
+            lock = store.build_lock()
+            if not lock.try_acquire():
+                stale = store.open_current(None)
+                if stale is not None:
+                    self.warnings.append(
+                        "another paperterm is rebuilding the index; showing the previous one"
+                    )
+                    return stale
+                lock.acquire()  # nothing to show meanwhile: wait for that build
+            try:
                 # Another process may have finished the same build while we waited.
                 ready = store.open_current(fp)
                 if ready is not None:
                     return ready
                 return store.build(corpus, fp, progress, cancelled)
+            finally:
+                lock.release()
         except OSError as error:
             # Read-only, full, or damaged in a way we did not make (a file where the index
             # folder should be...): whatever the reason, this run still works from memory.
@@ -147,7 +150,7 @@ class Session:
     ) -> OpenIndex:
         store = self.store
         try:
-            with store.build_lock(wait=True):
+            with store.build_lock():
                 return store.build(corpus, self.fingerprint(), progress, cancelled)
         except OSError as error:
             reason = _reason(error)

@@ -5,7 +5,7 @@ Layout inside `<data dir>/index/`:
     CURRENT          name of the live generation (replaced atomically with os.replace)
     gen-<stamp>/     a complete index: Whoosh files, meta.json, papers.bin, vocab.json
     tmp-<stamp>/     a build in progress (or one killed mid-way: removed by the next build)
-    build.lock       flock()ed by the process that is building
+    build.lock       locked (`FileLock`) by the process that is building
 
 A build writes a whole new generation and only then points CURRENT at it, so a reader never
 sees a half-written index, a killed build leaves the old one live, and readers that opened
@@ -14,23 +14,24 @@ the previous generation keep working until they reopen (the previous one is kept
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import marshal
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperterm.index.atomic import (
+    FileLock,
     atomic_write_bytes,
     atomic_write_text,
     fsync_folder,
     remove_stale_temp_files,
+    write_json,
 )
 from paperterm.index.papers import Paper
 from paperterm.index.sources.loader import Corpus
@@ -40,11 +41,6 @@ if TYPE_CHECKING:
     from whoosh.index import Index
 
     from paperterm.index.search.vocabulary import Vocabulary
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not a target platform
-    fcntl = None  # type: ignore[assignment]
 
 #: Bump when the schema, the analyzers or what goes into papers.bin change: forces a rebuild.
 SCHEMA_VERSION = 4
@@ -65,24 +61,24 @@ class BuildCancelled(Exception):
 
 
 def make_schema() -> Schema:
+    """`all` holds every searchable word of a paper (stemmed) and does the matching; the
+    small `name` and `title` fields add their boosts to papers that match there, and
+    `authors` and `collection` serve `author:` and `collection:` queries. Each field's
+    analyzer is `FieldAnalysis`'s, which the query planner cuts queries with."""
     # Whoosh is imported where it is used: a start with a built index shows the list from
     # the papers file before anything of Whoosh is loaded.
     from whoosh.fields import ID, TEXT, Schema
 
-    from paperterm.index.search.analysis import plain_analyzer, stemming_analyzer
+    from paperterm.index.search.analysis import FieldAnalysis
 
-    """`all` holds every searchable word of a paper (stemmed) and does the matching; the
-    small `name` and `title` fields add their boosts to papers that match there, and
-    `authors` and `collection` serve `author:` and `collection:` queries."""
-    prose = stemming_analyzer()
-    plain = plain_analyzer()
+    analysis = FieldAnalysis()
     return Schema(
         id=ID(stored=True, unique=True),
-        all=TEXT(analyzer=prose),
-        name=TEXT(analyzer=plain, field_boost=4.0),
-        title=TEXT(analyzer=prose, field_boost=2.5),
-        authors=TEXT(analyzer=plain),
-        collection=TEXT(analyzer=plain),
+        all=TEXT(analyzer=analysis.analyzer("all")),
+        name=TEXT(analyzer=analysis.analyzer("name"), field_boost=4.0),
+        title=TEXT(analyzer=analysis.analyzer("title"), field_boost=2.5),
+        authors=TEXT(analyzer=analysis.analyzer("authors")),
+        collection=TEXT(analyzer=analysis.analyzer("collection")),
     )
 
 
@@ -136,6 +132,19 @@ class Meta:
     built_at: float
     seconds: float
     problems: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of_build(cls, corpus: Corpus, fp: str, started: float) -> Meta:
+        """What a build of `corpus` that began at `started` (perf_counter) records."""
+        return cls(
+            schema=SCHEMA_VERSION,
+            fingerprint=fp,
+            papers=len(corpus.papers),
+            collections=corpus.collections,
+            built_at=time.time(),
+            seconds=round(time.perf_counter() - started, 3),
+            problems=[str(problem) for problem in corpus.problems],
+        )
 
 
 @dataclass(slots=True)
@@ -234,22 +243,9 @@ class Store:
 
     # --- building ------------------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def build_lock(self, wait: bool) -> Iterator[bool]:
-        """Hold the build lock; yields False when another process holds it and wait=False."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        handle = open(self.root / "build.lock", "a+")  # noqa: SIM115 - held for the block
-        try:
-            if fcntl is not None:
-                flags = fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB)
-                try:
-                    fcntl.flock(handle.fileno(), flags)
-                except BlockingIOError:
-                    yield False
-                    return
-            yield True
-        finally:
-            handle.close()
+    def build_lock(self) -> FileLock:
+        """The lock a process holds while it builds (waiting for it waits for the build)."""
+        return FileLock(self.root / "build.lock", timeout=None)
 
     def build(
         self,
@@ -273,15 +269,7 @@ class Store:
             save_papers(tmp / PAPERS_FILE, corpus.papers)
             vocabulary = vocabulary_of(corpus.papers)
             atomic_write_text(tmp / VOCABULARY_FILE, vocabulary.dumps())
-            meta = Meta(
-                schema=SCHEMA_VERSION,
-                fingerprint=fp,
-                papers=len(corpus.papers),
-                collections=corpus.collections,
-                built_at=time.time(),
-                seconds=round(time.perf_counter() - started, 3),
-                problems=[str(problem) for problem in corpus.problems],
-            )
+            meta = Meta.of_build(corpus, fp, started)
             write_json(tmp / "meta.json", asdict(meta))
             fsync_folder(tmp)
             os.rename(tmp, final)
@@ -324,15 +312,7 @@ def build_in_memory(
 
     ix = RamStorage().create_index(make_schema())
     write_documents(ix, corpus.papers, progress, cancelled)
-    meta = Meta(
-        schema=SCHEMA_VERSION,
-        fingerprint=fp,
-        papers=len(corpus.papers),
-        collections=corpus.collections,
-        built_at=time.time(),
-        seconds=round(time.perf_counter() - started, 3),
-        problems=[str(problem) for problem in corpus.problems],
-    )
+    meta = Meta.of_build(corpus, fp, started)
     return OpenIndex(ix, corpus.papers, meta, ":memory:", vocabulary_of(corpus.papers))
 
 
@@ -368,16 +348,6 @@ def save_papers(path: Path, papers: list[Paper]) -> None:
     about five times faster than JSON (a warm start at 50,000 papers reads ~100 MB)."""
     rows = [tuple(getattr(paper, name) for name in _PAPER_FIELDS) for paper in papers]
     atomic_write_bytes(path, marshal.dumps((_PAPER_FIELDS, rows)))
-
-
-def write_json(path: Path, value: object, **options: object) -> None:
-    """`value` as JSON in UTF-8, atomically. A lone surrogate (from a file name that is not
-    UTF-8, or a `\\ud800` in a JSON source) has no UTF-8 form: then every non-ASCII
-    character is written as a `\\u` escape instead, which reads back the same."""
-    try:
-        atomic_write_text(path, json.dumps(value, ensure_ascii=False, **options))
-    except UnicodeEncodeError:
-        atomic_write_text(path, json.dumps(value, **options))
 
 
 def load_papers(path: Path) -> list[Paper]:

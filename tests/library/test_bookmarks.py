@@ -344,6 +344,21 @@ def test_lock_timeout_is_a_save_error(path: Path) -> None:
     assert on_disk(path) == ["a"] and store.pending == ()
 
 
+def test_stale_bookmarks_lock_file_is_ignored_but_a_held_one_is_not(tmp_path: Path) -> None:
+    store = BookmarkStore.in_dir(tmp_path)
+    store.lock_timeout = 0.2
+    store.lock_path.write_text("left by a killed process\n")
+    store.load()
+    store.add("abc", "A title")
+    assert BookmarkStore.in_dir(tmp_path).path.read_text().count("[[bookmarks]]") == 1
+    # The contrast: a lock that some process does hold makes the save wait, then fail.
+    with atomic.FileLock(store.lock_path), pytest.raises(BookmarksSaveError):
+        store.add("def", "Another")
+    assert store.pending  # kept, and saved once the lock is free
+    store.save()
+    assert not store.pending
+
+
 # --- damaged files ----------------------------------------------------------------------------
 
 GOOD_ENTRY = '[[bookmarks]]\nid = "ok"\nadded = 2024-01-01T00:00:00Z\n'

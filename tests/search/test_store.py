@@ -1,14 +1,33 @@
+"""The on-disk index: built on first use and reused, rebuilt when stale or damaged, and
+recovering by itself from whatever state a data dir is in: killed builds, damaged or missing
+files, stale locks, odd data dirs (it rebuilds what is damaged, ignores locks nobody holds,
+and runs from an in-memory index, with a warning, where it cannot write)."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
 import json
+import marshal
 import os
+import random
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
+import whoosh.index
 
 from paperterm.index.config import Config
 from paperterm.index.search import store as store_module
-from paperterm.index.search.store import Store
-from paperterm.index.session import Session
+from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.store import BuildCancelled, Store
+from paperterm.index.session import Session, SessionError
+
+SEED_PAPERS = 38
 
 
 def _session(data: Path, sources: list[Path] | None = None) -> Session:
@@ -19,7 +38,7 @@ def test_index_is_built_on_first_use_and_reused(tmp_path):
     data = tmp_path / "data"
     assert not data.exists()
     first, _ = _session(data).open()
-    assert len(first.papers) == 38
+    assert len(first.papers) == SEED_PAPERS
     assert (data / "index" / "CURRENT").is_file()
     generation = (data / "index" / "CURRENT").read_text().strip()
     second_session = _session(data)
@@ -87,7 +106,7 @@ def test_damaged_index_is_rebuilt(tmp_path, damage):
     session = _session(data)
     assert session.open_existing() is None
     second, _ = session.open()
-    assert len(second.papers) == 38
+    assert len(second.papers) == SEED_PAPERS
     assert second.location != first.location
 
 
@@ -105,8 +124,6 @@ def test_leftover_temp_build_is_removed_and_old_generations_pruned(tmp_path):
 
 
 def test_opens_previous_index_read_only_while_another_process_builds(tmp_path):
-    import fcntl
-
     data = tmp_path / "data"
     first, _ = _session(data).open()
     source = tmp_path / "new.txt"
@@ -122,22 +139,18 @@ def test_opens_previous_index_read_only_while_another_process_builds(tmp_path):
 
 
 def test_unwritable_data_dir_falls_back_to_memory(tmp_path, monkeypatch):
-    import errno
-
-    def refuse(self, wait):
+    def refuse(self):
         raise PermissionError(errno.EACCES, "Permission denied")
 
     monkeypatch.setattr(Store, "build_lock", refuse)
     session = _session(tmp_path / "data")
     opened, _ = session.open()
     assert opened.location == ":memory:"
-    assert len(opened.papers) == 38
+    assert len(opened.papers) == SEED_PAPERS
     assert any("in-memory" in warning for warning in session.warnings)
 
 
 def test_data_dir_that_is_a_file_is_refused(tmp_path):
-    from paperterm.index.session import SessionError
-
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("x")
     with pytest.raises(SessionError, match="not a folder"):
@@ -147,17 +160,361 @@ def test_data_dir_that_is_a_file_is_refused(tmp_path):
 def test_meta_records_counts_and_collections(tmp_path):
     opened, _ = _session(tmp_path / "data").open()
     meta = json.loads((Path(opened.location) / "meta.json").read_text(encoding="utf-8"))
-    assert meta["papers"] == 38
+    assert meta["papers"] == SEED_PAPERS
     assert meta["collections"] == ["ICML 2024 Papers", "ICML 2024 论文列表"]
 
 
 def test_cancelled_build_leaves_no_trace(tmp_path):
-    from paperterm.index.search.store import BuildCancelled
-
     session = _session(tmp_path / "data")
     with pytest.raises(BuildCancelled):
         session.open(cancelled=lambda: True)
     root = tmp_path / "data" / "index"
     assert not list(root.glob("tmp-*")) and not list(root.glob("gen-*"))
     shutil.rmtree(root)
-    assert len(_session(tmp_path / "data").open()[0].papers) == 38
+    assert len(_session(tmp_path / "data").open()[0].papers) == SEED_PAPERS
+
+
+# --- damaged or missing files, in detail ----------------------------------------
+
+
+def _built(data: Path) -> Path:
+    """Build the seeds' index in `data`; the live generation folder."""
+    opened, _ = _session(data).open()
+    opened.ix.close()
+    return Path(opened.location)
+
+
+def _reopened(data: Path) -> tuple[str, int, list[str]]:
+    session = _session(data)
+    opened, _ = session.open()
+    return opened.location, len(opened.papers), session.warnings
+
+
+# --- damaged or missing files -----------------------------------------------------------
+
+
+def _cut_in_half(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+DAMAGE = {
+    "segment file missing": lambda gen, root: [p.unlink() for p in gen.glob("*.seg")],
+    "segment file truncated": lambda gen, root: [_cut_in_half(p) for p in gen.glob("*.seg")],
+    "segment file emptied": lambda gen, root: [p.write_bytes(b"") for p in gen.glob("*.seg")],
+    "papers file missing": lambda gen, root: (gen / store_module.PAPERS_FILE).unlink(),
+    "papers file truncated": lambda gen, root: _cut_in_half(gen / store_module.PAPERS_FILE),
+    "papers file not marshal": lambda gen, root: (gen / store_module.PAPERS_FILE).write_text("{}"),
+    "papers file of another version": lambda gen, root: (
+        gen / store_module.PAPERS_FILE
+    ).write_bytes(marshal.dumps((("id", "title"), [("a", "b")]))),
+    "meta.json missing": lambda gen, root: (gen / "meta.json").unlink(),
+    "meta.json truncated": lambda gen, root: _cut_in_half(gen / "meta.json"),
+    "meta.json from a newer version": lambda gen, root: (gen / "meta.json").write_text(
+        json.dumps({**json.loads((gen / "meta.json").read_text()), "added_later": 1})
+    ),
+    "meta.json counts wrong": lambda gen, root: (gen / "meta.json").write_text(
+        json.dumps({**json.loads((gen / "meta.json").read_text()), "papers": 7})
+    ),
+    "CURRENT empty": lambda gen, root: (root / "CURRENT").write_text(""),
+    "CURRENT points outside": lambda gen, root: (root / "CURRENT").write_text(f"../{gen.name}"),
+    "CURRENT binary": lambda gen, root: (root / "CURRENT").write_bytes(b"\xff\x00gen-\x1b[2J"),
+    "generation folder gone": lambda gen, root: os.rename(gen, root / "elsewhere"),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_damaged_index_is_rebuilt_on_next_start(tmp_path, damage):
+    data = tmp_path / "data"
+    generation = _built(data)
+    DAMAGE[damage](generation, data / "index")
+    assert _session(data).open_existing() is None
+    location, count, warnings = _reopened(data)
+    assert count == SEED_PAPERS
+    assert location not in (str(generation), ":memory:")
+    assert warnings == []
+    # ... and the rebuilt index is the one the start after that uses.
+    assert _reopened(data)[0] == location
+
+
+@pytest.mark.parametrize("vocabulary", ["missing", "truncated"])
+def test_damaged_vocabulary_is_counted_again(tmp_path, vocabulary):
+    data = tmp_path / "data"
+    generation = _built(data)
+    path = generation / store_module.VOCABULARY_FILE
+    path.unlink() if vocabulary == "missing" else _cut_in_half(path)
+    opened, _ = _session(data).open()
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    try:
+        assert searcher.search("complement*").total >= 1
+    finally:
+        searcher.close()
+
+
+def test_parser_version_change_rebuilds(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    generation = _built(data)
+    monkeypatch.setattr(store_module, "PARSER_VERSION", store_module.PARSER_VERSION + 1)
+    location, count, _ = _reopened(data)
+    assert location != str(generation) and count == SEED_PAPERS
+
+
+# --- builds that stop half-way ----------------------------------------------------------
+
+#: Steps of a build, in order, and how to make each one fail.
+BUILD_STEPS = ["create_in", "write_documents", "save_papers", "meta", "rename", "current"]
+
+
+class _OsFailingRename:
+    """The `os` module as the store sees it, with a `rename` that fails."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def __getattr__(self, name: str):
+        return getattr(os, name)
+
+    def rename(self, *args, **kwargs):
+        raise self.error
+
+
+def _fail_at(monkeypatch, step: str, error: BaseException) -> None:
+    def fail(*args, **kwargs):
+        raise error
+
+    if step == "create_in":
+        monkeypatch.setattr(whoosh.index, "create_in", fail)
+        return
+    if step in ("write_documents", "save_papers"):
+        monkeypatch.setattr(store_module, step, fail)
+        return
+    if step == "rename":
+        monkeypatch.setattr(store_module, "os", _OsFailingRename(error))
+        return
+    if step == "meta":
+        monkeypatch.setattr(store_module, "write_json", fail)
+        return
+    real_write = store_module.atomic_write_text
+
+    def write(path, text, **kwargs):
+        if Path(path).name == "CURRENT":
+            raise error
+        real_write(path, text, **kwargs)
+
+    monkeypatch.setattr(store_module, "atomic_write_text", write)
+
+
+@pytest.mark.parametrize("step", BUILD_STEPS)
+def test_rebuild_interrupted_at_any_step_keeps_the_old_index(tmp_path, monkeypatch, step):
+    data = tmp_path / "data"
+    generation = _built(data)
+    with monkeypatch.context() as patch:
+        _fail_at(patch, step, KeyboardInterrupt())
+        with pytest.raises(KeyboardInterrupt):
+            _session(data).open(rebuild=True)
+    root = data / "index"
+    assert [p.name for p in root.glob("gen-*")] == [generation.name]
+    assert not list(root.glob("tmp-*"))
+    assert _reopened(data)[:2] == (str(generation), SEED_PAPERS)
+
+
+@pytest.mark.parametrize("step", [s for s in BUILD_STEPS if s != "write_documents"])
+def test_first_build_failing_to_write_runs_from_memory_and_leaves_nothing(
+    tmp_path, monkeypatch, step
+):
+    data = tmp_path / "data"
+    with monkeypatch.context() as patch:
+        _fail_at(patch, step, OSError(errno.EROFS, "Read-only file system"))
+        location, count, warnings = _reopened(data)
+    assert (location, count) == (":memory:", SEED_PAPERS)
+    assert len(warnings) == 1 and "Read-only file system" in warnings[0]
+    root = data / "index"
+    assert not list(root.glob("gen-*")) and not list(root.glob("tmp-*"))
+    assert _reopened(data)[1:] == (SEED_PAPERS, [])  # writable again: built on disk
+
+
+def test_temporary_files_of_a_killed_build_are_removed_by_the_next(tmp_path):
+    data = tmp_path / "data"
+    _built(data)
+    root = data / "index"
+    leftovers = [root / "tmp-killed", root / ".CURRENT.abc123.tmp"]
+    leftovers[0].mkdir()
+    leftovers[1].write_text("gen-half")
+    _session(data).open(rebuild=True)
+    assert not any(path.exists() for path in leftovers)
+
+
+# --- stale locks ------------------------------------------------------------------------
+
+
+def test_stale_build_lock_file_is_ignored(tmp_path):
+    data = tmp_path / "data"
+    (data / "index").mkdir(parents=True)
+    (data / "index" / "build.lock").write_text("12345 from a process long gone\n")
+    location, count, warnings = _reopened(data)
+    assert location.startswith(str(data)) and count == SEED_PAPERS
+    assert warnings == []
+
+
+# --- data dirs that are not what they should be -----------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["broken link", "link loop"])
+def test_data_dir_that_is_a_dangling_link_is_refused(tmp_path, kind):
+    data = tmp_path / "data"
+    if kind == "broken link":
+        data.symlink_to(tmp_path / "nowhere")
+    else:
+        (tmp_path / "other").symlink_to(data)
+        data.symlink_to(tmp_path / "other")
+    with pytest.raises(SessionError, match="symbolic link"):
+        _session(data)
+
+
+def test_data_dir_link_to_a_folder_is_fine(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "data").symlink_to(tmp_path / "real")
+    assert _reopened(tmp_path / "data")[1] == SEED_PAPERS
+    assert (tmp_path / "real" / "index" / "CURRENT").is_file()
+
+
+DAMAGED_DIRS = {
+    "data dir under a file": lambda data: data.parent.write_text("x"),
+    "index is a file": lambda data: (data.mkdir(), (data / "index").write_text("x")),
+    "CURRENT is a folder": lambda data: (data / "index" / "CURRENT").mkdir(parents=True),
+    "build.lock is a folder": lambda data: (data / "index" / "build.lock").mkdir(parents=True),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGED_DIRS)
+def test_data_dir_that_cannot_hold_an_index_runs_from_memory(tmp_path, damage):
+    data = tmp_path / "file" / "data" if damage == "data dir under a file" else tmp_path / "data"
+    DAMAGED_DIRS[damage](data)
+    location, count, warnings = _reopened(data)
+    assert (location, count) == (":memory:", SEED_PAPERS)
+    assert len(warnings) == 1 and "in-memory" in warnings[0] and str(data) in warnings[0]
+    assert not list(data.glob("index/gen-*"))  # no half-installed generation left behind
+
+
+def test_read_only_data_dir_runs_from_memory(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    data.chmod(0o500)
+    try:
+        if os.access(data, os.W_OK):
+            pytest.skip("running as root: permissions do not stop writes")
+        location, count, warnings = _reopened(data)
+    finally:
+        data.chmod(0o700)
+    assert (location, count) == (":memory:", SEED_PAPERS)
+    assert "Permission denied" in warnings[0]
+
+
+def test_non_utf8_file_names_and_json_surrogates_do_not_stop_the_build(tmp_path):
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    latin_name = os.fsdecode(b"caf\xe9")  # a lone surrogate in the str, as Linux hands it
+    (folder / f"{latin_name}.txt").write_text("An abstract about coffee and its effects.\n")
+    (folder / "lone.json").write_text(
+        '[{"id": "x\\ud800", "title": "T \\udfff", "abstract": "Lone \\ud800 surrogate."}]'
+    )
+    data = tmp_path / "data"
+    location, count, warnings = _reopened_with(data, folder)
+    assert count == 2 and location != ":memory:" and warnings == []
+    opened, _ = _session(data, [folder]).open()
+    assert opened.location == location  # the saved index reads back, not rebuilt
+    by_source = {Path(p.source).name: p for p in opened.papers}
+    assert by_source[f"{latin_name}.txt"].collection == latin_name  # kept exactly
+    assert by_source["lone.json"].title == "T \ufffd"
+
+
+def _reopened_with(data: Path, folder: Path) -> tuple[str, int, list[str]]:
+    session = _session(data, [folder])
+    opened, _ = session.open()
+    return opened.location, len(opened.papers), session.warnings
+
+
+# --- a real build, killed at random moments ----------------------------------------------
+
+KILL_ROUNDS = 12
+KILL_ABSTRACTS = 300
+
+
+def write_generated_corpus(folder: Path, count: int, seed: int = 7) -> None:
+    """`count` distinct abstracts of made-up words, in seed-format text files."""
+    rng = random.Random(seed)
+    syllables = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
+    vocabulary = [
+        "".join(rng.choice(syllables) for _ in range(rng.randint(1, 4))) for _ in range(3000)
+    ]
+    folder.mkdir(parents=True)
+    per_file = 100
+    for start in range(0, count, per_file):
+        paragraphs = []
+        for _ in range(start, min(count, start + per_file)):
+            words = rng.choices(vocabulary, k=rng.randint(80, 160))
+            sentences = [" ".join(words[i : i + 16]) for i in range(0, len(words), 16)]
+            paragraphs.append(" ".join(s.capitalize() + "." for s in sentences))
+        body = "\n\n".join([f"Generated part {start // per_file}", *paragraphs])
+        (folder / f"part-{start // per_file:03d}.txt").write_text(body + "\n", encoding="utf-8")
+
+
+def _cli(env: dict[str, str], *args: str, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "paperterm.tui.cli.main", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kwargs,
+    )
+
+
+def _finish(process: subprocess.Popen) -> tuple[int, str, str]:
+    out, err = process.communicate(timeout=120)
+    return process.returncode, out, err
+
+
+@pytest.mark.slow
+def test_index_rebuild_killed_at_random_moments_recovers(tmp_path):
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, KILL_ABSTRACTS)
+    (tmp_path / "config.toml").write_text(
+        f"include_seeds = false\n[[sources]]\npath = '{corpus}'\n"
+    )
+    env = {
+        **os.environ,
+        "PAPERTERM_DATA_DIR": str(tmp_path / "data"),
+        "PAPERTERM_CONFIG": str(tmp_path / "config.toml"),
+    }
+    started = time.perf_counter()
+    code, out, err = _finish(_cli(env, "index", "--rebuild"))
+    build_seconds = time.perf_counter() - started
+    assert code == 0 and out.startswith(f"{KILL_ABSTRACTS} papers"), err
+
+    rng = random.Random(20240721)
+    delays = sorted(rng.uniform(0.0, build_seconds * 1.1) for _ in range(KILL_ROUNDS))
+    killed_while_running = 0
+    for delay in delays:
+        process = _cli(env, "index", "--rebuild")
+        time.sleep(delay)
+        process.send_signal(signal.SIGKILL)
+        process.communicate(timeout=120)
+        killed_while_running += process.returncode == -signal.SIGKILL
+
+        listing = _cli(env, "list", "--json")
+        search = _cli(env, "search", "--json", "generated")
+        code, out, err = _finish(listing)
+        assert code == 0, f"after a kill at {delay:.2f} s: {err}"
+        assert len(json.loads(out)) == KILL_ABSTRACTS
+        assert "Traceback" not in err
+        code, out, err = _finish(search)
+        assert code == 0, f"after a kill at {delay:.2f} s: {err}"
+        assert json.loads(out)["total"] == KILL_ABSTRACTS  # every paper is in a "Generated" list
+    # The kills did land during the builds (not all after them), spread over their length.
+    assert killed_while_running >= KILL_ROUNDS // 2
+
+    code, _, err = _finish(_cli(env, "index", "--rebuild"))
+    assert code == 0, err
+    root = tmp_path / "data" / "index"
+    assert not list(root.glob("tmp-*")) and not list(root.glob(".CURRENT.*"))
+    assert len(list(root.glob("gen-*"))) <= 2
