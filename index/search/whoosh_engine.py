@@ -34,32 +34,18 @@ def compile_plan(plan: Plan) -> Q.Query:
 
 
 def compile_group(group: AnyOf) -> Q.Query:
-    """One alternative as itself; several as an `Or`, in which the alternatives of one
-    weight other than 1 are an `Or` of their own with that boost (Whoosh applies the boost
-    to the sum of their scores)."""
+    """One alternative as itself, several as an `Or`. Weights go on each alternative: Whoosh
+    ignores the boost of an `Or` that has a single child."""
     if not group.alternatives:
         return Q.NullQuery
-    if len(group.alternatives) == 1 and group.alternatives[0].weight == 1.0:
-        return compile_alternative(group.alternatives[0])
-    parts: list[Q.Query] = []
-    weighted: dict[float, list[Q.Query]] = {}
-    for alternative in group.alternatives:
-        query = compile_alternative(alternative, weight=1.0)
-        if alternative.weight == 1.0:
-            parts.append(query)
-        else:
-            if alternative.weight not in weighted:
-                weighted[alternative.weight] = []
-                parts.append(Q.Or(weighted[alternative.weight], boost=alternative.weight))
-            weighted[alternative.weight].append(query)
-    return parts[0] if len(parts) == 1 else Q.Or(parts)
+    queries = [compile_alternative(alternative) for alternative in group.alternatives]
+    return queries[0] if len(queries) == 1 else Q.Or(queries)
 
 
-def compile_alternative(alternative: Alternative, weight: float | None = None) -> Q.Query:
-    boost = alternative.weight if weight is None else weight
+def compile_alternative(alternative: Alternative) -> Q.Query:
     if isinstance(alternative, Term):
-        return Q.Term(alternative.field, alternative.text, boost=boost)
-    return Q.Phrase(alternative.field, list(alternative.words), boost=boost)
+        return Q.Term(alternative.field, alternative.text, boost=alternative.weight)
+    return Q.Phrase(alternative.field, list(alternative.words), boost=alternative.weight)
 
 
 class WhooshEngine:

@@ -226,21 +226,24 @@ def test_the_bound_counts_what_a_query_reads(seed_searcher):
         leaves(Q.Prefix("all", "c"))
 
 
-def test_groups_compile_to_the_weights_of_their_alternatives():
+def test_groups_compile_to_the_weights_of_their_alternatives(seed_searcher):
     assert compile_group(AnyOf((), 0)) is Q.NullQuery
     assert compile_group(AnyOf((Term("all", "graph"),), 3)) == Q.Term("all", "graph")
-    exact_and_longer = AnyOf(
-        (Term("all", "segment"), Term("all", "segmentat", 0.3), Term("all", "segmenter", 0.3)),
-        9,
-    )
+    exact_and_longer = AnyOf((Term("all", "model"), Term("all", "data", 0.3)), 9)
     assert compile_group(exact_and_longer) == Q.Or(
-        [
-            Q.Term("all", "segment"),
-            Q.Or([Q.Term("all", "segmentat"), Q.Term("all", "segmenter")], boost=0.3),
-        ]
+        [Q.Term("all", "model"), Q.Term("all", "data", boost=0.3)]
     )
     phrase = Phrase("title", ("long", "context"), 2.0)
     assert compile_alternative(phrase) == Q.Phrase("title", ["long", "context"], boost=2.0)
+    # A weight counts when it is the only one of its kind too (a boosted `Or` of one does not).
+
+    def best(weight: float) -> tuple[str, float]:
+        plan = Plan((AnyOf((Term("all", "model", weight),), 1),))
+        scored, _ = seed_searcher.engine.collect(plan, 1, None)
+        return scored[0]
+
+    (paper, score), (same, low) = best(1.0), best(0.3)
+    assert same == paper and low == pytest.approx(0.3 * score)
 
 
 def _group(searcher: Searcher, word: str) -> AnyOf:
