@@ -11,8 +11,6 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from plan_bounds import beyond_first, bounded_plan, plan_leaves
 
 from paperterm.index.search.analysis import FieldAnalysis
@@ -291,22 +289,6 @@ def test_did_you_mean_is_made_of_real_words():
 # --- bounds on the seeds' real index ----------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.one_of(
-        st.text(max_size=400),
-        st.lists(
-            st.sampled_from(['"', "(", ")", "-", "+", "*", "~", "~2", ":", "title:", "tag:"])
-            | st.sampled_from(["learn", "model", "con", "dna", "graph", "论文", "a", "x"])
-            | st.text(max_size=6),
-            max_size=60,
-        ).map("".join),
-    )
-)
-def test_any_string_makes_a_bounded_plan(seed_searcher, text):
-    bounded_plan(seed_searcher.planner, text)
-
-
 def test_broad_prefixes_expand_to_at_most_the_cap(seed_searcher):
     """`con`-words are many in any corpus: the expansion takes the cap, not all of them."""
     assert len(seed_searcher.vocabulary.prefixed("con", 10_000)) > MAX_EXPANSIONS  # it bites
@@ -343,24 +325,6 @@ def test_expansions_stop_at_the_postings_budget_of_the_real_index(seed_searcher)
     assert cut.cost <= 40
     for text in ("con* pre* dis* com*", "model~2 learn~2 data~2", "transformer con*"):
         assert beyond_first(small, small.plan(parse_query(text))) <= 40
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(
-        st.sampled_from(["con*", "pre*", "dis*", "trans*", "model~2", "learn~", "data~2"])
-        | st.sampled_from(["learning", "transformer", "reinforcement", "-graph", "a~2"])
-        | st.text(max_size=8),
-        max_size=12,
-    ).map(" ".join),
-    st.integers(min_value=1, max_value=200),
-)
-def test_any_query_expands_within_any_budget(seed_searcher, text, budget):
-    planner = replace(seed_searcher.planner, budget=budget)
-    found = bounded_plan(planner, text)
-    assert beyond_first(planner, found) <= budget
-    if found.fallback is not None and len(found.fallback.required) > 1:
-        assert sum(group.cost for group in found.fallback.required) <= budget
 
 
 @pytest.mark.parametrize("text", ["con*", "transformer~", "genomic~ -vision*"])

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from plan_bounds import QUERY_LEAVES, bounded_plan, plan_leaves
+from plan_bounds import QUERY_LEAVES, beyond_first, bounded_plan, plan_leaves
 from whoosh import query as Q
 from wild_queries import WILD_QUERIES
 
@@ -274,12 +274,17 @@ def test_a_plan_may_ask_for_some_of_its_groups(seed_searcher):
 # --- any query answers --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", WILD_QUERIES, ids=range(len(WILD_QUERIES)))
-def test_wild_queries_build_bounded_queries_and_answer(seed_searcher, text):
-    assert compiled_leaves(seed_searcher, text) <= QUERY_LEAVES
-    results = seed_searcher.search(text, limit=20)
+def answers_within_bounds(searcher: Searcher, text: str, limit: int = 20) -> None:
+    """`text` plans and compiles to a bounded query, and answers without an error note."""
+    assert compiled_leaves(searcher, text) <= QUERY_LEAVES
+    results = searcher.search(text, limit=limit)
     assert results.total >= len(results.hits)
     assert not any("could not run" in note for note in results.notes), results.notes
+
+
+@pytest.mark.parametrize("text", WILD_QUERIES, ids=range(len(WILD_QUERIES)))
+def test_wild_queries_build_bounded_queries_and_answer(seed_searcher, text):
+    answers_within_bounds(seed_searcher, text)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -295,10 +300,7 @@ def test_wild_queries_build_bounded_queries_and_answer(seed_searcher, text):
     )
 )
 def test_any_string_builds_a_bounded_query_and_never_raises(seed_searcher, text):
-    assert compiled_leaves(seed_searcher, text) <= QUERY_LEAVES
-    results = seed_searcher.search(text, limit=20)
-    assert results.total >= len(results.hits)
-    assert not any("could not run" in note for note in results.notes), results.notes
+    answers_within_bounds(seed_searcher, text)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -311,11 +313,17 @@ def test_any_string_builds_a_bounded_query_and_never_raises(seed_searcher, text)
     ).map(" ".join),
     st.integers(min_value=1, max_value=200),
 )
-def test_any_query_answers_within_any_budget(seed_searcher, text, budget):
+def test_any_query_expands_within_any_budget(seed_searcher, text, budget):
+    """What all expansions read is the budget at most, plus the first (most frequent) word
+    of each, which a prefix or typo always keeps; the fallback keeps to it too."""
+    planner = replace(seed_searcher.planner, budget=budget)
+    found = bounded_plan(planner, text)
+    assert beyond_first(planner, found) <= budget
+    if found.fallback is not None and len(found.fallback.required) > 1:
+        assert sum(group.cost for group in found.fallback.required) <= budget
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(seed_searcher, "planner", replace(seed_searcher.planner, budget=budget))
-        results = seed_searcher.search(text, limit=5)
-    assert not any("could not run" in note for note in results.notes)
+        patch.setattr(seed_searcher, "planner", planner)
+        answers_within_bounds(seed_searcher, text, limit=5)
 
 
 def test_a_query_that_raises_inside_is_caught_and_explained(seed_searcher, monkeypatch):
