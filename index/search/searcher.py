@@ -111,10 +111,3 @@ class Searcher:
         except Exception:  # similar papers are a nicety: never let them break the reader
             return []
         return self._hits(scored)
-
-    def matcher_for(self, text: str) -> Matcher:
-        """What the reader highlights in a paper's text for this query."""
-        try:
-            return self.planner.plan(parse_query(text)).matcher
-        except Exception:
-            return Matcher(set(), set(), ())
