@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from paperterm.index.papers import Paper, find_links
 from paperterm.index.text.display import display_text, one_line
-from paperterm.index.text.naming import derive_name, derive_title
-
-TITLE_LIMIT = 100
+from paperterm.index.text.headlines import TITLE_LIMIT, derive_title
+from paperterm.index.text.names import derive_name
 
 
 def enrich(paper: Paper) -> Paper:

@@ -1,4 +1,4 @@
-"""A paper's name and headline, derived from its abstract when the source gives neither.
+"""Name detection: the method or system an abstract coins, if any.
 
 The seeds carry no titles, so the list needs something to show. `derive_name` finds the
 method or system an abstract coins ("We present Persona In-Context Learning (PICLe), a
@@ -15,13 +15,14 @@ as Caduceus only on strong evidence) by how the text introduces it:
 - emphasis in the source (`*xT*`, `\\mathsf{DirMixE}`) and repetition.
 
 A token followed by a generic noun ("a new MoE strategy", "GPU kernels") modifies it, and one
-after a preposition ("a version of MCSD") is an object: neither is coined. `derive_title`
-builds a headline from the coining sentence ("PICLe: a persona elicitation framework
-grounded in Bayesian inference"), or, when nothing is coined, from the first claim without
-its lead-in ("In this paper, we examine the long-run distribution of SGD ..." -> "The
-long-run distribution of SGD ..."). Both work on the display text, are deterministic, and
-never raise. Most tests run on short slices or as `str.find` on a lowered copy of the text:
-one full regex pass over an abstract costs a good part of the time budget of a call.
+after a preposition ("a version of MCSD") is an object: neither is coined. How much each cue
+counts is the table `WEIGHTS`: this is a hand-tuned classifier (tuned on the 38 seed
+abstracts; tests/fixtures/held_out_names.toml checks it on abstracts it was not tuned on).
+
+It works on the display text, is deterministic and never raises. Most tests run on short
+slices or as `str.find` on a lowered copy of the text: one full regex pass over an abstract
+costs a good part of the time budget of a call. `headlines` writes the title from the same
+analysis.
 """
 
 from __future__ import annotations
@@ -31,10 +32,55 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
-from paperterm.index.text.display import display_text, one_line
+from paperterm.index.text.display import display_text
 
-TITLE_LIMIT = 100
-_MIN_SCORE = 3.0
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How much each cue says "this token is a name the abstract coins".
+
+    A token's score is the strongest coining cue near it (cues do not add up), plus the
+    bonuses, minus the penalties; the best-scoring token at or above `name` is the name.
+    """
+
+    # -- the strongest cue near the token
+    coined: float = 4.0  # a coining verb right before it: "we propose X", "we introduce an X"
+    gap_word: float = 0.25  # ... less per word between the verb and X: the verb may be about
+    #                         something else ("we propose to ... with X")
+    gap_barrier: float = 1.0  # ... less per preposition or relative word in between: X is
+    #                           then an object ("we propose a method for X")
+    gap_use_word: float = 2.0  # ... less per verb of use in between ("a method leveraging X")
+    gap_comma: float = 0.5  # ... less per comma in between (a list, a new clause)
+    gap_novelty: float = 1.0  # ... more for "novel", "first", "simple" in between
+    gap_words: int = 14  # ... and no cue at all from farther away than this many words
+    called: float = 5.0  # "called X", "dubbed X", "which we call X": naming said outright
+    ours_named: float = 3.5  # "our <expansion> (X)", "Our solution, X,", "our proposed method X"
+    ours: float = 2.0  # "our X": the authors' own, but perhaps only used ("our LLM")
+    passive: float = 3.5  # "a ... (X) is proposed", "X is introduced"
+    is_novel: float = 3.0  # "X is a simple/novel/general ..." opening a sentence
+    phrase: float = 3.5  # a capitalised phrase right after a coining verb that is described,
+    #                      emphasised or repeated ("We propose Quantile Pooling, a ...")
+
+    # -- bonuses on top of the cue
+    appositive_novel: float = 3.0  # described as new: "X, a novel framework", "X, the first"
+    appositive: float = 1.5  # described: "X, a framework", "X, or <expansion>", "X: a ..."
+    emphasis: float = 2.0  # set in emphasis by the authors: `*X*`, `\mathsf{X}`, `{\tt X}`
+    repetition: float = 0.5  # per further mention: a coined name is used again ...
+    repetitions: int = 3  # ... counted up to this many further mentions
+
+    # -- penalties: the token modifies the next word, it is not the thing coined
+    modifies_generic_noun: float = 3.0  # "a new MoE strategy", "GPU kernels"
+    modifies_noun: float = 2.0  # any other lower-case noun after it: "a CNN encoder"
+
+    # -- thresholds
+    name: float = 3.0  # the least score of a name: one clear cue, or a weak one with support
+    capitalised_name: float = 5.0  # a capitalised word (Caduceus) needs "called" or a cue and
+    #                                a novel description: ordinary words are capitalised too
+    capitalised_repeated_name: float = 4.0  # ... or this much and a second mention,
+    capitalised_mentions: int = 3  # ... or a cue and this many mentions
+
+
+WEIGHTS = Weights()
 
 # --------------------------------------------------------------------------- candidates
 
@@ -57,13 +103,13 @@ _COIN_STEMS = (
     "contribut", "offer", "releas", "creat", "provid", "formulat", "unveil", "nam", "dub",
     "term", "coin",
 )  # fmt: skip
-_SUBJECT = (
+SUBJECT = (
     r"(?:we|this (?:paper|work|study|article|letter|note|report|thesis|manuscript)|"
     r"our (?:work|paper|study)|the present (?:paper|work|study))"
 )
 _SUBJECT_WORDS = ("we ", "this ", "our ", "the present ")
 _COINING_AT = re.compile(
-    _SUBJECT + r"(?: (?:also|further|first|then|therefore|thus|hence|here|now|newly|"
+    SUBJECT + r"(?: (?:also|further|first|then|therefore|thus|hence|here|now|newly|"
     r"additionally|finally|instead|next|subsequently|[a-z]+ly))* (?P<verb>(?:"
     + "|".join(_COIN_STEMS)
     + r")[a-z]*(?: and [a-z]+)?)"
@@ -108,7 +154,7 @@ _IS_NOVEL = re.compile(
 _NAMED_NEXT = re.compile(r",? (?:called|named|dubbed|termed)\b")
 _CAPITAL_NEXT = re.compile(r" [A-Z]")
 _CAPITAL_BEFORE = re.compile(r"[A-Z][\w-]* $")
-_LEADING_PARENTHESIS = re.compile(r"\)?\s*\([^()]*\)")
+LEADING_PARENTHESIS = re.compile(r"\)?\s*\([^()]*\)")
 _NOT_COINING_NEXT = re.compile(r" *(?:to|that|how|whether|why|what)\b", re.IGNORECASE)
 # The token is the object of a preposition: "a new version of MCSD", "a method for LLMs".
 _OBJECT_OF = re.compile(
@@ -153,7 +199,7 @@ _FUNCTION_WORDS = frozenset((
 
 
 @dataclass(slots=True)
-class _Occurrence:
+class Occurrence:
     """One place a candidate name appears, and how strongly the text there coins it."""
 
     start: int
@@ -165,48 +211,38 @@ class _Occurrence:
 
 
 @dataclass(slots=True)
-class _Analysis:
+class Analysis:
+    """An abstract read for names: its display text (lowered alike, position for position),
+    its sentence spans, each candidate's best occurrence, and the name chosen ("" for none).
+    `headlines` writes the title from it."""
+
     text: str
     lowered: str
     sentences: list[tuple[int, int]]
-    best: dict[str, _Occurrence]
+    best: dict[str, Occurrence]
     name: str
 
 
 def derive_name(abstract: str) -> str:
     """The method or system `abstract` coins, or "" when it coins none."""
     try:
-        return _analyse(abstract).name
+        return analyse(abstract).name
     except Exception:  # a heuristic over arbitrary text must never take an index build down
         return ""
-
-
-def derive_title(abstract: str, name: str) -> str:
-    """A one-line headline of at most 100 characters: `Name: what it is`, or the first claim.
-
-    `name` is the derived name or one the source gave; "" for none.
-    """
-    try:
-        title = _title(_analyse(abstract), name)
-        if len(title) > TITLE_LIMIT or not title.isprintable():  # a source's odd name
-            title = _fit(title, capitalise=False)
-        return title
-    except Exception:
-        return one_line(name or abstract, TITLE_LIMIT)
 
 
 # --------------------------------------------------------------------------- analysis
 
 
 @lru_cache(maxsize=64)
-def _analyse(abstract: str) -> _Analysis:
+def analyse(abstract: str) -> Analysis:
     text = display_text(abstract).replace("\n\n", " ")  # spaces are single already
     lowered = _lower(text)
     sentences = _sentences(text)
     starts = [start for start, _ in sentences]
     coinings = _coinings(lowered)
     emphasised = _emphasised(abstract)
-    best: dict[str, _Occurrence] = {}
+    best: dict[str, Occurrence] = {}
     counts: dict[str, int] = {}
     for token, start, kind in _name_tokens(text):
         counts[token] = counts.get(token, 0) + 1
@@ -232,14 +268,14 @@ def _analyse(abstract: str) -> _Analysis:
                     del best[token]
     name, top = "", 0.0
     for token, occurrence in best.items():
-        score = occurrence.score + (2.0 if token in emphasised else 0.0)
+        score = occurrence.score + (WEIGHTS.emphasis if token in emphasised else 0.0)
         count = counts.get(token) or _count(text, token)
-        if score < _MIN_SCORE or (" " not in token and not _capitalised_ok(token, score, count)):
+        if score < WEIGHTS.name or (" " not in token and not _capitalised_ok(token, score, count)):
             continue
-        score += 0.5 * min(count - 1, 3)
+        score += WEIGHTS.repetition * min(count - 1, WEIGHTS.repetitions)
         if score > top or (score == top and occurrence.start < best[name].start):
             name, top = token, score
-    return _Analysis(text, lowered, sentences, best, name)
+    return Analysis(text, lowered, sentences, best, name)
 
 
 def _lower(text: str) -> str:
@@ -331,12 +367,12 @@ def _word_candidate(word: str) -> tuple[str, int, str] | None:
         core = core[:-2]
     if not core or core.islower() or not _NAME_SHAPE.fullmatch(core):
         return None
-    kind = _token_kind(core)
+    kind = token_kind(core)
     return (core, word.find(core), kind) if kind else None
 
 
 @lru_cache(maxsize=8192)
-def _token_kind(token: str) -> str | None:
+def token_kind(token: str) -> str | None:
     """ "namey" (PICLe, MC-ViT, CTAN, xT), "capitalised" (Caduceus, Re-Diffinet), or None."""
     letters = sum(ch.isalpha() for ch in token)
     if letters < 2 or _NOT_A_NAME_SUFFIX.search(token):
@@ -353,9 +389,12 @@ def _token_kind(token: str) -> str | None:
 def _capitalised_ok(token: str, score: float, count: int) -> bool:
     """A capitalised word (Caduceus, Re-Diffinet) is a name only on strong evidence: "called
     X", or a coining verb and a description, or a coining cue and repetition."""
-    if _token_kind(token) == "namey":
+    if token_kind(token) == "namey":
         return True
-    return score >= 5.0 or (count >= 2 and (score >= 4.0 or count >= 3))
+    return score >= WEIGHTS.capitalised_name or (
+        count >= 2
+        and (score >= WEIGHTS.capitalised_repeated_name or count >= WEIGHTS.capitalised_mentions)
+    )
 
 
 _MARKDOWN_EMPHASIS = re.compile(r"(?<![\w*])\*{1,3}([^*\s]{2,40})\*{1,3}(?![\w*])")
@@ -378,7 +417,7 @@ def _count(text: str, token: str) -> int:
     return len(re.findall(r"(?<![\w-])" + re.escape(token) + r"(?![\w-])", text, re.IGNORECASE))
 
 
-def _expansion_before(left: str, acronym: str) -> str:
+def expansion_before(left: str, acronym: str) -> str:
     """The words just before "(ACRONYM)" that it abbreviates, or ""."""
     letters = [ch.lower() for ch in acronym if ch.isalpha()]
     if len(letters) < 2:
@@ -405,13 +444,24 @@ def _is_subsequence(needle: list[str], haystack: str) -> bool:
 def _gap_score(gap: str) -> float:
     """How directly a coining verb introduces what follows after `gap`."""
     words = gap.split()
-    if len(words) > 14 or _NOT_COINING_NEXT.match(gap) or _OBJECT_OF.search(gap[-14:]):
+    if (
+        len(words) > WEIGHTS.gap_words
+        or _NOT_COINING_NEXT.match(gap)
+        or _OBJECT_OF.search(gap[-14:])
+    ):
         return 0.0
     lowered = [word.strip(",").lower() for word in words]
-    barriers = sum(word in _GAP_BARRIERS for word in lowered)
-    barriers += 2 * sum(word in _USE_WORDS for word in lowered)
-    novelty = 1.0 if _NOVEL_WORD.search(gap) else 0.0
-    return max(0.0, 4.0 - 0.25 * len(words) - barriers - 0.5 * gap.count(",") + novelty)
+    barriers = WEIGHTS.gap_barrier * sum(word in _GAP_BARRIERS for word in lowered)
+    barriers += WEIGHTS.gap_use_word * sum(word in _USE_WORDS for word in lowered)
+    novelty = WEIGHTS.gap_novelty if _NOVEL_WORD.search(gap) else 0.0
+    return max(
+        0.0,
+        WEIGHTS.coined
+        - WEIGHTS.gap_word * len(words)
+        - barriers
+        - WEIGHTS.gap_comma * gap.count(",")
+        + novelty,
+    )
 
 
 def _modifier_penalty(right: str, expansion: str, definite: bool) -> float:
@@ -427,10 +477,10 @@ def _modifier_penalty(right: str, expansion: str, definite: bool) -> float:
     if word.lower() in _GENERIC_NOUNS:
         if definite or (right.startswith(")") and expansion[:1].isupper()):
             return 0.0
-        return 3.0
+        return WEIGHTS.modifies_generic_noun
     verb_like = word.endswith(("ly", "ed")) or (word.endswith("s") and not word.endswith("ss"))
     if word[0].islower() and word not in _FUNCTION_WORDS and not verb_like:
-        return 2.0
+        return WEIGHTS.modifies_noun
     return 0.0
 
 
@@ -441,7 +491,7 @@ def _score(
     start: int,
     end: int,
     kind: str,
-) -> _Occurrence | None:
+) -> Occurrence | None:
     left, right = (
         text[max(sentence[0], start - 300) : start],
         text[end : min(sentence[1], end + 160)],
@@ -457,7 +507,7 @@ def _score(
         return None  # a sentence's first word, or a word of a capitalised phrase
     anchor, expansion = start, ""
     if in_parentheses:
-        expansion = _expansion_before(left[:-1], text[start:end])
+        expansion = expansion_before(left[:-1], text[start:end])
         anchor = start - 1 - (len(left[:-1]) - len(left[:-1].rstrip())) - len(expansion)
     before = text[max(sentence[0], anchor - 120) : anchor]
     near = before[-60:].lower()
@@ -470,31 +520,31 @@ def _score(
             definite = definite or gap == " the "
     called = any(cue in near for cue in _CALLED_HINTS) and bool(_CALLED.search(before))
     if called:
-        score = max(score, 5.0)
+        score = max(score, WEIGHTS.called)
     if "our " in near:
         if _POSSESSIVE_APPOSITIVE.search(before) or (expansion and _POSSESSIVE.search(before)):
-            score = max(score, 3.5)
+            score = max(score, WEIGHTS.ours_named)
         elif _POSSESSIVE.search(before):
-            score = max(score, 2.0)
+            score = max(score, WEIGHTS.ours)
     if (
         any(verb in right[:90] for verb in _PASSIVE_VERBS)
         and _PASSIVE.match(right)
         and (len(before.split()) <= 6 or before.endswith((" a ", " an ", " the ")))
     ):
-        score = max(score, 3.5)
+        score = max(score, WEIGHTS.passive)
     if anchor == sentence[0] and _IS_NOVEL.match(right):
-        score = max(score, 3.0)
+        score = max(score, WEIGHTS.is_novel)
     if right[:3].lstrip(")")[:1] in (",", ":", " "):
-        described = _LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
+        described = LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
         if _APPOSITIVE_NOVEL.match(described):
-            score += 3.0
+            score += WEIGHTS.appositive_novel
         elif _APPOSITIVE.match(described):
-            score += 1.5
+            score += WEIGHTS.appositive
     if not called:
         score -= _modifier_penalty(right, expansion, definite)
     if score <= 0:
         return None
-    return _Occurrence(start, end, sentence, anchor, expansion, score)
+    return Occurrence(start, end, sentence, anchor, expansion, score)
 
 
 def _phrases(
@@ -521,328 +571,7 @@ def _phrases(
         if phrase not in counts:
             counts[phrase] = _count(text, phrase)
         if described or phrase in emphasised or counts[phrase] >= 2:
-            score = 3.5 + (3.0 if novel else 1.5 if described else 0.0)
-            yield phrase, _Occurrence(start, end, sentence, start, "", score)
-
-
-# --------------------------------------------------------------------------- titles
-
-_ABBREVIATED = re.compile(r"((?:[\w-]+ ){1,8}?)\(([A-Za-z][\w-]*[A-Z][\w-]*)\)")
-# "a novel inductive framework" -> "an inductive framework"
-_HYPE = re.compile(r"\b(a|an|the) (?:novel|new) (?:and \w+ )?(?=([\w-]+))", re.IGNORECASE)
-_CLAUSE_END = re.compile(
-    r" ?(?:[;:] | [–—] |\. |\.$|, (?:which|where|while|whereas|thus|and (?:we|it|then|thus|"
-    r"show|demonstrate)|but|leading|resulting|allowing|enabling|making|yielding|showing|"
-    r"providing|achieving|as|since|so|because|although|though|we|it|i\.e\.|e\.g\.|\w+ly\b|that|"
-    r"was|were|is|are|has|have)\b| \((?:\d|[ivx]+|[a-e])\) | and (?:show|demonstrate|prove|"
-    r"find|evaluate)\b)"
-)
-_BREAK_WORDS = frozenset((
-    "by", "with", "which", "that", "where", "while", "using", "via", "through", "to", "for",
-    "in", "on", "under", "and", "from", "across", "without", "based", "as", "at", "over",
-    "into", "when", "whose", "after", "before", "during", "within", "between", "among",
-    "against", "such", "because"
-))  # fmt: skip
-_DANGLING = frozenset((
-    "the", "a", "an", "of", "and", "or", "to", "for", "with", "in", "on", "by", "that", "which",
-    "its", "their", "our", "as", "from", "at", "is", "are", "be", "via", "into", "under",
-    "over", "using", "both", "either", "this", "these", "those", "such", "than", "then", "due",
-    "according", "compared", "related", "order", "prior", "owing", "thanks", "able", "aims",
-    "leads"
-))  # fmt: skip
-_APPOSITIVE_DESCRIPTION = re.compile(
-    r" ?(?:,|:| [-–—]) (?:or |which is )?(?P<rest>(?:(?:a|an|the|one) |[A-Z]).+)$"
-)
-_NOUN_PHRASE_BEFORE = re.compile(
-    r"\b(?:propos|introduc|present|develop|design|devis|build|construct|contribut|offer|releas|"
-    r"creat|provid|formulat)\w* (?P<np>(?:a|an|the) [^,;]{3,80}?|(?:a|an|the) [^;]{3,120}?"
-    r"(?=,? (?:called|named|dubbed|termed)))(?:,? (?:called|named|dubbed|termed)|,)? ?$",
-    re.IGNORECASE,
-)
-_TO_VERB = re.compile(r"to (?:\w+ly )?(?P<verb>[a-z][\w-]*) (?P<rest>.+)$")
-_USE_VERBS = re.compile(
-    r"(?:which|that) (?:\w+ly )?(?:uses|utilizes|utilises|leverages|employs|exploits|adopts|"
-    r"combines|relies on|builds on|builds upon) (?P<rest>.+)$"
-)
-_WHICH_VERB = re.compile(r"(?:which|that) (?:\w+ly )?(?P<verb>[a-z]+s) (?P<rest>.+)$")
-
-_FINDING_VERBS = "show demonstrat prov find found argu observ reveal conclud report establish"
-_STUDY_VERBS = (
-    "stud examin investigat explor analy address consider revisit characteri evaluat assess "
-    "compar benchmark focus tackl explain identif uncover quantif measur"
-)
-_CLAIM_COIN_VERBS = (
-    "propos introduc present develop defin contribut describ design formali deriv offer provid "
-    "build"
-)
-_AIM_VERBS = "seek aim attempt try tries"
-_WEAK_VERBS = "use train conduct employ leverag apply"  # claims only with "to show that"
-_CLAIM = re.compile(
-    r"(?P<subject>(?:^|[,;] ?| )we|(?:^|[,;] ?)" + _SUBJECT + r") (?:(?:also|further|first|"
-    r"then|now|therefore|thus|hence|here|\w+ly) )*(?P<verb>(?:"
-    + "|".join(
-        f"{_FINDING_VERBS} {_STUDY_VERBS} {_CLAIM_COIN_VERBS} {_AIM_VERBS} {_WEAK_VERBS}".split()
-    )
-    + r")\w*)(?! (?:on|upon)\b)(?: (?:on|and \w+))? (?P<rest>.+)$",
-    re.IGNORECASE,
-)
-_PASSIVE_CLAIM = re.compile(
-    r"(?:[^,]{0,60}, ?)?(?:in this (?:paper|work|study),? )?(?P<rest>(?:a|an) .{5,150}?)"
-    r" (?:is|are) (?:proposed|presented|introduced|developed)\b",
-    re.IGNORECASE,
-)
-_PRIORITY_HINTS = (
-    "this paper", "this work", "this study", "this article", "in this", "here", "we propose",
-    "we introduce", "we present",
-)  # fmt: skip
-_THAT_CLAUSE = re.compile(
-    r"(?:[^,;]{0,60}? )?(?:to )?(?:show|demonstrate|prove|find|argue|observe|reveal|establish|"
-    r"identify|conclude)s? that (?P<rest>.+)$",
-    re.IGNORECASE,
-)
-_PRONOUN_OBJECT = re.compile(
-    r"(?:(?:this|these|it|them|that|those) (?:for|in|by|using|with|on|to|from|via|through|"
-    r"under|across|and|as)\b|this (?:work|paper|study|approach|method|idea)\b|the following\b)",
-    re.IGNORECASE,
-)
-_BY_DOING = re.compile(r"(?:[\w-]+ ){1,6}?by (?P<verb>\w+ing) (?P<rest>.+)$", re.IGNORECASE)
-
-
-def _title(analysis: _Analysis, name: str) -> str:
-    if name:
-        title = _named_title(analysis, name)
-        if title:
-            return title
-    claim = _claim_title(analysis)
-    if name and claim and name not in claim:
-        # The name and what the abstract claims: "ThickV-Stain: a multi-scale model to ..."
-        first = claim.split(" ", 1)[0]
-        if _token_kind(first) is None and not any(ch.isupper() for ch in first[1:]):
-            claim = claim[0].lower() + claim[1:]
-        return _fit(f"{name}: {claim}", capitalise=False)
-    if claim:
-        return claim
-    if not analysis.sentences:
-        return ""
-    start, end = analysis.sentences[0]
-    return _fit(_condense(_clause(analysis.text[start:end])))
-
-
-def _named_title(analysis: _Analysis, name: str) -> str:
-    text = analysis.text
-    occurrence = analysis.best.get(name)
-    if occurrence is None:
-        position = text.find(name)
-        if position < 0:
-            return ""
-        starts = [start for start, _ in analysis.sentences]
-        sentence = analysis.sentences[bisect_right(starts, position) - 1]
-        occurrence = _Occurrence(position, position + len(name), sentence, position, "", 0.0)
-    room = TITLE_LIMIT - len(name) - 2
-    description = _describe(text, occurrence, name) if room >= 20 else ""
-    if not description:
-        return ""
-    return f"{name}: {_fit(_condense(description), room, capitalise=False)}".rstrip(": ")
-
-
-def _describe(text: str, occurrence: _Occurrence, name: str) -> str:
-    """What the coining sentence says the named thing is."""
-    right = text[occurrence.end : occurrence.sentence[1]].removeprefix(")")
-    right = _LEADING_PARENTHESIS.sub("", right, count=1) if right.startswith(" (") else right
-    appositive = _APPOSITIVE_DESCRIPTION.match(right)
-    if appositive:
-        return _clause(appositive["rest"])
-    if occurrence.expansion:
-        return occurrence.expansion
-    clause = right.strip().removeprefix(",").strip()
-    noun_phrase = _NOUN_PHRASE_BEFORE.search(text, occurrence.sentence[0], occurrence.anchor)
-    if noun_phrase:
-        description = noun_phrase["np"]
-        which = _WHICH_VERB.match(clause)
-        if len(description) < 40 and which:
-            description += f" that {which['verb']} {which['rest']}"
-        elif len(description) < 40 and clause.startswith(("to ", "for ")):
-            description += f" {clause}"  # "a framework called X for modeling ..."
-        return _clause(description)
-    use = _USE_VERBS.match(clause)
-    if use:
-        return _clause(use["rest"])
-    purpose = _TO_VERB.match(clause)
-    if purpose:
-        return _clause(f"{_gerund(purpose['verb'])} {purpose['rest']}")
-    which = _WHICH_VERB.match(clause)
-    if which:
-        return _clause(f"{_gerund(which['verb'][:-1])} {which['rest']}")
-    later = re.search(
-        r"(?<![\w-])" + re.escape(name) + r" is (?P<rest>(?:a|an|the) .+?)(?:\. |\.?$)",
-        text[occurrence.sentence[1] :],
-    )
-    return _clause(later["rest"]) if later else ""
-
-
-def _claim_title(analysis: _Analysis) -> str:
-    """The abstract's first claim as a headline, its "In this paper, we ..." removed.
-
-    Sentences that say "this paper", "here" or "we propose" come first.
-    """
-    text, lowered, sentences = analysis.text, analysis.lowered, analysis.sentences
-    starts = [start for start, _ in sentences]
-    hinted = _sentences_with(lowered, starts, ("we ", "this ", "our ", " is ", " are "))
-    first = _sentences_with(lowered, starts, _PRIORITY_HINTS)
-    for index in sorted(hinted, key=lambda index: (index not in first, index)):
-        start, end = sentences[index]
-        claim = _claim(text[start:end].rstrip())
-        title = _fit(_condense(_clause(claim))) if claim else ""
-        if len(title.split()) >= 3:
-            return title
-    return ""
-
-
-def _sentences_with(lowered: str, starts: list[int], hints: tuple[str, ...]) -> set[int]:
-    """Indexes of the sentences that contain one of `hints`."""
-    found = set()
-    for hint in hints:
-        position = lowered.find(hint)
-        while position >= 0:
-            found.add(bisect_right(starts, position) - 1)
-            position = lowered.find(hint, position + 1)
-    return found
-
-
-def _claim(sentence: str) -> str:
-    """What `sentence` claims, without its subject and verb, or ""."""
-    passive = _PASSIVE_CLAIM.match(sentence)
-    if passive:
-        return passive["rest"]
-    match = _CLAIM.search(sentence)
-    if not match:
-        return ""
-    verb, rest = match["verb"].lower(), match["rest"]
-    if _PRONOUN_OBJECT.match(rest):
-        return ""
-    if verb.startswith(tuple(_WEAK_VERBS.split())):
-        that = _THAT_CLAUSE.match(rest)
-        return that["rest"] if that else ""
-    if verb.startswith(tuple(_FINDING_VERBS.split())):
-        return re.sub(r"^that ", "", rest, flags=re.IGNORECASE)
-    if verb.startswith(tuple(_AIM_VERBS.split())) or rest.startswith("to "):
-        purpose = _TO_VERB.match(rest if rest.startswith("to ") else f"to {rest}")
-        if not purpose:
-            return rest
-        if purpose["verb"].startswith(("understand", *_STUDY_VERBS.split())):
-            return purpose["rest"]
-        return f"{_gerund(purpose['verb'])} {purpose['rest']}"
-    if verb.startswith(("address", "tackl")):
-        by_doing = _BY_DOING.match(rest)
-        if by_doing:
-            if by_doing["verb"].lower().startswith(tuple(_CLAIM_COIN_VERBS.split())):
-                return by_doing["rest"]
-            return f"{by_doing['verb']} {by_doing['rest']}"
-    that = _THAT_CLAUSE.match(rest)
-    return that["rest"] if that else rest
-
-
-def _clause(text: str) -> str:
-    """`text` up to the end of its first clause."""
-    match = _CLAUSE_END.search(text)
-    return text[: match.start()] if match else text
-
-
-def _condense(text: str) -> str:
-    """Shorter wording: "stochastic gradient descent (SGD)" -> "SGD", "a novel" -> "a"."""
-    if "(" in text:
-        text = _ABBREVIATED.sub(_abbreviate, text)
-    if "novel " in text or "new " in text or "New " in text or "Novel " in text:
-        text = _HYPE.sub(_article, text)
-    return text
-
-
-def _abbreviate(match: re.Match[str]) -> str:
-    words, acronym = match[1].rstrip(), match[2]
-    expansion = _expansion_before(words, acronym)
-    if not expansion:
-        return match[0]
-    return words[: len(words) - len(expansion)] + acronym
-
-
-def _article(match: re.Match[str]) -> str:
-    """The article of "a novel X" fitted to X alone."""
-    article, word = match[1], match[2]
-    if article.lower() == "the":
-        return article + " "
-    if sum(ch.isupper() for ch in word) >= 2:
-        vowel = word[0] in "AEFHILMNORSX"  # read letter by letter: an LLM, an MoE, a GPU
-    else:
-        lowered = word.lower()
-        vowel = lowered[0] in "aeio" or (
-            lowered[0] == "u" and not lowered.startswith(("uni", "us", "ut"))
-        )
-    chosen = "an" if vowel else "a"
-    return (chosen.capitalize() if article.isupper() else chosen) + " "
-
-
-def _gerund(verb: str) -> str:
-    verb = verb.lower()
-    if verb.endswith("ie"):
-        return verb[:-2] + "ying"
-    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
-        return verb[:-1] + "ing"
-    return verb + "ing"
-
-
-def _fit(text: str, limit: int = TITLE_LIMIT, *, capitalise: bool = True) -> str:
-    """`text` as a headline of at most `limit` characters, cut at a phrase boundary."""
-    text = _balance(one_line(text))
-    if len(text) > limit:
-        text = _balance(text[: _cut_position(text, limit)])
-    text = _trim(text)
-    if capitalise and text[:1].islower() and _token_kind(text.split(" ")[0]) is None:
-        text = text[0].upper() + text[1:]
-    return text
-
-
-def _cut_position(text: str, limit: int) -> int:
-    """Where to cut `text` to fit `limit`: before a preposition or relative word if one
-    leaves enough, else after a comma, else at the last word boundary."""
-    before_word, after_comma, boundary = 0, 0, 0
-    position = text.find(" ")
-    while 0 < position <= limit:
-        boundary = position
-        if position >= limit // 3:
-            following = text[position + 1 : position + 12].split(" ", 1)[0].lower()
-            if following in _BREAK_WORDS:
-                before_word = position
-            elif text[position - 1] == ",":
-                after_comma = position
-        position = text.find(" ", position + 1)
-    return before_word or after_comma or boundary or limit
-
-
-def _balance(text: str) -> str:
-    """`text` up to its first unclosed or stray parenthesis, without unpaired quotes."""
-    opened: list[int] = []
-    for index, ch in enumerate(text if "(" in text or ")" in text else ""):
-        if ch == "(":
-            opened.append(index)
-        elif ch == ")":
-            if not opened:
-                return text[:index]
-            opened.pop()
-    if opened:
-        text = text[: opened[0]]
-    if text.count('"') % 2:
-        text = text.replace('"', "")
-    if text.count("“") != text.count("”"):
-        text = text.replace("“", "").replace("”", "")
-    return text
-
-
-def _trim(text: str) -> str:
-    """No trailing punctuation or dangling little words."""
-    while True:
-        text = text.rstrip(" ,;:.-–—(/")
-        last = text.rsplit(" ", 1)
-        if len(last) == 2 and last[1].lower() in _DANGLING:
-            text = last[0]
-            continue
-        return text
+            score = WEIGHTS.phrase + (
+                WEIGHTS.appositive_novel if novel else WEIGHTS.appositive if described else 0.0
+            )
+            yield phrase, Occurrence(start, end, sentence, start, "", score)

@@ -1,0 +1,183 @@
+"""Derived names: the seeds they were tuned on, a held-out sample, the PMLR corpora."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+import pytest
+from locations import CORPORA, FIXTURES
+from pmlr_abstracts import pmlr_abstracts, pmlr_fields
+from seed_abstracts import seed_abstracts, seed_with
+
+from paperterm.index.text import names
+from paperterm.index.text.display import display_text
+from paperterm.index.text.names import WEIGHTS, derive_name, token_kind
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+# A distinctive phrase of each seed abstract -> the name it coins.
+COINED = {
+    "We introduce *xT*, a simple framework": "xT",
+    "We present Persona In-Context Learning (PICLe)": "PICLe",
+    "a novel attack called Adversarial Unlearning Attack": "AdvUA",
+    "our memory-consolidated vision transformer (MC-ViT)": "MC-ViT",
+    "we propose SelfExtend to extend": "SelfExtend",
+    "We use MambaDNA as the basis of Caduceus": "Caduceus",
+    "Posterior Sampling Bayesian Lifelong In-Context": "PSBL",
+    "we propose an In-context Decision Transformer (IDT)": "IDT",
+    "we provide *PolySketchFormer*": "PolySketchFormer",
+    "Continuous-Time Graph Anti-Symmetric Network (CTAN)": "CTAN",
+    r"a new MoE strategy, $\mathsf{DirMixE}$": "DirMixE",
+    "we propose DUPLEX, an inductive framework": "DUPLEX",
+    "we propose the Stackelberg Decision Transformer (STEER)": "STEER",
+    r"we propose $\texttt{MoE-RBench}$": "MoE-RBench",
+    "We therefore propose CDTD": "CDTD",
+    "this paper presents COPAL": "COPAL",
+    "Definite Finite Automaton (DFA-RAG)": "DFA-RAG",
+    "We propose Collage which utilizes": "Collage",
+    "Our solution, Layerwise Proximal Replay (LPR)": "LPR",
+}
+# Abstracts that coin no name (they study, analyse or define; their acronyms are used).
+UNNAMED = [
+    "we examine the long-run distribution of stochastic gradient descent",
+    "Estimating the ratio of two probability densities",
+    "This paper studies why transformers can learn different types of function classes",
+    "we define linguistic calibration for long-form generations",
+    "on the Long Range Arena (LRA) benchmark",
+    "we use an illustrative example to show that naively applying transformers",
+    "We call the resulting procedure *in-context autoregressive learning*",
+    "a simple modification to causal language modeling called conditional finetuning",
+    "We introduce and study a family of online metric problems",
+    "We contribute a definition of LLMs",
+    "the first theoretical study towards the influence of guidance on diffusion models",
+    "This work explores how to repurpose general LLMs",
+    "we identify a fundamental yet unexplored feature learning proclivity",
+    "we propose a novel unsupervised framework to pre-train generalist policies",
+    "we present an arbitrary-scale super-resolution (SR) method",
+    "We introduce a method to generate 3D scenes",
+]
+# Abstracts where more than one reading is fair: several things named, or a named phrase.
+EITHER = {
+    "We present Lightning Attention": {"Lightning Attention", "TransNormerLLM", "TNL", ""},
+    "Machine Vision Therapy": {"DICL", "Machine Vision Therapy", ""},
+    "We propose Stacked Deep Sets and Quantile Pooling": {
+        "Quantile Pooling",
+        "Stacked Deep Sets",
+        "",
+    },
+}
+# Acronyms the seeds use without coining them.
+USED = {"LLM", "LLMs", "LM", "LMs", "RL", "SGD", "GPU", "GPUs", "ViT", "CLIP", "MAS", "SG"}
+USED |= {"ML", "NLP", "DL", "MoE", "SR", "MARL", "OOD", "MLLMs", "RAG", "DFA", "ICL", "RC"}
+USED |= {"PPD", "LRA", "C-TDGs", "SMoE", "DDPM", "DDIM", "TPUs", "GAT", "ReLU", "NeRFs"}
+
+SEEDS = seed_abstracts()
+
+
+def test_every_seed_abstract_has_an_expectation():
+    assert len(SEEDS) == 38
+    phrases = [*COINED, *UNNAMED, *EITHER]
+    assert sorted(map(SEEDS.index, map(seed_with, phrases))) == list(range(38))
+
+
+@pytest.mark.parametrize(("phrase", "name"), COINED.items(), ids=list(COINED.values()))
+def test_coined_names(phrase: str, name: str):
+    assert derive_name(seed_with(phrase)) == name
+
+
+@pytest.mark.parametrize("phrase", UNNAMED)
+def test_no_name_when_none_is_coined(phrase: str):
+    assert derive_name(seed_with(phrase)) == ""
+
+
+@pytest.mark.parametrize(("phrase", "names"), EITHER.items())
+def test_ambiguous_abstracts(phrase: str, names: set[str]):
+    assert derive_name(seed_with(phrase)) in names
+
+
+@pytest.mark.parametrize("abstract", SEEDS)
+def test_used_acronyms_are_never_names(abstract: str):
+    assert derive_name(abstract) not in USED
+
+
+def test_coined_name_is_found_however_the_abstract_is_laid_out():
+    text = "We propose FooNet, a novel network for segmentation. FooNet beats LLMs."
+    assert derive_name(text) == "FooNet"
+    assert derive_name(text.replace(". ", ".\n\n")) == "FooNet"
+    assert derive_name("A new method (FooNet) is proposed for segmentation.") == "FooNet"
+    assert derive_name("We study how LLMs and GPUs scale. We use SGD.") == ""
+
+
+def test_the_weights_table_is_what_the_detector_reads(monkeypatch: pytest.MonkeyPatch):
+    text = "Our models, called FooNet, are small."
+    assert WEIGHTS.called >= WEIGHTS.name  # "called X" alone makes a name
+    assert derive_name(text) == "FooNet"
+    monkeypatch.setattr(names, "WEIGHTS", dataclasses.replace(WEIGHTS, called=WEIGHTS.name - 1))
+    names.analyse.cache_clear()
+    try:
+        assert derive_name(text) == ""
+    finally:
+        names.analyse.cache_clear()
+
+
+# --------------------------------------------------------------------------- held out
+
+HELD_OUT = tomllib.loads((FIXTURES / "held_out_names.toml").read_text(encoding="utf-8"))["abstract"]
+#: Measured before anything was tuned on this sample (which nothing was): 28 of 29 right;
+#: the one miss is "We release M3-Bench, the first benchmark ...": a capital followed by a
+#: digit is not name-shaped.
+HELD_OUT_RIGHT = 28
+
+
+def test_held_out_sample_is_varied():
+    named = [item for item in HELD_OUT if item["name"]]
+    assert len(HELD_OUT) >= 25
+    assert 8 <= len(HELD_OUT) - len(named) <= len(named)
+
+
+def test_held_out_accuracy():
+    wrong = []
+    for item in HELD_OUT:
+        found = derive_name(item["text"])
+        if found != item["name"] and found not in item.get("also", []):
+            wrong.append((item["name"], found))
+    assert len(HELD_OUT) - len(wrong) >= HELD_OUT_RIGHT, wrong
+    # A name where the abstract coins none is the worse error: the list would show it.
+    assert not [(expected, found) for expected, found in wrong if not expected], wrong
+
+
+# --------------------------------------------------------------------------- real corpora
+
+
+@pytest.mark.skipif(not CORPORA.is_dir(), reason="needs ../shared/corpora")
+def test_pmlr_corpora():
+    abstracts = pmlr_abstracts()
+    assert len(abstracts) > 100
+    named = 0
+    for abstract in abstracts:
+        name = derive_name(abstract)
+        if name:
+            named += 1
+            assert name in display_text(abstract)
+            assert name not in USED
+    # Roughly a third of these abstracts coin a name; far more would mean false positives.
+    assert 0.2 * len(abstracts) < named < 0.5 * len(abstracts)
+
+
+@pytest.mark.skipif(not CORPORA.is_dir(), reason="needs ../shared/corpora")
+def test_pmlr_titles_that_start_with_a_name_agree():
+    """A real title "X: ..." with a name-shaped X that the abstract also uses labels that
+    abstract with X: a labelled sample nobody tuned on. Measured: 34 of 38 agree."""
+    labelled = []
+    for row in pmlr_fields("title", "abstract"):
+        head = display_text(row["title"]).split(": ", 1)[0]
+        text = display_text(row["abstract"])
+        if head != display_text(row["title"]) and token_kind(head) and head in text:
+            labelled.append((head, row["abstract"]))
+    assert len(labelled) >= 30
+    agree = sum(derive_name(abstract) == head for head, abstract in labelled)
+    assert agree >= 0.85 * len(labelled), (agree, len(labelled))
