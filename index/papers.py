@@ -8,9 +8,6 @@ import unicodedata
 from dataclasses import dataclass, field
 
 _WS = re.compile(r"\s+")
-# Brackets end a URL: abstracts put links in [text](url) or wrap them in [..].
-_URL = re.compile(r"""\bhttps?://[^\s<>"'`{}|\\^\[\]]+""", re.IGNORECASE)
-_URL_TRAIL = ".,;:!?)]}'\"»”’"
 
 
 @dataclass(slots=True)
@@ -98,16 +95,3 @@ def content_id(text: str) -> str:
 def digest_id(normalized: str) -> str:
     """`content_id` of text already passed through `normalize_for_id`."""
     return hashlib.sha256(normalized.encode("utf-8")).hexdigest()[:12]
-
-
-def find_links(text: str) -> list[str]:
-    """URLs in the text, in order, without trailing punctuation, each once."""
-    seen: dict[str, None] = {}
-    for match in _URL.finditer(text):
-        url = match.group(0).rstrip(_URL_TRAIL)
-        # A closing parenthesis that belongs to the URL (Wikipedia style) is kept.
-        if url.count("(") > url.count(")") and match.group(0)[len(url) : len(url) + 1] == ")":
-            url += ")"
-        if len(url) > len("https://"):
-            seen.setdefault(url, None)
-    return list(seen)

@@ -36,13 +36,14 @@ from paperterm.index.library.bookmarks import (
     BookmarkStore,
 )
 from paperterm.index.library.export import EXPORTERS
+from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
 from paperterm.index.search.hits import Hit
 from paperterm.index.search.store import BuildCancelled, OpenIndex
 from paperterm.index.session import Session
 from paperterm.index.text.display import one_line, safe_text
 from paperterm.tui import keys
-from paperterm.tui.view import Row, can_open_browser, link_or_citation, paper_link
+from paperterm.tui.view import Row, can_open_browser, link_or_citation
 
 if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
@@ -409,7 +410,7 @@ class ReaderApp(App[int]):
         row = self.current_row()
         if row is None or row.paper is None:
             return
-        url = one_line(paper_link(row.paper))
+        url = one_line(primary_link(row.paper))
         if not url:
             self.say("This paper has no link (y copies its citation).", "warning")
             return

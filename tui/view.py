@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from paperterm.index.library.bookmarks import Bookmark
+from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
 from paperterm.index.text.display import one_line
 
@@ -117,20 +118,9 @@ def citation(paper: Paper) -> str:
 
 
 def link_or_citation(paper: Paper) -> tuple[str, str]:
-    """What `y` copies: ("link", url) or ("citation", text)."""
-    if paper.links:
-        return "link", paper.links[0]
-    if paper.doi:
-        return "link", f"https://doi.org/{paper.doi}"
-    if paper.arxiv_id:
-        return "link", f"https://arxiv.org/abs/{paper.arxiv_id}"
-    return "citation", citation(paper)
-
-
-def paper_link(paper: Paper) -> str:
-    """The link `o` opens ("" when the paper has none)."""
-    kind, text = link_or_citation(paper)
-    return text if kind == "link" else ""
+    """What `y` copies: ("link", the primary link) or, without one, ("citation", text)."""
+    link = primary_link(paper)
+    return ("link", link) if link else ("citation", citation(paper))
 
 
 def can_open_browser(environ: Mapping[str, str] | None = None, platform: str = "") -> bool:

@@ -5,7 +5,8 @@ Splitting the file into entries is left to bibtexparser 2: it handles nested bra
 quoted values, `@string`/`@comment` blocks and, most usefully here, keeps going after a
 malformed entry and tells us where that entry started. We run it without middleware and
 interpret the raw values ourselves (string macros, `#` concatenation, enclosing braces),
-then clean the text for display with `field_text.clean`.
+then undo what is particular to the format with `field_text` (LaTeX is left to the one
+decoder: the loader renders every record alike).
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ from bibtexparser.model import (
     ParsingFailedBlock,
 )
 
-from paperterm.index.papers import Paper, find_links
+from paperterm.index.links import Known, paper_links
+from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
-from paperterm.index.sources.enrich import enrich
-from paperterm.index.text.field_text import clean
+from paperterm.index.text.field_text import clean, plain
 
 # The splitter logs each malformed entry; we report those as Problems, and without a
 # handler Python's last-resort handler would print the log lines over the terminal UI.
@@ -105,7 +106,7 @@ def _authors(raw: str) -> list[str]:
             merged = parse_single_name_into_parts(person, strict=False).merge_first_name_first
         except Exception:
             merged = person
-        name = clean(merged, paragraphs=False)
+        name = plain(merged)
         if name:
             names.append(name)
     return names
@@ -121,35 +122,15 @@ def _year(fields: dict[str, str]) -> int | None:
 
 def _volume_name(fields: dict[str, str]) -> str:
     """A proceedings volume's short label: `MIDL 2024` rather than its long booktitle."""
-    short = clean(fields.get("shortname", ""), paragraphs=False)
+    short = plain(fields.get("shortname", ""))
     year = fields.get("year", "").strip()
     if short:
         return short if not year or year in short else f"{short} {year}"
     for key in ("booktitle", "name", "title"):
-        name = clean(fields.get(key, ""), paragraphs=False)
+        name = plain(fields.get(key, ""))
         if name:
             return name
     return ""
-
-
-def _links(fields: dict[str, str], doi: str, arxiv_id: str, abstract: str) -> list[str]:
-    links: dict[str, None] = {}
-    for key in ("url", "pdf"):
-        value = fields.get(key, "").strip()
-        if value.startswith(("http://", "https://")):
-            links.setdefault(value, None)
-    openreview = fields.get("openreview", "").strip()
-    if openreview:
-        if not openreview.startswith(("http://", "https://")):
-            openreview = f"https://openreview.net/forum?id={openreview}"
-        links.setdefault(openreview, None)
-    if doi:
-        links.setdefault(f"https://doi.org/{doi}", None)
-    if arxiv_id:
-        links.setdefault(f"https://arxiv.org/abs/{arxiv_id}", None)
-    for url in find_links(abstract):
-        links.setdefault(url, None)
-    return list(links)
 
 
 def _arxiv_id(fields: dict[str, str]) -> str:
@@ -235,31 +216,33 @@ def parse(
         name = (
             collection
             or volume_name
-            or clean(fields.get("booktitle") or fields.get("journal") or "", paragraphs=False)
+            or plain(fields.get("booktitle") or fields.get("journal") or "")
             or path.stem
         )
         doi = _DOI.sub("", fields.get("doi", "").strip())
         arxiv_id = _arxiv_id(fields)
-        paper = Paper(
-            id=entry.key.strip(),
-            collection=name,
-            abstract=abstract,
-            title=title,
-            authors=_authors(fields.get("author", "")),
-            year=_year(fields) or volume_year,
-            doi=doi,
-            arxiv_id=arxiv_id,
-            links=_links(fields, doi, arxiv_id, abstract),
-            source=str(path),
-            line=line,
-        )
-        enrich(paper)
-        if not paper.title and not paper.text:  # only invisible characters
-            problems.append(
-                Problem(str(path), line, f"entry '{entry.key}' has no visible text; skipped")
+        papers.append(
+            Paper(
+                id=entry.key.strip(),
+                collection=name,
+                abstract=abstract,
+                title=title,
+                authors=_authors(fields.get("author", "")),
+                year=_year(fields) or volume_year,
+                doi=doi,
+                arxiv_id=arxiv_id,
+                links=paper_links(
+                    Known(
+                        urls=[fields.get("url", ""), fields.get("pdf", "")],
+                        openreview=fields.get("openreview", ""),
+                        doi=doi,
+                        arxiv_id=arxiv_id,
+                    )
+                ),
+                source=str(path),
+                line=line,
             )
-            continue
-        papers.append(paper)
+        )
     if not papers and not problems:
         problems.append(Problem(str(path), 0, "no paper entries found"))
     return papers, sorted(problems, key=lambda problem: problem.line)

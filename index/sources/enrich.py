@@ -1,22 +1,33 @@
-"""Fill in what a source did not give: display text, links, derived name and title."""
+"""What every record gets from the loader, whatever its source.
+
+`render` gives it its display text: the abstract's and the title's, decoded by the one LaTeX
+decoder, so that the same abstract reads the same from every format; duplicates are then
+found on what the reader would see (`loader.merge_duplicates`). `enrich` runs once a paper
+is known to be unique: its links (the record's own, then the URLs its text mentions) and,
+when the source gave none, a derived name and headline.
+"""
 
 from __future__ import annotations
 
-from paperterm.index.papers import Paper, find_links
+from paperterm.index.links import Known, paper_links
+from paperterm.index.papers import Paper
 from paperterm.index.text.display import display_text, one_line
 from paperterm.index.text.headlines import TITLE_LIMIT, derive_title
 from paperterm.index.text.names import derive_name
 
 
-def enrich(paper: Paper) -> Paper:
+def render(paper: Paper) -> Paper:
     paper.text = display_text(paper.abstract)
-    if not paper.links:
-        paper.links = find_links(paper.abstract)
-    if not paper.name:
-        paper.name = derive_name(paper.abstract)
     if paper.title:
         paper.title = one_line(display_text(paper.title))
-    else:
+    return paper
+
+
+def enrich(paper: Paper) -> Paper:
+    paper.links = paper_links(Known(urls=paper.links, text=paper.text))
+    if not paper.name:
+        paper.name = derive_name(paper.abstract)
+    if not paper.title:
         paper.title = derive_title(paper.abstract, paper.name)
     if not paper.title:
         # Derivation found no words to build on (an abstract of symbols): show the text.

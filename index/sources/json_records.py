@@ -18,12 +18,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from paperterm.index.papers import Paper, content_id, find_links
+from paperterm.index.links import Known, paper_links
+from paperterm.index.papers import Paper, content_id
 from paperterm.index.problems import Problem
-from paperterm.index.sources.enrich import enrich
-from paperterm.index.text.field_text import clean
+from paperterm.index.text.field_text import clean, plain
 
 _LIST_KEYS = ("papers", "items", "records")
+_URL_KEYS = ("url", "link", "links", "pdf_url", "pdf")
 _LIST_START = re.compile(r'"(?:papers|items|records)"\s*:\s*\[')
 _PAPER_KEYS = {"title", "abstract", "summary"}
 # New-style (2401.01234, 0704.0001) and old-style (hep-ph/0703001, math.GT/0309136) ids.
@@ -186,7 +187,7 @@ def _authors(record: dict[str, Any]) -> list[str]:
         raw = [_author_name(value)]
     else:
         raw = []
-    names = (clean(name, paragraphs=False) for name in raw)
+    names = (plain(name) for name in raw)
     return [name for name in names if name]
 
 
@@ -223,31 +224,13 @@ def _year(record: dict[str, Any], arxiv_id: str) -> int | None:
     return None
 
 
-def _url(value: Any) -> str:
-    """A URL given as a string or as `{"href": ...}` / `{"url": ...}`."""
-    if isinstance(value, dict):
-        value = value.get("href") or value.get("url")
-    url = _text(value).strip()
-    return url if url.startswith(("http://", "https://")) else ""
-
-
 def _urls(value: Any) -> list[str]:
+    """URLs given as a string, as `{"href": ...}` / `{"url": ...}`, or a list of those."""
     items = value if isinstance(value, list) else [value]
-    return [url for url in map(_url, items) if url]
-
-
-def _links(record: dict[str, Any], doi: str, arxiv_id: str, abstract: str) -> list[str]:
-    links: dict[str, None] = {}
-    for key in ("url", "link", "links", "pdf_url", "pdf"):
-        for url in _urls(record.get(key)):
-            links.setdefault(url, None)
-    if arxiv_id:
-        links.setdefault(f"https://arxiv.org/abs/{arxiv_id}", None)
-    if doi:
-        links.setdefault(f"https://doi.org/{doi}", None)
-    for url in find_links(abstract):
-        links.setdefault(url, None)
-    return list(links)
+    return [
+        _text(item.get("href") or item.get("url") if isinstance(item, dict) else item)
+        for item in items
+    ]
 
 
 def _abstract(record: dict[str, Any]) -> str:
@@ -267,12 +250,8 @@ def _paper(path: Path, line: int, record: dict[str, Any], collection: str | None
     doi = _doi(record)
     explicit = _text(record.get("id")).strip()
     paper_id = arxiv_id or doi or explicit or content_id(abstract or title)
-    name = (
-        collection
-        or clean(_text(record.get("collection") or record.get("venue")), paragraphs=False)
-        or path.stem
-    )
-    paper = Paper(
+    name = collection or plain(_text(record.get("collection") or record.get("venue"))) or path.stem
+    return Paper(
         id=paper_id,
         collection=name,
         abstract=abstract,
@@ -281,14 +260,16 @@ def _paper(path: Path, line: int, record: dict[str, Any], collection: str | None
         year=_year(record, arxiv_id),
         doi=doi,
         arxiv_id=arxiv_id,
-        links=_links(record, doi, arxiv_id, abstract),
+        links=paper_links(
+            Known(
+                urls=[url for key in _URL_KEYS for url in _urls(record.get(key))],
+                doi=doi,
+                arxiv_id=arxiv_id,
+            )
+        ),
         source=str(path),
         line=line,
     )
-    enrich(paper)
-    if not paper.title and not paper.text:
-        return "record has no visible text; skipped"
-    return paper
 
 
 def parse(

@@ -1,9 +1,11 @@
 """Finding corpus files and turning them into `Paper` records.
 
-Each format has a parser module (`text_source`, ...) exposing
+Each format has a parser module (`text_list`, ...) exposing
 `parse(path, text, collection) -> tuple[list[Paper], list[Problem]]`; this module picks the
 parser (by extension, or by sniffing the content when the extension says nothing useful),
-decodes bytes, walks folders, and never lets one bad file stop the others.
+decodes bytes, walks folders, and never lets one bad file stop the others. Parsers give the
+record as the source has it; every record is then rendered (`enrich.render`), duplicates
+merged, and each paper left enriched once (`enrich.enrich`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 from paperterm.index.papers import Paper, content_id, digest_id, normalize_for_id
 from paperterm.index.problems import Problem
+from paperterm.index.sources.enrich import enrich, render
 
 Parser = Callable[[Path, str, str | None], tuple[list[Paper], list[Problem]]]
 
@@ -153,6 +156,7 @@ def pick_parser(path: Path, text: str) -> Parser:
 
 
 def load_file(path: Path, collection: str | None = None) -> tuple[list[Paper], list[Problem]]:
+    """The records of one file, rendered (display text and title) but not yet enriched."""
     try:
         if not stat.S_ISREG(path.stat().st_mode):
             # A pipe would block the start for ever, /dev/zero would never end.
@@ -164,7 +168,7 @@ def load_file(path: Path, collection: str | None = None) -> tuple[list[Paper], l
     if text is None:
         return [], problems
     papers, parse_problems = pick_parser(path, text)(path, text, collection)
-    return papers, problems + parse_problems
+    return [render(paper) for paper in papers], problems + parse_problems
 
 
 def load_sources(specs: Iterable[SourceSpec]) -> Corpus:
@@ -178,7 +182,7 @@ def load_sources(specs: Iterable[SourceSpec]) -> Corpus:
             corpus.files.append(path)
             corpus.papers.extend(papers)
             corpus.problems.extend(problems)
-    corpus.papers = merge_duplicates(corpus.papers)
+    corpus.papers = [enrich(paper) for paper in merge_duplicates(corpus.papers)]
     return corpus
 
 
@@ -188,16 +192,15 @@ def _fold(text: str) -> str:
 
 
 def _identities(paper: Paper, abstract: str) -> list[tuple[str, str]]:
-    """What makes two records the same paper: DOI, arXiv id, or title and (folded)
-    abstract."""
+    """What makes two records the same paper: DOI, arXiv id, or title (none for a record
+    without one) and abstract, both folded."""
     keys = []
     if paper.doi:
         keys.append(("doi", paper.doi.strip().lower()))
     if paper.arxiv_id:
         keys.append(("arxiv", paper.arxiv_id.strip().lower()))
-    title = _fold(paper.title)
-    if abstract and title:
-        keys.append(("text", f"{title}\n{abstract}"))
+    if abstract:
+        keys.append(("text", f"{_fold(paper.title)}\n{abstract}"))
     return keys
 
 
@@ -219,6 +222,8 @@ def merge_duplicates(papers: list[Paper]) -> list[Paper]:
     """The same paper from several sources becomes one record, with the first one's id,
     listing every collection.
 
+    Records are compared as rendered (`enrich.render`): on the display text of title and
+    abstract, which reads the same whatever markup a source used (`{B}ayesian`, `\\'e`).
     Same paper: the same DOI, the same arXiv id, or the same folded title and abstract.
     A record known only by its abstract (a content id, like the seeds' papers, whose titles
     are derived) also matches any record with the same abstract. Two different papers that
@@ -231,9 +236,8 @@ def merge_duplicates(papers: list[Paper]) -> list[Paper]:
     anonymous_by_abstract: dict[str, Paper] = {}
     ids: set[str] = set()
     for paper in papers:
-        normalized = normalize_for_id(paper.abstract)
-        abstract = _NOT_WORD.sub(" ", normalized).strip()
-        anonymous = bool(abstract) and paper.id == digest_id(normalized)
+        abstract = _fold(paper.text)
+        anonymous = bool(abstract) and paper.id == digest_id(normalize_for_id(paper.abstract))
         identities = _identities(paper, abstract)
         first = next((by_identity[key] for key in identities if key in by_identity), None)
         if first is None and abstract:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from paperterm.index.papers import Paper, content_id
 from paperterm.index.problems import Problem
-from paperterm.index.sources.enrich import enrich
 
 _HEADER_MAX = 120
 
@@ -52,14 +51,12 @@ def parse(
     for line_no, paragraph in paragraphs:
         abstract = " ".join(paragraph)
         papers.append(
-            enrich(
-                Paper(
-                    id=content_id(abstract),
-                    collection=name,
-                    abstract=abstract,
-                    source=str(path),
-                    line=line_no,
-                )
+            Paper(
+                id=content_id(abstract),
+                collection=name,
+                abstract=abstract,
+                source=str(path),
+                line=line_no,
             )
         )
     return papers, problems

@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from loading import as_loaded
 from locations import FIXTURES
 
 from paperterm.index.papers import content_id
 from paperterm.index.sources import json_records as json_source
+from paperterm.index.sources.loader import load_file
 
 ARRAY = FIXTURES / "papers.json"
 SNAPSHOT = FIXTURES / "arxiv_snapshot.jsonl"
@@ -18,7 +20,7 @@ SNAPSHOT = FIXTURES / "arxiv_snapshot.jsonl"
 def parse(path: Path, text: str | None = None, collection: str | None = None):
     if text is None:
         text = path.read_text(encoding="utf-8")
-    return json_source.parse(path, text, collection)
+    return as_loaded(json_source.parse(path, text, collection))
 
 
 def test_array_fixture():
@@ -75,7 +77,8 @@ def test_arxiv_snapshot_rows_load_as_they_are():
     assert "the mill stores more than the store. Our probes are cheap.\n\nIn a second" in (
         probes.abstract
     )
-    assert "Descartes' *méthode* and release code" in probes.abstract
+    assert "Descartes' {\\it m\\'ethode} and release code" in probes.abstract
+    assert "Descartes' méthode and release code" in probes.text
     assert probes.links == ["https://arxiv.org/abs/2401.01234", "https://example.org/probes"]
     assert probes.collection == "arxiv_snapshot"
     assert (noether.doi, noether.year, noether.authors) == (
@@ -87,7 +90,8 @@ def test_arxiv_snapshot_rows_load_as_they_are():
     assert tops.arxiv_id == "math/0601001"
     assert tops.authors == ["S. Kovalevskaya", "K. Weierstrass"]
     assert wire.title == "Nanoseconds: A 30% Shorter Wire"
-    assert wire.abstract == "A nanosecond of wire is about 30 cm; we make it 30% shorter."
+    assert wire.abstract == "A nanosecond of wire is about 30 cm; we make it 30\\% shorter."
+    assert wire.text == "A nanosecond of wire is about 30 cm; we make it 30% shorter."
 
 
 def test_snapshot_named_json_is_read_as_json_lines():
@@ -188,3 +192,17 @@ def test_jsonl_bad_lines_and_non_objects():
 def test_explicit_collection_wins_over_venue():
     papers, _ = parse(ARRAY, collection="Mine")
     assert {p.collection for p in papers} == {"Mine"}
+
+
+def test_json_lone_surrogates_become_replacement_characters(tmp_path):
+    path = tmp_path / "lone.json"
+    path.write_text(
+        '[{"id": "x\\ud800", "title": "T \\udfff", "abstract": "A \\ud83e lone half.",'
+        ' "authors": "Eve \\udc00 and Bob", "url": "https://e.org/\\ud800"}]'
+    )
+    papers, problems = load_file(path)
+    assert problems == []
+    (paper,) = papers
+    for text in (paper.id, paper.title, paper.abstract, *paper.authors, *paper.links):
+        text.encode("utf-8")  # no lone surrogate left
+    assert paper.title == "T \ufffd" and paper.authors == ["Eve \ufffd", "Bob"]

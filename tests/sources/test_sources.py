@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from pathlib import Path
 
 import pytest
+from hostile.corpus import MARKERS, REPORTED
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from locations import CORPORA, FIXTURES
@@ -15,6 +17,7 @@ from paperterm.index.papers import Paper, content_id
 from paperterm.index.sources import bibtex as bibtex_source
 from paperterm.index.sources import json_records as json_source
 from paperterm.index.sources import text_list as text_source
+from paperterm.index.sources.enrich import render
 from paperterm.index.sources.loader import (
     SourceSpec,
     discover,
@@ -91,6 +94,95 @@ def test_load_file_decodes_bom_and_latin1(tmp_path):
     assert [p.message for p in problems] == ["not valid UTF-8; read as Latin-1"]
 
 
+def test_bom_and_crlf_are_read_as_text(hostile):
+    papers, problems = load_file(hostile / "bom-crlf.txt")
+    assert problems == []
+    assert [p.collection for p in papers] == ["BOM and CRLF list"] * 2
+    assert not any("\r" in p.abstract or "\ufeff" in p.abstract for p in papers)
+
+
+@pytest.mark.parametrize("kind", ["pipe", "device"])
+def test_pipes_and_devices_are_refused_not_read(tmp_path, kind):
+    """Reading a named pipe would block the start for ever; /dev/zero would never end."""
+    if kind == "pipe":
+        path = tmp_path / "pipe.txt"
+        os.mkfifo(path)
+    else:
+        path = Path("/dev/zero")
+    papers, problems = load_file(path)
+    assert papers == []
+    assert [p.message for p in problems] == ["not a regular file (a pipe or device); skipped"]
+
+
+def test_unreadable_file_is_reported_and_the_others_load(tmp_path, monkeypatch):
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "a-good.txt").write_text("Good\n\nA readable abstract about models.\n")
+    locked = folder / "b-locked.txt"
+    locked.write_text("Locked\n\nAn abstract nobody may read.\n")
+    locked.chmod(0)
+    if os.access(locked, os.R_OK):  # root reads anything: make the read fail as it would
+        real = Path.read_bytes
+
+        def read_bytes(self: Path) -> bytes:
+            if self == locked:
+                raise PermissionError(errno.EACCES, "Permission denied", str(self))
+            return real(self)
+
+        monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    corpus = load_sources([SourceSpec(folder)])
+    assert [str(p) for p in corpus.problems] == [f"{locked}: cannot read: Permission denied"]
+    assert [p.collection for p in corpus.papers] == ["Good"]
+
+
+def test_symlink_loops_and_folders_named_like_files_are_walked_safely(tmp_path):
+    folder = tmp_path / "corpus"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "back").symlink_to(folder)
+    (folder / "self").symlink_to(folder / "self")  # a link to itself: cannot be resolved
+    (folder / "folder.txt").mkdir()
+    (folder / "sub" / "list.txt").write_text("Deep\n\nAn abstract found once.\n")
+    corpus = load_sources([SourceSpec(folder)])
+    assert [p.collection for p in corpus.papers] == ["Deep"]  # once, though two ways lead there
+    assert [(Path(p.path).name, p.message) for p in corpus.problems] == [
+        ("self", "cannot read: Too many levels of symbolic links")
+    ]
+
+
+def test_file_names_with_escapes_or_bad_bytes_load(tmp_path):
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "evil\x1b]2;PWNED\x07.txt").write_text("An abstract with an evil file name.\n")
+    (folder / os.fsdecode(b"caf\xe9.txt")).write_text("An abstract with a Latin-1 name.\n")
+    corpus = load_sources([SourceSpec(folder)])
+    assert len(corpus.papers) == 2 and corpus.problems == []
+
+
+#: Files whose whole content is refused or suspect: exactly one problem each.
+WHOLE_FILE = {
+    "binary.txt": "not a text file",
+    "nul-bytes.txt": "not a text file",
+    "empty.txt": "no abstracts found",
+    "header-only.txt": "no abstracts found",
+    "broken.json": "not valid JSON",
+    "latin1.txt": "not valid UTF-8; read as Latin-1",
+}
+
+
+def test_hostile_folder_reports_each_bad_file_and_loads_every_good_paper(hostile):
+    corpus = load_sources([SourceSpec(hostile)])
+    reported = [Path(problem.path).name for problem in corpus.problems]
+    assert set(reported) == set(REPORTED)
+    for name, why in WHOLE_FILE.items():
+        problems = [p for p in corpus.problems if Path(p.path).name == name]
+        assert len(problems) == 1 and why in problems[0].message, name
+    for problem in corpus.problems:
+        assert "\n" not in str(problem)
+    abstracts = "\n".join(paper.abstract for paper in corpus.papers)
+    for marker in MARKERS:
+        assert f"Specimen {marker}" in abstracts, marker
+
+
 def test_fixtures_load_together_and_merge_the_shared_arxiv_paper():
     corpus = load_sources([SourceSpec(FIXTURES)])
     ids = [p.id for p in corpus.papers]
@@ -113,7 +205,8 @@ def test_fixtures_load_together_and_merge_the_shared_arxiv_paper():
 
 
 def _paper(pid: str, collection: str, abstract: str = "", **fields) -> Paper:
-    return Paper(id=pid, collection=collection, abstract=abstract, **fields)
+    """A record as the loader hands it to `merge_duplicates`: rendered."""
+    return render(Paper(id=pid, collection=collection, abstract=abstract, **fields))
 
 
 def test_merge_by_doi_arxiv_id_and_title_with_abstract():
@@ -186,7 +279,7 @@ _SUFFIXES = st.sampled_from([".txt", ".bib", ".json", ".jsonl", ".ndjson", ".dat
 _BIB_TOKENS = [
     "@", "@misc{", "@string{", "@comment{", "{", "}", '"', ",", "=", "#", "\\", "\\'", "\n",
     " ", "title", "abstract", "author", " and ", "$", "~", "%", "<em>", "</em>", "key",
-    "@Proceedings{", "shortname", "\ue000", "\ue0011\ue001",
+    "@Proceedings{", "shortname", "\x02", "\x020\x03", "\\url{", "\\citep{", "\\item",
 ]  # fmt: skip
 _JSON_KEYS = [
     "title", "abstract", "authors", "id", "doi", "year", "versions", "authors_parsed", "links",
@@ -223,12 +316,11 @@ _JSONLIKE = st.recursive(
 def test_any_bytes_load_without_raising(fuzz_dir, content, suffix):
     path = fuzz_dir / f"fuzz{suffix}"
     path.write_bytes(content)
-    papers, problems = load_file(path)
-    for paper in papers:
+    corpus = load_sources([SourceSpec(path)])
+    for paper in corpus.papers:
         assert paper.id and paper.collection and paper.title
-        if "\ue000".encode() not in content:  # field_text's placeholders never leak
-            assert "\ue000" not in paper.abstract + paper.title
-    for problem in problems:
+        assert "\x02" not in paper.text + paper.title  # the decoder's placeholders never leak
+    for problem in corpus.problems:
         assert problem.path == str(path)
         assert "\n" not in problem.message
 

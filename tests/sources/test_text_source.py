@@ -115,3 +115,12 @@ def test_any_text_parses_without_raising(text):
     for paper in papers:
         assert paper.abstract.strip() == paper.abstract
         assert paper.id
+
+
+def test_huge_paragraph_and_long_word_load_whole(hostile):
+    huge = load_sources([SourceSpec(hostile / "huge-paragraph.txt")]).papers
+    assert len(huge) == 1 and len(huge[0].abstract) >= 2_000_000
+    assert len(huge[0].title) <= 120
+    long_word = load_sources([SourceSpec(hostile / "long-word.txt")]).papers
+    assert len(long_word) == 1 and "w" * 20_000 in long_word[0].abstract
+    assert len(long_word[0].title) <= 120

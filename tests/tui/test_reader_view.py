@@ -16,7 +16,6 @@ from paperterm.tui.view import (
     count_text,
     link_or_citation,
     missing_rows,
-    paper_link,
     paper_rows,
 )
 
@@ -89,10 +88,9 @@ def test_link_first_then_doi_then_arxiv_then_citation():
     paper = Paper("x", "ICML", "t", title="A Study", doi="10.1/xyz")
     assert link_or_citation(paper) == ("link", "https://doi.org/10.1/xyz")
     paper = Paper("x", "ICML", "t", title="A Study", arxiv_id="2401.00001")
-    assert paper_link(paper) == "https://arxiv.org/abs/2401.00001"
+    assert link_or_citation(paper) == ("link", "https://arxiv.org/abs/2401.00001")
     bare = Paper("x", "ICML 2024", "t", title="A Study", authors=["A. B", "C. D"], year=2024)
     assert link_or_citation(bare) == ("citation", "A. B, C. D. A Study. ICML 2024, 2024.")
-    assert paper_link(bare) == ""
 
 
 def test_citation_shortens_long_author_lists_and_stays_on_one_line():
