@@ -38,8 +38,7 @@ from paperterm.index.search import store as store_module
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import load_papers
 from paperterm.index.session import Session
-from paperterm.index.sources import bibtex as bibtex_source
-from paperterm.index.sources import text_list as text_source
+from paperterm.index.sources import loader as loader_module
 
 SIZES = (2600, 50_000)
 QUICK_SIZES = (2600,)
@@ -110,8 +109,9 @@ class PhaseTimer:
 def build_once(corpus_dir: Path, data_dir: Path) -> dict[str, float]:
     timer = PhaseTimer()
     timer.wrap(session_module, "load_sources", "load+parse+enrich")
-    timer.wrap(text_source, "enrich", "enrich")
-    timer.wrap(bibtex_source, "enrich", "enrich")
+    # Display text (render) and derived links, names and titles (enrich).
+    timer.wrap(loader_module, "render", "enrich")
+    timer.wrap(loader_module, "enrich", "enrich")
     timer.wrap(store_module, "write_documents", "whoosh write")
     timer.wrap(store_module, "save_papers", "papers file")
     try:

@@ -26,9 +26,9 @@ def render(paper: Paper) -> Paper:
 def enrich(paper: Paper) -> Paper:
     paper.links = paper_links(Known(urls=paper.links, text=paper.text))
     if not paper.name:
-        paper.name = derive_name(paper.abstract)
+        paper.name = derive_name(paper.abstract, paper.text)
     if not paper.title:
-        paper.title = derive_title(paper.abstract, paper.name)
+        paper.title = derive_title(paper.abstract, paper.name, paper.text)
     if not paper.title:
         # Derivation found no words to build on (an abstract of symbols): show the text.
         paper.title = one_line(paper.text, limit=TITLE_LIMIT) or "(untitled)"

@@ -27,14 +27,15 @@ from paperterm.index.text.names import (
 TITLE_LIMIT = 100
 
 
-def derive_title(abstract: str, name: str) -> str:
+def derive_title(abstract: str, name: str, text: str | None = None) -> str:
     """A one-line headline of at most `TITLE_LIMIT` characters: `Name: what it is`, or the
     first claim.
 
-    `name` is the derived name or one the source gave; "" for none.
+    `name` is the derived name or one the source gave; "" for none. `text` is the abstract's
+    display text when the caller has it (see `names.derive_name`).
     """
     try:
-        title = _title(analyse(abstract), name)
+        title = _title(analyse(abstract, text), name)
         if len(title) > TITLE_LIMIT or not title.isprintable():  # a source's odd name
             title = _fit(title, capitalise=False)
         return title

@@ -223,10 +223,12 @@ class Analysis:
     name: str
 
 
-def derive_name(abstract: str) -> str:
-    """The method or system `abstract` coins, or "" when it coins none."""
+def derive_name(abstract: str, text: str | None = None) -> str:
+    """The method or system `abstract` coins, or "" when it coins none. `text` is its display
+    text when the caller has it already (the loader does): decoding it again costs as much
+    as the rest of the analysis."""
     try:
-        return analyse(abstract).name
+        return analyse(abstract, text).name
     except Exception:  # a heuristic over arbitrary text must never take an index build down
         return ""
 
@@ -235,8 +237,11 @@ def derive_name(abstract: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def analyse(abstract: str) -> Analysis:
-    text = display_text(abstract).replace("\n\n", " ")  # spaces are single already
+def analyse(abstract: str, text: str | None = None) -> Analysis:
+    """`abstract` read for names (`text`: its display text, if known)."""
+    if text is None:
+        text = display_text(abstract)
+    text = text.replace("\n\n", " ")  # spaces are single already
     lowered = _lower(text)
     sentences = _sentences(text)
     starts = [start for start, _ in sentences]
