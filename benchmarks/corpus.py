@@ -78,7 +78,8 @@ def _usable(sentence: str) -> bool:
 def source_abstracts() -> tuple[list[str], list[str]]:
     """The abstracts sentences are drawn from, and the names of the files they came from.
     Read raw from the seed files (their first line is the list's name) and through the
-    project's BibTeX parser from the shared corpora, so the text is in the seeds' form."""
+    project's BibTeX parser from the shared corpora: its HTML and wrapping undone, its LaTeX
+    as the file spells it, like the seeds' inline LaTeX."""
     abstracts: list[str] = []
     used: list[str] = []
     for spec in bundled_seeds():
