@@ -8,12 +8,11 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from paperterm.index.papers import Paper
-from paperterm.index.text.words import cjk_pieces, stem
+from paperterm.index.text.words import WORD, cjk_pieces, stem
 
 SNIPPET_WORDS = 28
 
 Span = tuple[int, int]
-_TOKEN = re.compile(r"\w+(?:\.\w+)*")
 _NON_SPACE = re.compile(r"\S+")
 
 
@@ -68,7 +67,7 @@ class Matcher:
         if not self or not text:
             return []
         found: list[Span] = []
-        for match in _TOKEN.finditer(text):
+        for match in WORD.finditer(text):
             word = match.group(0).lower()
             if word.isascii():
                 if self._matches(word):

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 #: Bump when the schema, the analyzers or what goes into papers.bin change: forces a rebuild.
 SCHEMA_VERSION = 4
 #: Bump when parsing or derivation (names, titles, display text) changes.
-PARSER_VERSION = 1
+PARSER_VERSION = 2
 
 Progress = Callable[[int, int], None]
 VOCABULARY_FILE = "vocab.json"

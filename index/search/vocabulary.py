@@ -10,7 +10,6 @@ index; queries expand prefixes and typos against this list, then search the stem
 from __future__ import annotations
 
 import json
-import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
@@ -20,9 +19,8 @@ from pathlib import Path
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract_iter
 
-from paperterm.index.text.words import WORD_PATTERN
+from paperterm.index.text.words import WORD
 
-_WORD = re.compile(WORD_PATTERN)
 #: Past every character a word can hold: `prefix + _LAST` sorts after all its completions.
 _LAST = "\U0010ffff"
 #: A prefix with more completions than this keeps its most frequent ones, `TOP_KEPT` of them,
@@ -44,7 +42,7 @@ class Vocabulary:
     def from_texts(cls, texts: Iterable[str]) -> Vocabulary:
         counts: Counter[str] = Counter()
         for text in texts:
-            counts.update(_WORD.findall(text.lower()))
+            counts.update(WORD.findall(text.lower()))
         return cls(dict(counts))
 
     @classmethod
