@@ -22,7 +22,7 @@ from paperterm.index.papers import Paper
 # Brackets end a URL: abstracts put links in [text](url) or wrap them in [..]. A LaTeX
 # escape (`\_`, `\%`, `\#`, `\&`, `\~`) is part of it: authors escape URLs out of habit.
 _URL = re.compile(r"""\bhttps?://(?:[^\s<>"'`{}|\\^\[\]]|\\[_%#&~])+""", re.IGNORECASE)
-_URL_ESCAPE = re.compile(r"\\([_%#&~])")
+_URL_ESCAPE = re.compile(r"\\([_%#&~$])")
 _URL_TRAIL = ".,;:!?)]}'\"»”’"
 
 
@@ -35,7 +35,12 @@ def urls_in(text: str) -> Iterator[tuple[int, int, str]]:
         if url.count("(") > url.count(")") and found[len(url) : len(url) + 1] == ")":
             url += ")"
         if len(url) > len("https://"):
-            yield match.start(), match.start() + len(url), _URL_ESCAPE.sub(r"\1", url)
+            yield match.start(), match.start() + len(url), unescape_url(url)
+
+
+def unescape_url(url: str) -> str:
+    """`url` as meant: `https://x.org/a\\_b` is `https://x.org/a_b` (in `\\url{..}` too)."""
+    return _URL_ESCAPE.sub(r"\1", url)
 
 
 def find_links(text: str) -> list[str]:

@@ -44,7 +44,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from paperterm.index.links import urls_in
+from paperterm.index.links import unescape_url, urls_in
 from paperterm.index.text.math import CITATIONS, SYMBOLS, render_math
 
 
@@ -73,8 +73,8 @@ _HELD = re.compile("\x02(\\d+)\x03")
 
 # ----------------------------------------------------------------------------- tables
 
-#: LaTeX accent commands and the combining characters they stand for.
-COMBINING_ACCENTS = {
+# LaTeX accent commands and the combining characters they stand for.
+_COMBINING = {
     "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
     ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "r": "\u030a",
     "k": "\u0328", "d": "\u0323", "b": "\u0331",
@@ -121,12 +121,12 @@ _CONTRACTION = re.compile(r"(?:s|t|m|d|ll|re|ve)(?![A-Za-z])")
 _VOWELS = frozenset("aeiouyAEIOUY")
 _QUOTE_REACH = 20  # tokens: a quoted phrase is a few words and perhaps a command or two
 _OPTION_REACH = 8  # tokens: `[p.~3]`, `[see \\S 2]`
+_GROUP_REACH = 200  # tokens: citation keys, a colour, a label, an accented letter
 _TIE_BEFORE = re.compile(r"[A-Za-z0-9.\x03]")
 _TIE_AFTER = re.compile(r"[A-Za-z0-9\\{\x02]")
 
 _URL_MACRO = re.compile(r"\\url\s*\{([^{}]*)\}")
 _HREF_MACRO = re.compile(r"\\href\s*\{([^{}]*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
-_URL_ESCAPE = re.compile(r"\\([_%#&~$])")
 _ESCAPED = re.compile(r"\\([\\$*%&_#{},;: !])")
 # What an escape shows; `$ * { }` are held so that math, emphasis and groups ignore them.
 _ESCAPES = {"\\": " ", ",": " ", ";": " ", ":": " ", "!": ""}
@@ -143,7 +143,7 @@ def decode(text: str, hold: Held) -> str:
     (the caller restores them once it has done its own rewriting, such as markdown)."""
     if "\\url" in text or "\\href" in text:
         text = _HREF_MACRO.sub(lambda m: _href(m, hold), text)
-        text = _URL_MACRO.sub(lambda m: hold(_URL_ESCAPE.sub(r"\1", m[1].strip())), text)
+        text = _URL_MACRO.sub(lambda m: hold(unescape_url(m[1].strip())), text)
     if "://" in text:
         text = _hold_urls(text, hold)
     if "\\" in text:
@@ -159,7 +159,7 @@ def decode(text: str, hold: Held) -> str:
 
 
 def _href(match: re.Match[str], hold: Held) -> str:
-    url = _URL_ESCAPE.sub(r"\1", match[1].strip())
+    url = unescape_url(match[1].strip())
     label = match[2].strip()
     return hold(url) if not label or label == url else f"{label} ({hold(url)})"
 
@@ -233,7 +233,7 @@ class _TextReader:
     braces are matched with a stack, not by recursion."""
 
     def __init__(self, text: str, hold: Held) -> None:
-        self.tokens = _TOKEN.findall(text)
+        self.tokens: list[str] = _TOKEN.findall(text)
         self.pos = 0
         self.hold = hold
         self.out: list[str] = []
@@ -314,21 +314,23 @@ class _TextReader:
 
     def _raw_group(self) -> str | None:
         """The text of the `{..}` group that comes next (after spaces), undecoded; None when
-        no group comes. An unclosed group runs to the end."""
+        no group comes, or it does not close within `_GROUP_REACH` tokens (then it is read
+        as text: scanning to the end each time would be quadratic on hostile input)."""
         self._skip_spaces()
         if self._next() != "{":
             return None
-        depth, start = 0, self.pos
-        while self.pos < len(self.tokens):
-            token = self.tokens[self.pos]
-            self.pos += 1
+        depth = 0
+        for end in range(self.pos, min(len(self.tokens), self.pos + _GROUP_REACH)):
+            token = self.tokens[end]
             if token == "{":
                 depth += 1
             elif token == "}":
                 depth -= 1
                 if depth == 0:
-                    return "".join(self.tokens[start + 1 : self.pos - 1])
-        return "".join(self.tokens[start + 1 :])
+                    group = "".join(self.tokens[self.pos + 1 : end])
+                    self.pos = end + 1
+                    return group
+        return None
 
     def _open_argument(self, closer: str = "") -> bool:
         """Start reading the `{..}` argument that comes next in place; `closer` is shown at
@@ -346,7 +348,7 @@ class _TextReader:
         if name in _LETTERS:
             self.out.append(_LETTERS[name])
             self._skip_spaces()  # a letter inside a word: Gei\ss ler
-        elif name in COMBINING_ACCENTS:  # \c c, \v{s}, \H{o}
+        elif name in _COMBINING:  # \c c, \v{s}, \H{o}
             self._accent(name, letter_form=True)
         elif name in _TEXT_SYMBOLS:
             self.out.append(_TEXT_SYMBOLS[name])
@@ -424,7 +426,7 @@ class _TextReader:
             if not letter_form:
                 self.out.append(mark)  # `\'s`, `\"Train`, `\~{}`: the character itself
             return
-        self.out.append(unicodedata.normalize("NFC", base + COMBINING_ACCENTS[mark]) + rest)
+        self.out.append(unicodedata.normalize("NFC", base + _COMBINING[mark]) + rest)
 
     def _is_punctuation(self, mark: str, letter: str, after: str) -> bool:
         """Whether an unbraced `\\'X` or `\\"X` is an escaped apostrophe or quote (PMLR and

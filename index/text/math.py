@@ -62,7 +62,7 @@ SYMBOLS = {
 }  # fmt: skip
 
 
-def _alphabet(upper: int, lower: int, digits: int | None, holes: dict[str, str]) -> dict:
+def _alphabet(upper: int, lower: int, digits: int | None, holes: dict[str, str]) -> dict[str, str]:
     table = {chr(65 + k): chr(upper + k) for k in range(26)}
     table |= {chr(97 + k): chr(lower + k) for k in range(26)}
     if digits is not None:
@@ -146,7 +146,7 @@ class _MathRenderer:
     """A small recursive reader of the TeX math that abstracts use."""
 
     def __init__(self, tex: str) -> None:
-        self.tokens = _MATH_TOKEN.findall(tex)
+        self.tokens: list[str] = _MATH_TOKEN.findall(tex)
         self.pos = 0
         self.depth = 0
 

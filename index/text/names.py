@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -558,7 +559,7 @@ def _phrases(
     starts: list[int],
     coinings: list[tuple[int, int]],
     emphasised: frozenset[str],
-):
+) -> Iterator[tuple[str, Occurrence]]:
     """Capitalised phrases right after a coining verb that are described ("Quantile Pooling,
     a novel ..."), emphasised or repeated, and not the expansion of an acronym."""
     counts: dict[str, int] = {}
