@@ -5,7 +5,7 @@ Each format has a parser module (`text_list`, ...) exposing
 parser (by extension, or by sniffing the content when the extension says nothing useful),
 decodes bytes, walks folders, and never lets one bad file stop the others. Parsers give the
 record as the source has it; every record is then rendered (`enrich.render`), duplicates
-merged, and each paper left enriched once (`enrich.enrich`).
+merged, and each paper that remains enriched once (`enrich.enrich`).
 """
 
 from __future__ import annotations
