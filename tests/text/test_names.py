@@ -171,7 +171,7 @@ def test_pmlr_corpora():
 @pytest.mark.skipif(not CORPORA.is_dir(), reason="needs ../shared/corpora")
 def test_pmlr_titles_that_start_with_a_name_agree():
     """A real title "X: ..." with a name-shaped X that the abstract also uses labels that
-    abstract with X: a labelled sample nobody tuned on. Measured: 34 of 38 agree."""
+    abstract with X: a labelled sample nobody tuned on. Measured: 36 of 42 agree (86%)."""
     labelled = []
     for row in pmlr_fields("title", "abstract"):
         head = display_text(row["title"]).split(": ", 1)[0]
