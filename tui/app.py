@@ -4,6 +4,12 @@ Start-up does no heavy work on the UI thread: a worker opens the index (or, on f
 parses the corpus, posts the papers so the list shows at once, then builds the index with
 progress messages). Searches and "related" look-ups run in thread workers that share one
 `Searcher` under a lock; their results come back as messages and stale ones are dropped.
+
+The app and its screens meet in three places, each typed: the screens read a `ReaderState`
+(tui/state.py) that the app owns and hands them when it makes them; the app calls the
+methods every `PaperScreen` has (`current_row`, `bookmarks_changed`) and those of its
+`MainScreen`; the screens tell the app things by message (`MainScreen.Ready`,
+`PaperScreen.WorkerFailed`). The screens never import this module.
 """
 
 from __future__ import annotations
@@ -13,7 +19,6 @@ import contextlib
 import difflib
 import signal
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,34 +32,26 @@ from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 from textual.worker import Worker, WorkerState
 
+from paperterm.index.atomic import atomic_write_text
 from paperterm.index.config import Config
-from paperterm.index.library.bookmarks import (
-    Bookmark,
-    BookmarksError,
-    BookmarksFileError,
-    BookmarksReadOnlyError,
-    BookmarkStore,
-)
+from paperterm.index.library.bookmarks import BookmarksError, BookmarksReadOnlyError, BookmarkStore
 from paperterm.index.library.export import EXPORTERS
 from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
-from paperterm.index.search.hits import Hit
 from paperterm.index.search.store import BuildCancelled, OpenIndex
 from paperterm.index.session import Session
 from paperterm.index.text.display import one_line, safe_text
 from paperterm.tui import keys
+from paperterm.tui.screens.base import PaperScreen
+from paperterm.tui.screens.dialogs import HelpScreen, NoteScreen, TagsScreen, WarningsScreen
+from paperterm.tui.screens.main import MainScreen
+from paperterm.tui.state import ReaderState, Timing
 from paperterm.tui.view import Row, can_open_browser, link_or_citation
 
 if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
-    from paperterm.tui.screens.main import MainScreen
 
-EXPORT_SUFFIXES = {"bibtex": "bib", "markdown": "md", "json": "json"}
-BOOKMARK_POLL_SECONDS = 2.0
-RELATED_LIMIT = 5
-_RELATED_CACHE = 512
-
-OpenUrl = Callable[[str], object]
+UrlOpener = Callable[[str], object]
 
 
 # --- messages from the index worker -----------------------------------------------------------
@@ -100,49 +97,45 @@ class ReaderApp(App[int]):
         config: Config,
         keymap: Mapping[str, str],
         *,
-        open_url: OpenUrl | None = None,
+        timing: Timing | None = None,
+        url_opener: UrlOpener | None = None,
         environ: Mapping[str, str] | None = None,
         handle_signals: bool = False,
     ) -> None:
+        """`url_opener` opens a link instead of `webbrowser` (tests); `environ` stands for
+        `os.environ` where the reader decides whether a local browser would be seen."""
         super().__init__()
         self.session = session
-        self.config = config
-        self.keymap = dict(keymap)
-        self.open_url = open_url
+        self.url_opener = url_opener
         self.environ = environ
         self.handle_signals = handle_signals
         if config.theme:
             self.theme = config.theme
-        self.set_keymap(self.keymap)
-
-        self.papers: list[Paper] = []
-        self.by_id: dict[str, Paper] = {}
-        self.collections: list[str] = []
-        self.searcher: Searcher | None = None
-        self.search_lock = threading.Lock()
-        self.index_state = "loading"  # loading, opening, indexing, ready, memory, failed
-        self.index_percent = 0
-        self.index_error = ""
-        self.warnings: list[str] = []
-        self.bookmarks = BookmarkStore.in_dir(session.data_dir)
-        self.bookmarks_problem = ""
-        self._related_cache: OrderedDict[str, list[Hit]] = OrderedDict()
+        self.set_keymap(keymap)
+        self.state = ReaderState(
+            config,
+            BookmarkStore.in_dir(session.data_dir),
+            keys.KeyText(keymap, self.get_key_display),
+            timing or Timing.from_config(config),
+        )
         self._stop = threading.Event()
 
     # --- start and stop ------------------------------------------------------------------
 
-    def get_default_screen(self) -> Screen:
-        from paperterm.tui.screens.main import MainScreen
-
-        return MainScreen()
+    def get_default_screen(self) -> MainScreen:
+        return MainScreen(self.state)
 
     @property
     def main(self) -> MainScreen:
         """The main screen (the bottom of the screen stack)."""
-        return self.screen_stack[0]  # type: ignore[return-value]
+        screen = self.screen_stack[0]
+        assert isinstance(screen, MainScreen)
+        return screen
 
     def on_mount(self) -> None:
-        self.set_interval(BOOKMARK_POLL_SECONDS, self.poll_bookmarks)
+        poll = self.state.timing.bookmark_poll
+        if poll is not None:
+            self.set_interval(poll, self.poll_bookmarks)
         if self.handle_signals:
             loop = asyncio.get_running_loop()
             for signum in (signal.SIGTERM, signal.SIGHUP):
@@ -159,9 +152,9 @@ class ReaderApp(App[int]):
 
     def on_key(self, event: events.Key) -> None:
         # Runs after the bindings had their chance (App._on_key): a key no binding took.
-        take = getattr(self.screen, "take_stray_key", None)
-        if take is not None:
-            take(event)
+        screen = self.screen
+        if isinstance(screen, MainScreen):
+            screen.take_stray_key(event)
 
     def shut_down(self) -> None:
         """Quit cleanly (the `q` key, SIGTERM, SIGHUP): stop the build, save what is pending."""
@@ -174,14 +167,15 @@ class ReaderApp(App[int]):
 
     def save_pending(self) -> None:
         """Bookmarks are saved on every change; retry one that failed to save."""
-        if self.bookmarks.pending:
+        bookmarks = self.state.bookmarks
+        if bookmarks.pending:
             with contextlib.suppress(BookmarksError):
-                self.bookmarks.save()
+                bookmarks.save()
 
-    def start_loading(self) -> None:
-        """Read the bookmarks and start the index worker; the main screen calls this once its
-        widgets are mounted, since the worker's messages update them."""
-        self._load_bookmarks()
+    def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
+        """Read the bookmarks and start the index worker once the main screen's widgets
+        are mounted, since the worker's messages update them."""
+        self.state.load_bookmarks()
         self.load_index()
 
     # --- the index -----------------------------------------------------------------------
@@ -201,119 +195,62 @@ class ReaderApp(App[int]):
             opened = self.session.build(
                 corpus, progress=self._post_progress, cancelled=self._stop.is_set
             )
+        # Whoosh is imported here, off the UI thread and after the list is on screen.
         from paperterm.index.search.searcher import Searcher
 
         searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
         self.post_message(IndexReady(opened, searcher, list(self.session.warnings)))
-        with self.search_lock:
+        with self.state.search_lock:
             searcher.warm()  # the id -> document table, off the UI thread
 
     def _post_progress(self, done: int, total: int) -> None:
         self.post_message(IndexProgress(done, total))
 
-    def _set_papers(self, papers: list[Paper]) -> None:
-        self.papers = papers
-        self.by_id = {paper.id: paper for paper in papers}
-        seen: dict[str, None] = {}
-        for paper in papers:
-            for name in paper.collections:
-                seen.setdefault(name, None)
-        self.collections = list(seen)
-
     def on_corpus_loaded(self, message: CorpusLoaded) -> None:
-        self._set_papers(message.papers)
-        self.warnings = list(dict.fromkeys(message.problems))
-        self.index_state = "indexing" if message.building else "opening"
+        self.state.corpus_loaded(message.papers, message.problems, message.building)
         self.main.papers_changed()
 
     def on_index_progress(self, message: IndexProgress) -> None:
-        self.index_percent = 100 * message.done // max(1, message.total)
+        self.state.index_percent = 100 * message.done // max(1, message.total)
         self.main.progress_changed(message.done, message.total)
 
     def on_index_ready(self, message: IndexReady) -> None:
-        opened = message.opened
-        same = opened.papers is self.papers
-        if not same:
-            same = [p.id for p in opened.papers] == [p.id for p in self.papers]
-            self._set_papers(opened.papers)
-        self.searcher = message.searcher
-        self.index_state = "memory" if opened.location == ":memory:" else "ready"
-        self.warnings = list(
-            dict.fromkeys([*self.warnings, *opened.meta.problems, *message.warnings])
-        )
-        if not same:
+        if self.state.index_ready(message.opened, message.searcher, message.warnings):
             self.main.papers_changed()
         self.main.index_changed()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.worker_changed(event.worker)
+        if event.state == WorkerState.ERROR:
+            self._worker_failed(event.worker)
 
-    def worker_changed(self, worker: Worker) -> None:
+    def on_paper_screen_worker_failed(self, message: PaperScreen.WorkerFailed) -> None:
+        self._worker_failed(message.worker)
+
+    def _worker_failed(self, worker: Worker) -> None:
         """Every worker runs with exit_on_error=False: a failure is reported here (screens
-        forward their workers' changes, which do not bubble), and the reader carries on."""
-        if worker.state != WorkerState.ERROR or isinstance(worker.error, BuildCancelled):
+        pass on their workers' failures, whose messages do not bubble), and the reader
+        carries on."""
+        if isinstance(worker.error, BuildCancelled):
             return
         reason = one_line(str(worker.error) or type(worker.error).__name__)
         if worker.group == "index":
-            self.index_state = "failed"
-            self.index_error = reason
+            self.state.index_failed(reason)
             self.say(f"The search index could not be built: {reason}", "error")
             self.main.index_changed()
         else:
             self.say(f"{worker.name or worker.group} failed: {reason}", "error")
 
-    def similar(self, paper_id: str) -> list[Hit] | None:
-        """Related papers (None until the index is ready). Call from a worker thread."""
-        searcher = self.searcher
-        if searcher is None:
-            return None
-        with self.search_lock:
-            hits = self._related_cache.get(paper_id)
-            if hits is None:
-                hits = searcher.similar(paper_id, limit=RELATED_LIMIT)
-                self._related_cache[paper_id] = hits
-                while len(self._related_cache) > _RELATED_CACHE:
-                    self._related_cache.popitem(last=False)
-            return hits
-
     # --- bookmarks -----------------------------------------------------------------------
-
-    @property
-    def marks(self) -> dict[str, Bookmark]:
-        return {mark.id: mark for mark in self.bookmarks.bookmarks}
-
-    def _load_bookmarks(self) -> None:
-        try:
-            self.bookmarks.load()
-        except BookmarksError as error:
-            self._bookmarks_failed(error)
-        else:
-            self.bookmarks_problem = ""
-
-    def _bookmarks_failed(self, error: BookmarksError) -> None:
-        self.bookmarks_problem = safe_text(str(error), keep_newlines=False)
-        if isinstance(error, BookmarksFileError):
-            self.bookmarks_problem += " (bookmarks are read-only until the file is fixed)"
 
     def poll_bookmarks(self) -> None:
         """Pick up what another paperterm (or the CLI) saved."""
-        before = self.bookmarks_problem
-        try:
-            changed = self.bookmarks.reload_if_changed()
-        except BookmarksError as error:
-            self._bookmarks_failed(error)
-            changed = True
-        else:
-            if changed or (before and not self.bookmarks.read_only):
-                self.bookmarks_problem = ""
-        if changed or before != self.bookmarks_problem:
+        if self.state.reload_bookmarks():
             self.bookmarks_changed()
 
     def bookmarks_changed(self) -> None:
         for screen in self.screen_stack:
-            refresh = getattr(screen, "bookmarks_changed", None)
-            if refresh is not None:
-                refresh()
+            if isinstance(screen, PaperScreen):
+                screen.bookmarks_changed()
 
     def _change_bookmarks(self, change: Callable[[], object], done: str) -> bool:
         try:
@@ -331,69 +268,70 @@ class ReaderApp(App[int]):
         return True
 
     def current_row(self) -> Row | None:
-        current = getattr(self.screen, "current_row", None)
-        return current() if current is not None else None
+        """The paper the keys act on: the one under the cursor, or the one read full screen
+        (none while a dialog is open)."""
+        screen = self.screen
+        return screen.current_row() if isinstance(screen, PaperScreen) else None
 
     def action_toggle_bookmark(self) -> None:
         row = self.current_row()
         if row is None:
             return
+        bookmarks = self.state.bookmarks
         title = row.paper.title if row.paper is not None else row.missing_title
-        if self.bookmarks.is_bookmarked(row.id):
-            self._change_bookmarks(lambda: self.bookmarks.remove(row.id), "Bookmark removed")
+        if bookmarks.is_bookmarked(row.id):
+            self._change_bookmarks(lambda: bookmarks.remove(row.id), "Bookmark removed")
         else:
-            self._change_bookmarks(lambda: self.bookmarks.add(row.id, title), "Bookmarked")
+            self._change_bookmarks(lambda: bookmarks.add(row.id, title), "Bookmarked")
 
     def action_bookmarks_only(self) -> None:
         self.main.toggle_bookmarks_only()
 
     def _ensure_bookmarked(self, row: Row) -> bool:
-        if self.bookmarks.is_bookmarked(row.id):
+        bookmarks = self.state.bookmarks
+        if bookmarks.is_bookmarked(row.id):
             return True
         title = row.paper.title if row.paper is not None else row.missing_title
-        return self._change_bookmarks(lambda: self.bookmarks.add(row.id, title), "")
+        return self._change_bookmarks(lambda: bookmarks.add(row.id, title), "")
 
     def action_edit_tags(self) -> None:
-        from paperterm.tui.screens.dialogs import TagsScreen
-
         row = self.current_row()
         if row is None:
             return
-        mark = self.bookmarks.get(row.id)
+        bookmarks = self.state.bookmarks
+        mark = bookmarks.get(row.id)
 
         def save(tags: list[str] | None) -> None:
             if tags is not None and self._ensure_bookmarked(row):
-                self._change_bookmarks(lambda: self.bookmarks.set_tags(row.id, tags), "Tags saved")
+                self._change_bookmarks(lambda: bookmarks.set_tags(row.id, tags), "Tags saved")
 
-        self.push_screen(TagsScreen(list(mark.tags) if mark else []), save)
+        self.push_screen(TagsScreen(list(mark.tags) if mark else [], self.state.key_text), save)
 
     def action_edit_note(self) -> None:
-        from paperterm.tui.screens.dialogs import NoteScreen
-
         row = self.current_row()
         if row is None:
             return
-        mark = self.bookmarks.get(row.id)
+        bookmarks = self.state.bookmarks
+        mark = bookmarks.get(row.id)
 
         def save(note: str | None) -> None:
             if note is not None and self._ensure_bookmarked(row):
-                self._change_bookmarks(lambda: self.bookmarks.set_note(row.id, note), "Note saved")
+                self._change_bookmarks(lambda: bookmarks.set_note(row.id, note), "Note saved")
 
-        self.push_screen(NoteScreen(mark.note if mark else ""), save)
+        self.push_screen(NoteScreen(mark.note if mark else "", self.state.key_text), save)
 
     def export_bookmarks(self, kind: str) -> None:
-        from paperterm.index.atomic import atomic_write_text
-
-        text = EXPORTERS[kind](self.bookmarks.bookmarks, self.by_id)
-        path = Path(self.session.data_dir) / f"bookmarks-export.{EXPORT_SUFFIXES[kind]}"
+        export = EXPORTERS[kind]
+        marks = self.state.bookmarks.bookmarks
+        text = export.export(marks, self.state.by_id)
+        path = Path(self.session.data_dir) / f"bookmarks-export.{export.suffix}"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(path, text)
         except OSError as error:
             self.say(f"{path}: cannot write the export: {error.strerror or error}", "error")
             return
-        count = len(self.bookmarks.bookmarks)
-        self.say(f"Exported {count} bookmark(s) to {path}", timeout=10)
+        self.say(f"Exported {len(marks)} bookmark(s) to {path}", timeout=10)
 
     # --- links ---------------------------------------------------------------------------
 
@@ -424,8 +362,8 @@ class ReaderApp(App[int]):
     @work(thread=True, exit_on_error=False, group="browser")
     def _open_in_browser(self, url: str) -> None:
         # webbrowser may start a console browser that blocks: never on the UI thread.
-        if self.open_url is not None:
-            self.open_url(url)
+        if self.url_opener is not None:
+            self.url_opener(url)
         else:
             import webbrowser  # only when a link is opened: it is slow to import
 
@@ -434,17 +372,8 @@ class ReaderApp(App[int]):
     # --- screens and commands ------------------------------------------------------------
 
     def action_help(self) -> None:
-        from paperterm.tui.screens.dialogs import HelpScreen
-
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
-
-    def key_text(self, binding_id: str) -> str:
-        """How a binding's keys read on screen now (remaps applied), e.g. `j/↓`."""
-        found = keys.effective_keys(self.keymap)[binding_id]
-        return "/".join(
-            self.get_key_display(keys.BY_ID[binding_id].binding().with_key(k)) for k in found
-        )
+            self.push_screen(HelpScreen(self.state.key_text))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         main = self.main
@@ -458,19 +387,19 @@ class ReaderApp(App[int]):
             "Clear the search, bookmarks-only and collection filters",
             main.clear_all,
         )
-        for name in self.collections:
+        for name in self.state.collections:
             yield SystemCommand(
                 f"Collection: {escape_markup(one_line(name))}",  # the palette reads markup
                 "Show only the papers of this collection",
                 lambda name=name: main.set_collection(name),
             )
-        for kind, label in (("bibtex", "BibTeX"), ("markdown", "Markdown"), ("json", "JSON")):
+        for kind, export in EXPORTERS.items():
             yield SystemCommand(
-                f"Export bookmarks as {label}",
-                f"Write bookmarks-export.{EXPORT_SUFFIXES[kind]} in the data folder",
+                f"Export bookmarks as {export.label}",
+                f"Write bookmarks-export.{export.suffix} in the data folder",
                 lambda kind=kind: self.export_bookmarks(kind),
             )
-        if self.warnings or self.bookmarks_problem:
+        if self.state.warnings or self.state.bookmarks_problem:
             yield SystemCommand(
                 "Warnings", "Show the problems found at start-up", self.show_warnings
             )
@@ -480,10 +409,8 @@ class ReaderApp(App[int]):
                 yield command
 
     def show_warnings(self) -> None:
-        from paperterm.tui.screens.dialogs import WarningsScreen
-
-        lines = [*([self.bookmarks_problem] if self.bookmarks_problem else []), *self.warnings]
-        self.push_screen(WarningsScreen(lines))
+        problem = self.state.bookmarks_problem
+        self.push_screen(WarningsScreen([*([problem] if problem else []), *self.state.warnings]))
 
     def say(
         self, message: str, severity: SeverityLevel = "information", timeout: float | None = None
@@ -522,17 +449,20 @@ def make_app(
     session: Session,
     config: Config,
     *,
-    open_url: OpenUrl | None = None,
+    timing: Timing | None = None,
+    url_opener: UrlOpener | None = None,
     environ: Mapping[str, str] | None = None,
     handle_signals: bool = False,
 ) -> ReaderApp:
-    """The reader for a session; raises `ConfigError` for bad `[keys]` or `ui.theme`."""
+    """The reader for a session; raises `ConfigError` for bad `[keys]` or `ui.theme`.
+    `timing` replaces the pauses the config implies (tests)."""
     keymap = check_reader_config(config)
     return ReaderApp(
         session,
         config,
         keymap,
-        open_url=open_url,
+        timing=timing,
+        url_opener=url_opener,
         environ=environ,
         handle_signals=handle_signals,
     )

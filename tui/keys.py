@@ -8,7 +8,7 @@ the cursor in the list and scrolls the detail alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from textual.binding import Binding
@@ -140,6 +140,20 @@ def check_keymap(config: Config) -> dict[str, str]:
 def effective_keys(keymap: Mapping[str, str]) -> dict[str, list[str]]:
     """Binding id -> the keys that trigger it, with the keymap applied."""
     return {spec.id: split_keys(keymap.get(spec.id, spec.keys)) for spec in SPECS}
+
+
+class KeyText:
+    """How a binding's keys read on screen now, remaps applied: `key_text("cursor_down")` is
+    `j/↓`. `display` is the app's `get_key_display`, so keys read as Textual shows them."""
+
+    def __init__(self, keymap: Mapping[str, str], display: Callable[[Binding], str]) -> None:
+        self.keymap = dict(keymap)
+        self._keys = effective_keys(self.keymap)
+        self._display = display
+
+    def __call__(self, binding_id: str) -> str:
+        binding = BY_ID[binding_id].binding()
+        return "/".join(self._display(binding.with_key(key)) for key in self._keys[binding_id])
 
 
 def find_clash(keys: Mapping[str, Iterable[str]]) -> tuple[str, str, str] | None:

@@ -10,6 +10,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.papers import Paper
@@ -176,9 +177,18 @@ def _title(mark: Bookmark, paper: Paper | None) -> str:
     return next((title for title in [*candidates, mark.title] if plain_text(title)), mark.id)
 
 
-EXPORTERS: dict[str, Exporter] = {
-    "bibtex": export_bibtex,
-    "markdown": export_markdown,
-    "json": export_json,
+@dataclass(frozen=True, slots=True)
+class ExportFormat:
+    """One export format: its name for people, the suffix of its files, its exporter."""
+
+    label: str
+    suffix: str
+    export: Exporter
+
+
+EXPORTERS: dict[str, ExportFormat] = {
+    "bibtex": ExportFormat("BibTeX", "bib", export_bibtex),
+    "markdown": ExportFormat("Markdown", "md", export_markdown),
+    "json": ExportFormat("JSON", "json", export_json),
 }
-"""The formats `paperterm bookmarks export --format` offers."""
+"""The formats `paperterm bookmarks export --format` and the reader's palette offer."""

@@ -34,6 +34,8 @@ from wild_queries import WILD_QUERIES
 
 from paperterm.index.papers import content_id
 
+pytestmark = pytest.mark.slow  # a sweep of real processes
+
 WORKERS = 4
 TIMEOUT = 120
 ESC_NAME = f"evil{OSC_TITLE}\x9b31m.txt"

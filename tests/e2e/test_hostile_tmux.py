@@ -12,6 +12,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from e2e_sandbox import Sandbox, paperterm_argv
 from hostile.corpus import (
     CLIPBOARD_PAYLOAD,
@@ -36,6 +37,8 @@ from tmux_pane import (
 )
 
 from paperterm.index.text.display import one_line
+
+pytestmark = pytest.mark.slow  # end-to-end
 
 #: Characters that must never reach the screen: ESC, C1 controls, NUL, BEL, bidi controls,
 #: the BOM.

@@ -12,6 +12,8 @@ from e2e_sandbox import Sandbox, paperterm_argv
 from reader_flow import ALL_PAPERS, read_bookmarks
 from tmux_pane import WAIT_SECONDS, TmuxServer, wait_for, wait_for_exit, wait_until
 
+pytestmark = pytest.mark.slow  # end-to-end
+
 
 def _children(pid: int) -> list[int]:
     path = Path(f"/proc/{pid}/task/{pid}/children")

@@ -7,9 +7,12 @@ import json
 import shlex
 import subprocess
 
+import pytest
 from e2e_sandbox import Sandbox, SshServer, paperterm_argv
 from reader_flow import search_bookmark_quit
 from tmux_pane import WAIT_SECONDS, TmuxServer
+
+pytestmark = pytest.mark.slow  # end-to-end
 
 
 def remote_command(sandbox: Sandbox, *args: str) -> str:

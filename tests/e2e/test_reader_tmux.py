@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from e2e_sandbox import Sandbox, paperterm_argv
 from reader_flow import ALL_PAPERS, search_bookmark_quit
 from tmux_pane import WAIT_SECONDS, TmuxServer, wait_for, wait_until
+
+pytestmark = pytest.mark.slow  # end-to-end
 
 
 def test_search_bookmark_and_quit_in_tmux(

@@ -13,7 +13,10 @@ import pytest
 
 from paperterm.index.library.bookmarks import BookmarkStore
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX signals"),
+]
 
 # A writer: loads the store, says "ready", waits for a line on stdin when asked to, then runs
 # its plan (argv[3:] as "add:ID" / "remove:ID"), printing each operation once it is saved.

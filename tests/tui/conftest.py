@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from reader_helpers import GatedSession
+from reader_helpers import INSTANT, GatedSession
 
 from paperterm.index.config import Config
 from paperterm.index.session import Session
@@ -52,12 +52,14 @@ def opened_urls() -> Opened:
 
 @pytest.fixture
 def reader(data_dir: Path, opened_urls: Opened) -> Callable[..., ReaderApp]:
-    """A factory: `reader(config=..., environ=...)` -> a ReaderApp over the seeds."""
+    """A factory: `reader(config=..., environ=...)` -> a ReaderApp over the seeds, with no
+    pauses (`timing=` gives some back)."""
 
     def build(config: Config | None = None, **kwargs) -> ReaderApp:
         config = config or Config()
         session = Session.create(data_dir, [], config)
-        kwargs.setdefault("open_url", opened_urls)
+        kwargs.setdefault("timing", INSTANT)
+        kwargs.setdefault("url_opener", opened_urls)
         kwargs.setdefault("environ", {"SSH_CONNECTION": "10.0.0.1 5000 10.0.0.2 22"})
         return make_app(session, config, **kwargs)
 
@@ -70,6 +72,6 @@ def gated_reader(tmp_path: Path) -> Callable[..., tuple[ReaderApp, GatedSession]
         config = config or Config()
         plain = Session.create(tmp_path / "data", [], config)
         session = GatedSession(plain.data_dir, plain.specs, config, **kwargs)
-        return make_app(session, config, environ={}), session
+        return make_app(session, config, timing=INSTANT, environ={}), session
 
     return build

@@ -5,13 +5,18 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from textual.app import App
 from textual.pilot import Pilot
 
+from paperterm.index.config import Config
 from paperterm.index.search.store import BuildCancelled, OpenIndex, Progress
 from paperterm.index.session import Session
 from paperterm.index.sources.loader import Corpus
+from paperterm.tui.app import ReaderApp, make_app
+from paperterm.tui.screens.base import PaperScreen
+from paperterm.tui.state import Timing
 
 
 @dataclass(slots=True)
@@ -47,14 +52,54 @@ class GatedSession(Session):
         return Session.build(self, corpus)
 
 
-async def settle(pilot: Pilot, rounds: int = 3, workers: bool = True) -> None:
-    """Let timers fire, workers finish and their messages land (`workers=False` while a
-    gated build holds its worker)."""
-    for _ in range(rounds):
-        await pilot.pause(0.15)
-        if workers:
-            await pilot.app.workers.wait_for_complete()
+#: No pauses and no polling: tests that are not about a delay wait on the reader's signals.
+INSTANT = Timing(debounce=0, related=0, related_typing=0, bookmark_poll=None)
+#: Rounds of `settle` before it gives up: far more than any test needs (most take 2 to 4).
+SETTLE_ROUNDS = 200
+
+
+async def settle(pilot: Pilot, *, index: bool = True) -> None:
+    """Wait until the reader has nothing left to do: every worker done, every message
+    handled, no search or related look-up scheduled on any screen, for two rounds running
+    (a handled message may start more work). `index=False` leaves out the index worker,
+    which a gated build holds."""
+    app = pilot.app
+    quiet_rounds = 0
+    for _ in range(SETTLE_ROUNDS):
+        ran = await drain(pilot, index=index)
+        pending = any(s.pending for s in app.screen_stack if isinstance(s, PaperScreen))
+        quiet_rounds = 0 if ran or pending else quiet_rounds + 1
+        if quiet_rounds == 2:
+            return
+    raise AssertionError("the reader never settled: a search or look-up keeps coming")
+
+
+async def drain(pilot: Pilot, *, index: bool = True) -> bool:
+    """Let the messages queued by now be handled and the workers running now finish (work
+    scheduled for later stays scheduled); whether any worker was running."""
+    app = pilot.app
+    await pilot.pause()
+    running = [w for w in app.workers if not w.is_finished and (index or w.group != "index")]
+    if running:
+        await app.workers.wait_for_complete(running)
         await pilot.pause()
+    return bool(running)
+
+
+async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:
+    """Wait (a bounded number of idle rounds) until `condition()` holds."""
+    for _ in range(SETTLE_ROUNDS):
+        if condition():
+            return
+        await pilot.pause()
+    raise AssertionError(f"never happened: {what}")
+
+
+def reader_of(sources: list[Path], data_dir: Path, config: Config | None = None) -> ReaderApp:
+    """A reader over these sources (no seeds unless the config says so), with no pauses."""
+    config = config or Config()
+    session = Session.create(data_dir, sources, config)
+    return make_app(session, config, timing=INSTANT, environ={})
 
 
 def screen_text(app: App) -> str:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from reader_helpers import flat, screen_text, settle
+from reader_helpers import INSTANT, flat, screen_text, settle, until
 
 from paperterm.index.library.bookmarks import BookmarkStore
 from paperterm.tui.screens.dialogs import NoteScreen, TagsScreen
@@ -127,7 +128,7 @@ async def test_tags_dialog_cancels_with_escape_and_saves_with_ctrl_s(reader):
         current = app.main.paper_list.current
         await pilot.press("t", *"x", "escape")
         await pilot.pause()
-        assert not app.bookmarks.is_bookmarked(current.id)
+        assert not app.state.bookmarks.is_bookmarked(current.id)
         await pilot.press("t", *"y", "ctrl+s")
         await pilot.pause()
         assert on_disk(app).get(current.id).tags == ("y",)
@@ -195,15 +196,16 @@ async def test_changes_by_another_process_show_up_after_a_poll(reader, data_dir)
 
 
 async def test_the_app_polls_the_bookmarks_file_by_itself(reader, data_dir):
-    app = reader()
+    app = reader(timing=replace(INSTANT, bookmark_poll=0.01))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         other = BookmarkStore.in_dir(data_dir)
         other.load()
         first = app.main.paper_list.rows[0]
         other.add(first.id, first.paper.title)
-        await pilot.pause(2.5)
-        assert app.bookmarks.is_bookmarked(first.id)
+        await until(pilot, lambda: app.state.bookmarks.is_bookmarked(first.id), "a poll")
+        await pilot.pause()
+        assert screen_text(app).splitlines()[1].startswith(MARKER)
 
 
 async def test_export_writes_each_format_into_the_data_dir(reader, data_dir):
@@ -231,7 +233,7 @@ async def test_a_failed_save_is_kept_and_retried_at_exit(reader, data_dir):
         current = app.main.paper_list.current
         await pilot.press("b")
         await pilot.pause()
-        assert app.bookmarks.pending
+        assert app.state.bookmarks.pending
         assert any("cannot save bookmarks" in n.message for n in app._notifications)
         assert screen_text(app).splitlines()[1].startswith(MARKER)
         blocker.rmdir()

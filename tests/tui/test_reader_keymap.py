@@ -105,7 +105,8 @@ def test_make_app_applies_theme_and_keymap(tmp_path):
     config = Config(theme="gruvbox", keys={"bookmark": "m"})
     app = make_app(Session.create(tmp_path, [], config), config)
     assert app.theme == "gruvbox"
-    assert app.keymap == {"bookmark": "m"}
+    assert app.state.key_text("bookmark") == "m"
+    assert app.state.key_text("cursor_down") == "j/↓"
 
 
 def test_unknown_theme_error_names_the_line():

@@ -173,9 +173,9 @@ async def test_remapped_keys_work_and_show_in_help_and_status(reader):
         await pilot.press("j")
         assert app.main.paper_list.cursor == 2  # j is not cursor_down any more
         await pilot.press("m")
-        assert app.bookmarks.is_bookmarked(app.main.paper_list.current.id)
+        assert app.state.bookmarks.is_bookmarked(app.main.paper_list.current.id)
         await pilot.press("b")
-        assert app.bookmarks.is_bookmarked(app.main.paper_list.current.id)
+        assert app.state.bookmarks.is_bookmarked(app.main.paper_list.current.id)
         assert "f1 keys" in screen_text(app)
         await pilot.press("f1")
         await pilot.pause()

@@ -28,7 +28,7 @@ def synthetic_corpus(count: int = COUNT) -> Corpus:
 async def test_fifty_thousand_rows_without_a_widget_per_row(gated_reader):
     app, _session = gated_reader(corpus=synthetic_corpus())
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, workers=False)
+        await settle(pilot, index=False)
         screen = app.main
         paper_list = screen.paper_list
         assert len(paper_list.rows) == COUNT
@@ -53,9 +53,9 @@ async def test_fifty_thousand_rows_without_a_widget_per_row(gated_reader):
         assert paper_list.cursor == 0 and paper_list.scroll_y == 0
 
         await pilot.press("b", "B")
-        await settle(pilot, workers=False)
+        await settle(pilot, index=False)
         assert [row.id for row in paper_list.rows] == [f"{0:012x}"]
         assert f"1 of {COUNT} papers" in screen_text(app)
         await pilot.press("B")
-        await settle(pilot, workers=False)
+        await settle(pilot, index=False)
         assert len(paper_list.rows) == COUNT

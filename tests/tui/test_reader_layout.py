@@ -6,11 +6,9 @@ import os
 import signal
 
 import pytest
-from reader_helpers import flat, screen_text, settle
+from reader_helpers import flat, reader_of, screen_text, settle, until
 
 from paperterm.index.config import Config
-from paperterm.index.session import Session
-from paperterm.tui.app import make_app
 
 
 async def test_side_by_side_from_the_configured_width_stacked_below(reader):
@@ -74,6 +72,33 @@ async def test_no_size_breaks_any_screen(reader, opener):
         assert app.is_running
 
 
+@pytest.mark.parametrize("opener", [["question_mark"], ["ctrl+p", *"Warn", "enter"]])
+async def test_a_dialog_in_a_tiny_window_comes_to_rest(reader, opener):
+    """At 2 columns the help's scroll bar used to appear and vanish without end (with it the
+    text had no room, without it the text needed it): 15% of a core, for as long as the
+    help stayed open."""
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.state.warnings = ["one problem"]  # so that the palette offers the warnings
+        await pilot.press(*opener)
+        await settle(pilot)
+        scroll = app.screen.query_one(".dialog ScrollingText")
+        flips: list[bool] = []
+
+        def flipped(shown: bool) -> None:
+            flips.append(shown)
+
+        app.screen.watch(scroll, "show_vertical_scrollbar", flipped, init=False)
+        for width, height in [(2, 1), (5, 2), (1, 5), (3, 3)]:
+            await pilot.resize_terminal(width, height)
+            await pilot.pause()
+            flips.clear()
+            for _ in range(5):
+                await pilot.pause()
+            assert flips == [], f"the scroll bar keeps flipping at {width}x{height}"
+
+
 async def test_starting_tiny_works(reader):
     app = reader()
     async with app.run_test(size=(1, 1)) as pilot:
@@ -110,10 +135,9 @@ async def test_sigterm_and_sighup_exit_cleanly(reader, signum):
         await settle(pilot)
         await pilot.press("b")
         os.kill(os.getpid(), signum)
-        await pilot.pause(0.2)
-        assert not app.is_running
+        await until(pilot, lambda: not app.is_running, "the reader quits")
     assert app.return_code == 0
-    assert app.bookmarks.bookmarks
+    assert app.state.bookmarks.bookmarks
 
 
 async def test_untrusted_text_is_never_markup_nor_control_sequences(tmp_path):
@@ -124,8 +148,7 @@ async def test_untrusted_text_is_never_markup_nor_control_sequences(tmp_path):
         "with \x1b[31mred\x1b[0m text and [b]bold[/b] words, see https://example.org/a.\n",
         encoding="utf-8",
     )
-    config = Config()
-    app = make_app(Session.create(tmp_path / "data", [source], config), config, environ={})
+    app = reader_of([source], tmp_path / "data")
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         text = screen_text(app)
@@ -146,8 +169,7 @@ async def test_corpus_problems_are_counted_and_listed(tmp_path):
     folder.mkdir()
     (folder / "good.txt").write_text("Good list\n\nWe study a good problem.\n", encoding="utf-8")
     (folder / "bad.txt").write_bytes(b"\x00\x01\x02 binary")
-    config = Config()
-    app = make_app(Session.create(tmp_path / "data", [folder], config), config, environ={})
+    app = reader_of([folder], tmp_path / "data")
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert "1 paper · index ready · 1 warning" in screen_text(app)
@@ -161,8 +183,7 @@ async def test_corpus_problems_are_counted_and_listed(tmp_path):
 
 
 async def test_an_empty_corpus_says_what_to_do(tmp_path):
-    config = Config(include_seeds=False)
-    app = make_app(Session.create(tmp_path / "data", [], config), config, environ={})
+    app = reader_of([], tmp_path / "data", Config(include_seeds=False))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         text = screen_text(app)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
-from reader_helpers import screen_text, settle
+from reader_helpers import INSTANT, drain, screen_text, settle
 from textual import events
 from textual.widgets import Input
 
 from paperterm.index.config import Config
 from paperterm.index.search.searcher import Results
 from paperterm.index.search.store import StoreError
-from paperterm.tui.screens.main import SearchDone
+from paperterm.tui.screens.main import SearchDone, ViewRequest
 
 CADUCEUS_START = "Large-scale sequence modeling has sparked rapid advances"
 
@@ -50,11 +52,11 @@ async def test_results_update_while_typing_and_the_query_stays(reader):
         await pilot.press("slash", *"transformer")
         await settle(pilot)
         screen = app.main
-        many = screen.in_view
+        many = screen.view.in_view
         assert 1 < many < 38
         await pilot.press("space", *"video")
         await settle(pilot)
-        assert screen.in_view < many
+        assert screen.view.in_view < many
         assert screen.search_input.value == "transformer video"
 
 
@@ -66,10 +68,10 @@ async def test_stale_results_are_dropped(reader):
         await pilot.press("slash", *"DNA")
         await settle(pilot)
         old = Results(query="old", hits=[], total=0)
-        screen.post_message(SearchDone(screen.generation - 1, old, None))
+        screen.post_message(SearchDone(ViewRequest(screen.generation - 1, "old", None, None), old))
         await settle(pilot)
         assert len(screen.paper_list.rows) == 1
-        assert screen.in_view == 1
+        assert screen.view.in_view == 1
 
 
 async def test_enter_moves_to_the_first_result_esc_keeps_then_clears(reader):
@@ -109,7 +111,7 @@ async def test_letters_type_into_the_box_and_do_not_act(reader):
         await settle(pilot)
         assert app.is_running
         assert app.main.search_input.value == "qbj"
-        assert app.bookmarks.bookmarks == []
+        assert app.state.bookmarks.bookmarks == []
 
 
 async def test_zero_hits_offer_did_you_mean_and_enter_takes_it(reader):
@@ -120,7 +122,7 @@ async def test_zero_hits_offer_did_you_mean_and_enter_takes_it(reader):
         await settle(pilot)
         screen = app.main
         assert screen.paper_list.rows == []
-        assert screen.suggestion == "transformer"
+        assert screen.view.suggestion == "transformer"
         text = screen_text(app)
         assert "No papers match “transfomer”." in text
         assert "Did you mean: transformer?" in text
@@ -145,29 +147,48 @@ async def test_odd_queries_never_crash(reader):
         await settle(pilot)
         for query in ['"unclosed', "-", "title:", "a~9", "*", "((", "tag:", "\\x1b[31m"]:
             app.main.search_input.value = query
-            await settle(pilot, rounds=1)
+            await settle(pilot)
             assert app.is_running
 
 
+class FakeClock:
+    """A clock that moves only when told to."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 async def test_keys_within_the_debounce_fold_into_one_search(reader):
-    app = reader(Config(debounce_ms=60_000))  # the pause never ends within the test
+    clock = FakeClock()
+    app = reader(timing=replace(INSTANT, debounce=60, clock=clock))  # a pause never ends
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.main
         calls = record_searches(app)
-        await pilot.press("slash", *"genomics")
-        await settle(pilot)
-        assert calls == []  # still folding keys
-        assert len(screen.paper_list.rows) == 38
+        clock.now += 61  # longer than the debounce since the last search
+        await pilot.press("slash", *"gen")
+        await drain(pilot)
+        assert calls == ["g"]  # the first key of a burst runs at once
+        assert screen.pending  # the others wait for the debounce to end
+        await pilot.press(*"omics")
+        await drain(pilot)
+        assert calls == ["g"]  # still folding keys
         await pilot.press("enter")  # Enter runs the pending search at once
         await settle(pilot)
-        assert calls == ["genomics"]
+        assert calls == ["g", "genomics"]
         assert app.focused is screen.paper_list
         assert 0 < len(screen.paper_list.rows) < 38
 
 
+def test_the_debounce_comes_from_the_config(reader):
+    assert reader(Config(debounce_ms=250), timing=None).state.timing.debounce == 0.25
+
+
 async def test_with_no_debounce_every_key_searches(reader):
-    app = reader(Config(debounce_ms=0))
+    app = reader(Config(debounce_ms=0), timing=None)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         calls = record_searches(app)
@@ -180,20 +201,20 @@ async def test_with_no_debounce_every_key_searches(reader):
 async def test_first_launch_lists_papers_while_the_index_builds(gated_reader):
     app, session = gated_reader()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, workers=False)
+        await settle(pilot, index=False)
         screen = app.main
         assert len(screen.paper_list.rows) == 38
-        assert app.index_state == "indexing"
+        assert app.state.index_state == "indexing"
         assert "indexing 45%" in screen_text(app)
         assert screen.has_class("-indexing")
         # Typing before the index is ready keeps the query and runs it when ready.
         await pilot.press("slash", *"DNA")
-        await settle(pilot, workers=False)
+        await settle(pilot, index=False)
         assert "search starts when the index is ready" in screen_text(app)
         assert len(screen.paper_list.rows) == 38
         session.gate.set()
         await settle(pilot)
-        assert app.index_state == "ready"
+        assert app.state.index_state == "ready"
         assert not screen.has_class("-indexing")
         assert len(screen.paper_list.rows) == 1
         assert "Caduceus" in screen.paper_list.current.paper.name
@@ -203,7 +224,7 @@ async def test_first_launch_lists_papers_while_the_index_builds(gated_reader):
 async def test_quitting_cancels_the_build(gated_reader):
     app, session = gated_reader()
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, workers=False)
+        await settle(pilot, index=False)
         await pilot.press("q")
     assert app.return_code == 0
     assert not (session.data_dir / "index" / "CURRENT").exists()
@@ -212,10 +233,10 @@ async def test_quitting_cancels_the_build(gated_reader):
 async def test_a_failed_build_keeps_the_list_and_says_why(gated_reader):
     app, session = gated_reader(build_failure=StoreError("disk on fire"))
     async with app.run_test(size=(100, 24)) as pilot:
-        await settle(pilot, workers=False)
+        await settle(pilot, index=False)
         session.gate.set()
         await settle(pilot)
-        assert app.index_state == "failed"
+        assert app.state.index_state == "failed"
         assert len(app.main.paper_list.rows) == 38
         assert "index failed" in screen_text(app)
         await pilot.press("slash", *"DNA")
@@ -250,7 +271,7 @@ async def test_a_failing_worker_is_reported_and_the_reader_carries_on(reader):
         def broken(*args, **kwargs):
             raise RuntimeError("boom")
 
-        app.searcher.search = broken
+        app.state.searcher.search = broken
         await pilot.press("slash", *"DNA")
         await settle(pilot)
         assert any("search failed: boom" in n.message for n in app._notifications)
@@ -301,11 +322,11 @@ async def test_clearing_the_search_keeps_the_paper_you_were_on(reader):
 def record_searches(app) -> list[str]:
     """The query of every search the app runs from now on, in order."""
     calls: list[str] = []
-    original = app.searcher.search
+    original = app.state.searcher.search
 
     def counting(text, *args, **kwargs):
         calls.append(text)
         return original(text, *args, **kwargs)
 
-    app.searcher.search = counting
+    app.state.searcher.search = counting
     return calls

@@ -12,14 +12,14 @@ from reader_helpers import settle
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
 
-def run_then(*keys: str, workers: bool = True):
+def run_then(*keys: str, index: bool = True):
     async def run_before(pilot) -> None:
-        await settle(pilot, workers=workers)
+        await settle(pilot, index=index)
         # A blinking cursor would make the picture depend on the moment it is taken.
         pilot.app.main.search_input.cursor_blink = False
         for key in keys:
             await pilot.press(key)
-        await settle(pilot, workers=workers)
+        await settle(pilot, index=index)
 
     return run_before
 
@@ -55,4 +55,4 @@ def test_empty_result(snap_compare, reader, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_first_launch_progress(snap_compare, gated_reader, size):
     app, _session = gated_reader()  # the build is held at 45% until the app exits
-    assert snap_compare(app, terminal_size=size, run_before=run_then(workers=False))
+    assert snap_compare(app, terminal_size=size, run_before=run_then(index=False))

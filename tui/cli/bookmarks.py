@@ -7,11 +7,9 @@ from pathlib import Path
 
 from paperterm.index.atomic import atomic_write_text
 from paperterm.index.library.bookmarks import BookmarksError, BookmarkStore
-from paperterm.index.library.export import export_bibtex, export_json, export_markdown
+from paperterm.index.library.export import EXPORTERS, export_json
 from paperterm.index.text.display import safe_text
 from paperterm.tui.cli.context import Context
-
-EXPORTERS = {"bibtex": export_bibtex, "markdown": export_markdown, "json": export_json}
 
 
 class BookmarkCommandError(Exception):
@@ -155,7 +153,7 @@ def cmd_note(ctx: Context) -> int:
 def cmd_export(ctx: Context) -> int:
     store = _store(ctx)
     papers = {paper.id: paper for paper in ctx.open().papers}
-    text = EXPORTERS[ctx.args.format](store.bookmarks, papers)
+    text = EXPORTERS[ctx.args.format].export(store.bookmarks, papers)
     if ctx.args.output:
         target = Path(ctx.args.output).expanduser()
         try:

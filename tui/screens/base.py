@@ -1,5 +1,9 @@
 """The base of every screen that shows papers: the too-small notice, the status line, and
-related papers looked up after a pause."""
+related papers looked up after a pause.
+
+A `PaperScreen` is also what the app talks to: it gets the `ReaderState` when it is made,
+answers `current_row` and `bookmarks_changed`, and reports its workers' failures by message.
+"""
 
 from __future__ import annotations
 
@@ -11,21 +15,20 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, Label, Static
-from textual.worker import Worker, get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
+from paperterm.index.search.hits import Hit
+from paperterm.tui.state import ReaderState
+from paperterm.tui.view import Row
 from paperterm.tui.widgets.detail import PaperDetail
 
 #: Below this size the screen shows "window too small" instead of squeezed panes.
 MIN_WIDTH = 40
 MIN_HEIGHT = 10
-#: Pause before looking up related papers, so holding `j` does not queue look-ups; longer
-#: while typing a query, so a look-up does not hold the searcher when the next key comes.
-RELATED_DELAY = 0.12
-RELATED_DELAY_TYPING = 0.6
 
 
 class RelatedFound(Message):
-    def __init__(self, paper_id: str, hits: list | None) -> None:
+    def __init__(self, paper_id: str, hits: list[Hit] | None) -> None:
         super().__init__()
         self.paper_id = paper_id
         self.hits = hits
@@ -34,9 +37,38 @@ class RelatedFound(Message):
 class PaperScreen(Screen):
     """A screen that shows papers: below the minimum size it says "window too small" (the
     `-tiny` class hides everything else), and it looks up related papers for its
-    `PaperDetail` after a short pause."""
+    `PaperDetail` after a short pause (`Timing.related`)."""
 
-    _related_timer: Timer | None = None
+    class WorkerFailed(Message):
+        """One of the screen's workers raised (`Worker.StateChanged` does not bubble: this
+        takes the failure to the app, which reports it)."""
+
+        def __init__(self, worker: Worker) -> None:
+            super().__init__()
+            self.worker = worker
+
+    def __init__(self, state: ReaderState) -> None:
+        super().__init__()
+        self.state = state
+        self._related_timer: Timer | None = None
+
+    # --- what the app asks of every paper screen -----------------------------------------
+
+    def current_row(self) -> Row | None:
+        """The paper the app's keys (bookmark, tags, note, links) act on."""
+        raise NotImplementedError
+
+    def bookmarks_changed(self) -> None:
+        """The bookmarks changed (here or in another process): redraw what shows them."""
+        raise NotImplementedError
+
+    @property
+    def pending(self) -> bool:
+        """Whether work the screen has scheduled (a related look-up whose pause has not
+        ended) is still to come: what a test waits for, instead of a guessed sleep."""
+        return self._related_timer is not None
+
+    # --- size ----------------------------------------------------------------------------
 
     def on_mount(self) -> None:
         self._size_classes(self.app.size.width, self.app.size.height)
@@ -54,6 +86,8 @@ class PaperScreen(Screen):
             yield Label(id="status-keys")
         yield Static(Text("window too small"), id="too-small")
 
+    # --- related papers ------------------------------------------------------------------
+
     def request_related(self, detail: PaperDetail) -> None:
         if self._related_timer is not None:
             self._related_timer.stop()
@@ -66,22 +100,26 @@ class PaperScreen(Screen):
             self._related_timer = None
             self._find_related(paper_id)
 
-        typing = isinstance(self.focused, Input)
-        delay = RELATED_DELAY_TYPING if typing else RELATED_DELAY
-        self._related_timer = self.set_timer(delay, fetch)
+        timing = self.state.timing
+        delay = timing.related_typing if isinstance(self.focused, Input) else timing.related
+        if delay > 0:
+            self._related_timer = self.set_timer(delay, fetch)
+        else:
+            fetch()  # Textual's timers need a pause above 0
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="related")
     def _find_related(self, paper_id: str) -> None:
         if get_current_worker().is_cancelled:
             return  # another paper was chosen before this look-up started
-        hits = self.app.similar(paper_id)
+        hits = self.state.similar(paper_id)
         self.post_message(RelatedFound(paper_id, hits))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.app.worker_changed(event.worker)
+        if event.state == WorkerState.ERROR:
+            self.post_message(self.WorkerFailed(event.worker))
 
     def on_related_found(self, message: RelatedFound) -> None:
-        if message.hits is None and self.app.index_state == "failed":
+        if message.hits is None and self.state.index_state == "failed":
             note = "Related papers need the search index, which failed to build."
         else:
             note = ""

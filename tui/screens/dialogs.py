@@ -11,6 +11,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 
 from paperterm.index.text.display import safe_text
 from paperterm.tui import keys
+from paperterm.tui.state import KeyText
 from paperterm.tui.widgets.detail import ScrollingText
 
 SEARCH_SYNTAX = (
@@ -28,26 +29,29 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = keys.bindings("close_dialog", "close_help", "help")
 
+    def __init__(self, key_text: KeyText) -> None:
+        super().__init__()
+        self.key_text = key_text
+
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
             yield Label(Text("Keys"), classes="dialog-title")
             with ScrollingText(id="help-scroll"):
                 yield Static(self.help_text(), id="help-text")
-            close = self.app.key_text("close_dialog")
-            yield Label(Text(f"{close} or {self.app.key_text('close_help')} closes"))
+            close = self.key_text("close_dialog")
+            yield Label(Text(f"{close} or {self.key_text('close_help')} closes"))
 
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()
 
     def help_text(self) -> Text:
-        app = self.app
         out = Text()
         width = 14
         for scope, heading in keys.SCOPES.items():
             out.append(f"{heading}\n", "bold")
             for spec in keys.SPECS:
                 if spec.scope == scope:
-                    out.append(f"  {app.key_text(spec.id):<{width}}", "bold")
+                    out.append(f"  {self.key_text(spec.id):<{width}}", "bold")
                     out.append(f"{spec.description}\n")
             out.append("\n")
         out.append("Search syntax\n", "bold")
@@ -68,9 +72,10 @@ class TagsScreen(ModalScreen[list[str] | None]):
 
     BINDINGS = keys.bindings("close_dialog", "save_dialog")
 
-    def __init__(self, tags: list[str]) -> None:
+    def __init__(self, tags: list[str], key_text: KeyText) -> None:
         super().__init__()
         self.tags = tags
+        self.key_text = key_text
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tags-box", classes="dialog"):
@@ -79,10 +84,8 @@ class TagsScreen(ModalScreen[list[str] | None]):
             yield Label(Text(self._hint()), classes="dialog-hint")
 
     def _hint(self) -> str:
-        app = self.app
-        return (
-            f"Enter or {app.key_text('save_dialog')} saves · {app.key_text('close_dialog')} cancels"
-        )
+        key = self.key_text
+        return f"Enter or {key('save_dialog')} saves · {key('close_dialog')} cancels"
 
     @on(Input.Submitted)
     def action_save(self) -> None:
@@ -98,12 +101,13 @@ class NoteScreen(ModalScreen[str | None]):
 
     BINDINGS = keys.bindings("close_dialog", "save_dialog")
 
-    def __init__(self, note: str) -> None:
+    def __init__(self, note: str, key_text: KeyText) -> None:
         super().__init__()
         self.note = note
+        self.key_text = key_text
 
     def compose(self) -> ComposeResult:
-        app = self.app
+        key = self.key_text
         with Vertical(id="note-box", classes="dialog"):
             yield Label(Text("Note"), classes="dialog-title")
             yield TextArea(self.note, id="note-text", soft_wrap=True)
@@ -111,10 +115,7 @@ class NoteScreen(ModalScreen[str | None]):
                 yield Button("Save", id="note-save", variant="primary", compact=True)
                 yield Button("Cancel", id="note-cancel", compact=True)
                 yield Label(
-                    Text(
-                        f"{app.key_text('save_dialog')} saves · "
-                        f"{app.key_text('close_dialog')} cancels"
-                    ),
+                    Text(f"{key('save_dialog')} saves · {key('close_dialog')} cancels"),
                     classes="dialog-hint",
                 )
 

@@ -8,8 +8,8 @@ dropped, so a slow old query can never overwrite a newer one.
 
 from __future__ import annotations
 
-import time
-from contextlib import AbstractContextManager
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -26,6 +26,7 @@ from paperterm.index.text.display import one_line
 from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.read import ReadScreen
+from paperterm.tui.state import ReaderState
 from paperterm.tui.view import Filters, Row, allowed_ids, count_text, missing_rows, paper_rows
 from paperterm.tui.widgets.detail import PaperDetail
 from paperterm.tui.widgets.paper_list import PaperList
@@ -34,34 +35,52 @@ if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
 
 
+@dataclass(frozen=True, slots=True)
+class ViewRequest:
+    """One recomputation of the list: the query and the ids the filters allow, as they were
+    when it was asked for, and where the cursor goes after it. `generation` tells a result
+    that came too late (a newer request was made since) from the latest."""
+
+    generation: int
+    text: str
+    allowed: set[str] | None
+    keep_id: str | None
+    keep_index: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the list shows: its rows, how many papers match (a search may show fewer), the
+    query's notes, a "did you mean", and the matcher that highlights the query's words."""
+
+    rows: list[Row]
+    in_view: int
+    notes: Sequence[str] = ()
+    suggestion: str = ""
+    matcher: Matcher | None = None
+
+
 class SearchDone(Message):
-    def __init__(
-        self,
-        generation: int,
-        results: Results,
-        keep_id: str | None,
-        keep_index: int | None = None,
-    ) -> None:
+    def __init__(self, request: ViewRequest, results: Results) -> None:
         super().__init__()
-        self.generation = generation
+        self.request = request
         self.results = results
-        self.keep_id = keep_id
-        self.keep_index = keep_index
 
 
 class MainScreen(PaperScreen):
     BINDINGS = keys.scope_bindings("main")
 
-    def __init__(self) -> None:
-        super().__init__()
+    class Ready(Message):
+        """The screen's widgets are mounted: the app may start loading (its workers'
+        messages update them)."""
+
+    def __init__(self, state: ReaderState) -> None:
+        super().__init__(state)
         self.filters = Filters()
         self.generation = 0
         self.applied = 0
-        self.matcher: Matcher | None = None
-        self.suggestion = ""
-        self.in_view = 0
+        self.view = View(rows=[], in_view=0)
         self.filtered = False
-        self.notes: list[str] = []
         self.waiting_for_index = False
         self._timer: Timer | None = None
         self._last_run = -1e9
@@ -82,7 +101,7 @@ class MainScreen(PaperScreen):
             )
             yield Label(id="search-note")
         with Container(id="panes"):
-            yield PaperList(self.app.bookmarks.is_bookmarked, id="list")
+            yield PaperList(self.state.bookmarks.is_bookmarked, id="list")
             yield PaperDetail(id="detail")
         with Horizontal(id="progress-row"):
             yield Label(Text("Building the search index "), id="progress-label")
@@ -93,12 +112,12 @@ class MainScreen(PaperScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one(PaperList).focus()
-        self.app.start_loading()
+        self.post_message(self.Ready())
         self.update_status()
 
     def _size_classes(self, width: int, height: int) -> None:
         super()._size_classes(width, height)
-        self.set_class(width >= self.app.config.side_by_side_min_width, "-side")
+        self.set_class(width >= self.state.config.side_by_side_min_width, "-side")
 
     # --- widgets -------------------------------------------------------------------------
 
@@ -116,6 +135,11 @@ class MainScreen(PaperScreen):
 
     def current_row(self) -> Row | None:
         return self.paper_list.current
+
+    @property
+    def pending(self) -> bool:
+        """Also while a search waits for its debounce (a running search is a worker)."""
+        return super().pending or self._timer is not None
 
     # --- what the app tells us -----------------------------------------------------------
 
@@ -174,10 +198,10 @@ class MainScreen(PaperScreen):
     def request_search(self) -> None:
         """Search soon: at once after a pause in typing, else when the debounce ends."""
         self.generation += 1
-        debounce = self.app.config.debounce_ms / 1000
+        timing = self.state.timing
         if self._timer is not None:
             return  # a run is scheduled; it will read the latest query
-        wait = debounce - (time.monotonic() - self._last_run)
+        wait = timing.debounce - (timing.clock() - self._last_run)
         if wait <= 0:
             self.run_search(keep_id=None, bump=False)
         else:
@@ -202,104 +226,69 @@ class MainScreen(PaperScreen):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        self._last_run = time.monotonic()
-        generation = self.generation
-        app = self.app
+        state = self.state
+        self._last_run = state.timing.clock()
         text = self.search_input.value
         parsed = parse_query(text)
-        marks = app.marks
-        allowed = allowed_ids(app.papers, marks, self.filters, parsed.tags, parsed.excluded_tags)
+        marks = state.marks
+        allowed = allowed_ids(state.papers, marks, self.filters, parsed.tags, parsed.excluded_tags)
         self.filtered = bool(parsed.clauses or allowed is not None)
         index = self.paper_list.cursor if keep_index else None
+        if not parsed.clauses and keep_id is None and index is None:
+            # Leaving a search (Esc, Ctrl+U) keeps the paper you were on.
+            current = self.current_row()
+            keep_id = current.id if current else None
+        request = ViewRequest(self.generation, text, allowed, keep_id, index)
         if not parsed.clauses:
-            if keep_id is None and index is None:
-                # Leaving a search (Esc, Ctrl+U) keeps the paper you were on.
-                current = self.current_row()
-                keep_id = current.id if current else None
             self.waiting_for_index = False
             rows = self._rows(allowed)
             if self.filters.bookmarks_only or parsed.tags:
-                rows = rows + missing_rows(marks, app.by_id, allowed)
-            self._apply(generation, rows, len(rows), parsed.notes, "", None, keep_id, index)
+                rows = rows + missing_rows(marks, state.by_id, allowed)
+            self._apply(request, View(rows, len(rows), parsed.notes))
             return
-        if app.searcher is None:
+        if state.searcher is None:
             self.waiting_for_index = True
-            self.applied = generation
+            self.applied = request.generation
             self.update_status()
             return
-        self._search(
-            generation,
-            app.searcher,
-            app.search_lock,
-            text,
-            allowed,
-            app.config.search_limit,
-            keep_id,
-            index,
-        )
+        self._search(state.searcher, request)
 
     def _rows(self, allowed: set[str] | None) -> list[Row]:
         if allowed is not None:
-            return paper_rows(self.app.papers, allowed)
+            return paper_rows(self.state.papers, allowed)
         if self._all_rows is None:
-            self._all_rows = paper_rows(self.app.papers, None)
+            self._all_rows = paper_rows(self.state.papers, None)
         return self._all_rows
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="search")
-    def _search(
-        self,
-        generation: int,
-        searcher: Searcher,
-        lock: AbstractContextManager,
-        text: str,
-        allowed: set[str] | None,
-        limit: int,
-        keep_id: str | None,
-        keep_index: int | None,
-    ) -> None:
-        with lock:
-            if generation != self.generation:
+    def _search(self, searcher: Searcher, request: ViewRequest) -> None:
+        limit = self.state.config.search_limit
+        with self.state.search_lock:
+            if request.generation != self.generation:
                 return  # a newer query is on its way: skip this one
-            results = searcher.search(text, limit=limit, snippets=False, allowed=allowed)
-        self.post_message(SearchDone(generation, results, keep_id, keep_index))
+            results = searcher.search(
+                request.text, limit=limit, snippets=False, allowed=request.allowed
+            )
+        self.post_message(SearchDone(request, results))
 
     def on_search_done(self, message: SearchDone) -> None:
-        if message.generation != self.generation:
+        if message.request.generation != self.generation:
             return  # stale
         results = message.results
         rows = [Row(hit.paper.id, hit.paper) for hit in results.hits]
-        self._apply(
-            message.generation,
-            rows,
-            results.total,
-            results.notes,
-            results.suggestion,
-            results.matcher,
-            message.keep_id,
-            message.keep_index,
-        )
+        view = View(rows, results.total, results.notes, results.suggestion, results.matcher or None)
+        self._apply(message.request, view)
 
-    def _apply(
-        self,
-        generation: int,
-        rows: list[Row],
-        in_view: int,
-        notes: list[str],
-        suggestion: str,
-        matcher: Matcher | None,
-        keep_id: str | None,
-        keep_index: int | None,
-    ) -> None:
-        self.applied = generation
-        self.in_view = in_view
-        self.notes = list(notes)
-        self.suggestion = suggestion
-        self.matcher = matcher or None
+    def _apply(self, request: ViewRequest, view: View) -> None:
+        self.applied = request.generation
+        self.view = view
+        rows = view.rows
+        keep_id = request.keep_id
         paper_list = self.paper_list
-        if keep_index is not None and keep_id is not None and rows:
+        if request.keep_index is not None and keep_id is not None and rows:
             found = next((i for i, row in enumerate(rows) if row.id == keep_id), None)
             if found is None:
-                keep_id = rows[min(keep_index, len(rows) - 1)].id
+                keep_id = rows[min(request.keep_index, len(rows) - 1)].id
         paper_list.set_rows(rows, keep_id=keep_id, empty_message=self._empty_message())
         if self._focus_results:
             self._focus_results = False
@@ -309,17 +298,16 @@ class MainScreen(PaperScreen):
         self.update_status()
 
     def _empty_message(self) -> list[str]:
-        app = self.app
         text = self.search_input.value.strip()
         parsed = parse_query(text)
-        if not app.papers:
-            if app.index_state == "loading":
+        if not self.state.papers:
+            if self.state.index_state == "loading":
                 return ["Loading papers…"]
             return ["No papers. Add sources in the config file (see config.example.toml)."]
         if parsed.clauses:
             lines = [f"No papers match “{one_line(text, 60)}”."]
-            if self.suggestion:
-                lines.append(f"Did you mean: {one_line(self.suggestion, 60)}?")
+            if self.view.suggestion:
+                lines.append(f"Did you mean: {one_line(self.view.suggestion, 60)}?")
                 lines.append("Press Enter in the search box to search for it.")
             return lines
         return self._filter_message(parsed)
@@ -328,7 +316,7 @@ class MainScreen(PaperScreen):
         if parsed.tags:
             return [f"No bookmark has the tag {', '.join(parsed.tags)}."]
         if self.filters.bookmarks_only:
-            key = self.app.key_text("bookmark")
+            key = self.state.key_text("bookmark")
             return ["No bookmarks yet.", f"Press {key} on a paper to bookmark it."]
         return ["No papers in view."]
 
@@ -343,9 +331,9 @@ class MainScreen(PaperScreen):
 
     def _show_detail(self, row: Row | None, reset: bool = True) -> None:
         detail = self.detail
-        mark = self.app.bookmarks.get(row.id) if row is not None else None
+        mark = self.state.bookmarks.get(row.id) if row is not None else None
         before = detail.row.id if detail.row is not None else None
-        detail.show(row, mark, self.matcher, reset=reset)
+        detail.show(row, mark, self.view.matcher, reset=reset)
         if row is not None and row.id != before:
             self.request_related(detail)
 
@@ -360,7 +348,7 @@ class MainScreen(PaperScreen):
         self.read_full_screen(Row(message.paper.id, message.paper))
 
     def read_full_screen(self, row: Row) -> None:
-        self.app.push_screen(ReadScreen(row, self.matcher))
+        self.app.push_screen(ReadScreen(self.state, row, self.view.matcher))
 
     # --- keys ----------------------------------------------------------------------------
 
@@ -374,8 +362,8 @@ class MainScreen(PaperScreen):
         if paper_list.rows:
             paper_list.move_to(0)
             self.set_focus(paper_list)
-        elif self.suggestion:
-            self.search_input.value = self.suggestion
+        elif self.view.suggestion:
+            self.search_input.value = self.view.suggestion
 
     def take_stray_key(self, event: events.Key) -> None:
         """A printable key that bubbled up to the app while the search box has the focus was
@@ -428,48 +416,48 @@ class MainScreen(PaperScreen):
             widget.update(Text(text), layout=layout)
 
     def update_status(self) -> None:
-        app = self.app
-        parts = [count_text(self.in_view, len(app.papers), self.filtered)]
-        state = app.index_state
+        state = self.state
+        parts = [count_text(self.view.in_view, len(state.papers), self.filtered)]
+        index_state = state.index_state
         parts.append(
             {
                 "loading": "loading papers…",
                 "opening": "opening the index…",
-                "indexing": f"indexing {app.index_percent}%",
+                "indexing": f"indexing {state.index_percent}%",
                 "ready": "index ready",
                 "memory": "in-memory index",
                 "failed": "index failed",
-            }[state]
+            }[index_state]
         )
         if self.filters.bookmarks_only:
             parts.append("bookmarks only")
         if self.filters.collection is not None:
             parts.append(f"collection: {one_line(self.filters.collection, 30)}")
-        if app.bookmarks_problem:
+        if state.bookmarks_problem:
             parts.append(
-                "bookmarks read-only" if app.bookmarks.read_only else "bookmarks not saved"
+                "bookmarks read-only" if state.bookmarks.read_only else "bookmarks not saved"
             )
-        if app.warnings:
-            count = len(app.warnings)
+        if state.warnings:
+            count = len(state.warnings)
             parts.append(f"{count} warning{'s' if count != 1 else ''}")
         self._set_text("#status", " · ".join(parts), layout=False)
-        hint = f"{app.key_text('help')} keys  {app.key_text('command_palette')} commands"
+        hint = f"{state.key_text('help')} keys  {state.key_text('command_palette')} commands"
         self._set_text("#status-keys", hint)
-        self.set_class(state in ("loading", "indexing"), "-indexing")
+        self.set_class(index_state in ("loading", "indexing"), "-indexing")
         self._update_note()
-        problem = app.bookmarks_problem
+        problem = state.bookmarks_problem
         self._set_text("#warning-bar", f"⚠ {problem}" if problem else "")
         self.query_one("#warning-bar").display = bool(problem)
 
     def _update_note(self) -> None:
-        app = self.app
+        state = self.state
         if self.waiting_for_index:
-            if app.index_state == "failed":
-                note = f"search is off: {app.index_error}"
+            if state.index_state == "failed":
+                note = f"search is off: {state.index_error}"
             else:
-                note = f"search starts when the index is ready ({app.index_percent}%)"
-        elif self.notes:
-            note = self.notes[0]
+                note = f"search starts when the index is ready ({state.index_percent}%)"
+        elif self.view.notes:
+            note = self.view.notes[0]
         else:
             note = ""
         self._set_text("#search-note", one_line(note, 60))

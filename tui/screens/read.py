@@ -9,6 +9,7 @@ from textual.widgets import Label
 from paperterm.index.search.hits import Matcher
 from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
+from paperterm.tui.state import ReaderState
 from paperterm.tui.view import Row
 from paperterm.tui.widgets.detail import PaperDetail
 
@@ -18,8 +19,8 @@ class ReadScreen(PaperScreen):
 
     BINDINGS = keys.bindings("close_reader", "fullscreen")
 
-    def __init__(self, row: Row, matcher: Matcher | None) -> None:
-        super().__init__()
+    def __init__(self, state: ReaderState, row: Row, matcher: Matcher | None) -> None:
+        super().__init__(state)
         self.row = row
         self.matcher = matcher
 
@@ -33,17 +34,17 @@ class ReadScreen(PaperScreen):
         self._show(reset=True)
         detail.focus()
         self.request_related(detail)
-        app = self.app
+        key = self.state.key_text
         self.query_one("#status", Label).update(
             Text(
-                f"{app.key_text('close_reader')} back  {app.key_text('bookmark')} bookmark  "
-                f"{app.key_text('copy_link')} copy link  {app.key_text('open_link')} open"
+                f"{key('close_reader')} back  {key('bookmark')} bookmark  "
+                f"{key('copy_link')} copy link  {key('open_link')} open"
             )
         )
-        self.query_one("#status-keys", Label).update(Text(f"{app.key_text('help')} keys"))
+        self.query_one("#status-keys", Label).update(Text(f"{key('help')} keys"))
 
     def _show(self, reset: bool) -> None:
-        mark = self.app.bookmarks.get(self.row.id)
+        mark = self.state.bookmarks.get(self.row.id)
         self.query_one(PaperDetail).show(self.row, mark, self.matcher, reset=reset)
 
     def current_row(self) -> Row | None:
@@ -53,7 +54,8 @@ class ReadScreen(PaperScreen):
         self._show(reset=False)
 
     def on_paper_detail_related_chosen(self, message: PaperDetail.RelatedChosen) -> None:
-        self.app.push_screen(ReadScreen(Row(message.paper.id, message.paper), self.matcher))
+        row = Row(message.paper.id, message.paper)
+        self.app.push_screen(ReadScreen(self.state, row, self.matcher))
 
     def action_close(self) -> None:
         self.dismiss()

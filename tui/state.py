@@ -1,0 +1,167 @@
+"""What the reader knows, apart from how it is drawn: the papers, how far the index is, the
+searcher, the bookmarks, the warnings, the pauses it keeps.
+
+The app owns one `ReaderState` and changes it as its workers report; every screen gets it
+in its constructor and reads it with its types. So a screen never reaches into the app, and
+the screens' modules never import the app's (the app imports them): no import circle, type-only
+imports included. Nothing here imports Textual, so the rules are testable without a terminal.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from paperterm.index.config import Config
+from paperterm.index.library.bookmarks import (
+    Bookmark,
+    BookmarksError,
+    BookmarksFileError,
+    BookmarkStore,
+)
+from paperterm.index.papers import Paper
+from paperterm.index.search.hits import Hit
+from paperterm.index.search.store import OpenIndex
+from paperterm.index.text.display import safe_text
+
+if TYPE_CHECKING:
+    from paperterm.index.search.searcher import Searcher
+
+#: loading: reading the papers; opening: papers shown, index opening; indexing: first
+#: launch, the index is being built; ready / memory: search works; failed: it never will.
+IndexState = Literal["loading", "opening", "indexing", "ready", "memory", "failed"]
+RELATED_LIMIT = 5
+#: Related papers kept per paper id: moving back over a paper costs no second look-up.
+RELATED_CACHE = 512
+KeyText = Callable[[str], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The reader's pauses, in seconds. Tests set them to 0 (and `bookmark_poll` to None: no
+    polling) unless the pause is what they test, and wait on the reader's own signals.
+
+    `debounce`: keys typed within it of the last search are folded into one run (the
+    config's `search.debounce_ms`). `related`: the pause before related papers are looked
+    up, so holding `j` does not queue a look-up per row; `related_typing`: the same while
+    the search box has the focus, so a look-up does not hold the searcher when the next key
+    comes. `bookmark_poll`: how often the bookmarks file is checked for other processes'
+    changes. `clock`: what the debounce measures time with.
+    """
+
+    debounce: float = 0.06
+    related: float = 0.12
+    related_typing: float = 0.6
+    bookmark_poll: float | None = 2.0
+    clock: Callable[[], float] = time.monotonic
+
+    @classmethod
+    def from_config(cls, config: Config) -> Timing:
+        return cls(debounce=config.debounce_ms / 1000)
+
+
+class ReaderState:
+    """The reader's data. Changed on the UI thread only, except that `similar` and searches
+    run in workers, holding `search_lock` around the one `Searcher`."""
+
+    def __init__(
+        self, config: Config, bookmarks: BookmarkStore, key_text: KeyText, timing: Timing
+    ) -> None:
+        self.config = config
+        self.bookmarks = bookmarks
+        #: How a binding's keys read on screen now (remaps applied), e.g. `j/↓`.
+        self.key_text = key_text
+        self.timing = timing
+        self.papers: list[Paper] = []
+        self.by_id: dict[str, Paper] = {}
+        self.collections: list[str] = []
+        self.searcher: Searcher | None = None
+        self.search_lock = threading.Lock()
+        self.index_state: IndexState = "loading"
+        self.index_percent = 0
+        self.index_error = ""
+        self.warnings: list[str] = []
+        self.bookmarks_problem = ""
+        self._related_cache: OrderedDict[str, list[Hit]] = OrderedDict()
+
+    # --- papers and the index ------------------------------------------------------------
+
+    def set_papers(self, papers: list[Paper]) -> None:
+        self.papers = papers
+        self.by_id = {paper.id: paper for paper in papers}
+        seen: dict[str, None] = {}
+        for paper in papers:
+            for name in paper.collections:
+                seen.setdefault(name, None)
+        self.collections = list(seen)
+
+    def corpus_loaded(self, papers: list[Paper], problems: list[str], building: bool) -> None:
+        self.set_papers(papers)
+        self.warnings = list(dict.fromkeys(problems))
+        self.index_state = "indexing" if building else "opening"
+
+    def index_ready(self, opened: OpenIndex, searcher: Searcher, warnings: list[str]) -> bool:
+        """Search is on; True when the index's papers differ from those shown so far."""
+        papers = opened.papers
+        same = papers is self.papers or [p.id for p in papers] == [p.id for p in self.papers]
+        if papers is not self.papers:
+            self.set_papers(papers)
+        self.searcher = searcher
+        self.index_state = "memory" if opened.location == ":memory:" else "ready"
+        self.warnings = list(dict.fromkeys([*self.warnings, *opened.meta.problems, *warnings]))
+        return not same
+
+    def index_failed(self, reason: str) -> None:
+        self.index_state = "failed"
+        self.index_error = reason
+
+    def similar(self, paper_id: str) -> list[Hit] | None:
+        """Related papers (None until the index is ready). Call from a worker thread."""
+        searcher = self.searcher
+        if searcher is None:
+            return None
+        with self.search_lock:
+            hits = self._related_cache.get(paper_id)
+            if hits is None:
+                hits = searcher.similar(paper_id, limit=RELATED_LIMIT)
+                self._related_cache[paper_id] = hits
+                while len(self._related_cache) > RELATED_CACHE:
+                    self._related_cache.popitem(last=False)
+            return hits
+
+    # --- bookmarks -----------------------------------------------------------------------
+
+    @property
+    def marks(self) -> dict[str, Bookmark]:
+        return {mark.id: mark for mark in self.bookmarks.bookmarks}
+
+    def load_bookmarks(self) -> None:
+        try:
+            self.bookmarks.load()
+        except BookmarksError as error:
+            self._bookmarks_failed(error)
+        else:
+            self.bookmarks_problem = ""
+
+    def reload_bookmarks(self) -> bool:
+        """Pick up what another paperterm (or the CLI) saved; True when what the screens
+        show of the bookmarks (marks, tags, notes, the problem line) may have changed."""
+        before = self.bookmarks_problem
+        try:
+            changed = self.bookmarks.reload_if_changed()
+        except BookmarksError as error:
+            self._bookmarks_failed(error)
+            changed = True
+        else:
+            if changed or (before and not self.bookmarks.read_only):
+                self.bookmarks_problem = ""
+        return changed or before != self.bookmarks_problem
+
+    def _bookmarks_failed(self, error: BookmarksError) -> None:
+        self.bookmarks_problem = safe_text(str(error), keep_newlines=False)
+        if isinstance(error, BookmarksFileError):
+            self.bookmarks_problem += " (bookmarks are read-only until the file is fixed)"
