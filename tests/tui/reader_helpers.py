@@ -7,7 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from textual import events
 from textual.app import App
+from textual.keys import _character_to_key
 from textual.pilot import Pilot
 
 from paperterm.index.config import Config
@@ -93,6 +95,15 @@ async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:
             return
         await pilot.pause()
     raise AssertionError(f"never happened: {what}")
+
+
+async def type_text(pilot: Pilot, text: str) -> None:
+    """`text` typed in one burst, as a paste or a fast typist over SSH delivers it: a key
+    event a character, through the app as a key from the terminal goes (bindings, focus, the
+    widget's own keys), without Pilot's wait for the CPU to go idle after every key."""
+    for char in text:
+        pilot.app.post_message(events.Key(_character_to_key(char), char))
+    await pilot.pause()
 
 
 def reader_of(sources: list[Path], data_dir: Path, config: Config | None = None) -> ReaderApp:

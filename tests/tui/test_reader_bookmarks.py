@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from reader_helpers import INSTANT, flat, screen_text, settle, until
+from reader_helpers import INSTANT, flat, screen_text, settle, type_text, until
 
 from paperterm.index.library.bookmarks import BookmarkStore
 from paperterm.tui.screens.dialogs import NoteScreen, TagsScreen
@@ -105,11 +105,13 @@ async def test_t_edits_tags_and_tag_search_filters(reader):
         await pilot.press("t")
         await pilot.pause()
         assert isinstance(app.screen, TagsScreen)
-        await pilot.press(*"to-read, Genomics", "enter")
+        await type_text(pilot, "to-read, Genomics")
+        await pilot.press("enter")
         await pilot.pause()
         assert on_disk(app).get(tagged.id).tags == ("to-read", "Genomics")
         assert "tags: to-read, Genomics" in screen_text(app)
-        await pilot.press("slash", *"tag:genomics")
+        await pilot.press("slash")
+        await type_text(pilot, "tag:genomics")
         await settle(pilot)
         assert [row.id for row in screen.paper_list.rows] == [tagged.id]
         assert "1 of 38 papers" in screen_text(app)
@@ -142,7 +144,9 @@ async def test_n_edits_the_note_with_ctrl_s_the_button_or_cancels(reader):
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, NoteScreen)
-        await pilot.press(*"first line", "enter", *"[red]second")
+        await type_text(pilot, "first line")
+        await pilot.press("enter")
+        await type_text(pilot, "[red]second")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert on_disk(app).get(current.id).note == "first line\n[red]second"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from reader_helpers import INSTANT, drain, screen_text, settle
+from reader_helpers import INSTANT, drain, screen_text, settle, type_text
 from textual import events
 from textual.widgets import Input
 
@@ -65,7 +65,8 @@ async def test_stale_results_are_dropped(reader):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.main
-        await pilot.press("slash", *"DNA")
+        await pilot.press("slash")
+        await type_text(pilot, "DNA")
         await settle(pilot)
         old = Results(query="old", hits=[], total=0)
         screen.post_message(SearchDone(ViewRequest(screen.generation - 1, "old", None, None), old))
@@ -79,7 +80,8 @@ async def test_enter_moves_to_the_first_result_esc_keeps_then_clears(reader):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.main
-        await pilot.press("slash", *"transformer")
+        await pilot.press("slash")
+        await type_text(pilot, "transformer")
         await pilot.press("enter")
         await settle(pilot)
         assert app.focused is screen.paper_list
@@ -97,7 +99,9 @@ async def test_ctrl_u_in_the_box_clears_the_query(reader):
     app = reader()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"genomics", "ctrl+u")
+        await pilot.press("slash")
+        await type_text(pilot, "genomics")
+        await pilot.press("ctrl+u")
         await settle(pilot)
         assert app.main.search_input.value == ""
         assert "38 papers" in screen_text(app)
@@ -118,7 +122,8 @@ async def test_zero_hits_offer_did_you_mean_and_enter_takes_it(reader):
     app = reader()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"transfomer")
+        await pilot.press("slash")
+        await type_text(pilot, "transfomer")
         await settle(pilot)
         screen = app.main
         assert screen.paper_list.rows == []
@@ -136,7 +141,8 @@ async def test_a_query_note_is_shown_inline(reader):
     app = reader()
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"tr* genomics")
+        await pilot.press("slash")
+        await type_text(pilot, "tr* genomics")
         await settle(pilot)
         assert "prefixes need at least 3 letters" in screen_text(app)
 
@@ -208,7 +214,8 @@ async def test_first_launch_lists_papers_while_the_index_builds(gated_reader):
         assert "indexing 45%" in screen_text(app)
         assert screen.has_class("-indexing")
         # Typing before the index is ready keeps the query and runs it when ready.
-        await pilot.press("slash", *"DNA")
+        await pilot.press("slash")
+        await type_text(pilot, "DNA")
         await settle(pilot, index=False)
         assert "search starts when the index is ready" in screen_text(app)
         assert len(screen.paper_list.rows) == 38
@@ -239,7 +246,8 @@ async def test_a_failed_build_keeps_the_list_and_says_why(gated_reader):
         assert app.state.index_state == "failed"
         assert len(app.main.paper_list.rows) == 38
         assert "index failed" in screen_text(app)
-        await pilot.press("slash", *"DNA")
+        await pilot.press("slash")
+        await type_text(pilot, "DNA")
         await settle(pilot)
         assert "search is off: disk on fire" in screen_text(app)
 
@@ -257,7 +265,8 @@ async def test_a_query_with_markup_is_shown_literally(reader):
     app = reader()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"[bold]zzqx")
+        await pilot.press("slash")
+        await type_text(pilot, "[bold]zzqx")
         await settle(pilot)
         assert app.main.query_one("#search-input", Input).value == "[bold]zzqx"
         assert "No papers match “[bold]zzqx”." in screen_text(app)
@@ -272,7 +281,8 @@ async def test_a_failing_worker_is_reported_and_the_reader_carries_on(reader):
             raise RuntimeError("boom")
 
         app.state.searcher.search = broken
-        await pilot.press("slash", *"DNA")
+        await pilot.press("slash")
+        await type_text(pilot, "DNA")
         await settle(pilot)
         assert any("search failed: boom" in n.message for n in app._notifications)
         assert app.is_running

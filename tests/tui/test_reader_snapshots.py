@@ -7,9 +7,13 @@ search box's cursor does not blink.
 from __future__ import annotations
 
 import pytest
-from reader_helpers import settle
+from reader_helpers import settle, type_text
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+class Typed(str):
+    """Text typed in one burst (see `type_text`), among the keys of `run_then`."""
 
 
 def run_then(*keys: str, index: bool = True):
@@ -18,7 +22,10 @@ def run_then(*keys: str, index: bool = True):
         # A blinking cursor would make the picture depend on the moment it is taken.
         pilot.app.main.search_input.cursor_blink = False
         for key in keys:
-            await pilot.press(key)
+            if isinstance(key, Typed):
+                await type_text(pilot, key)
+            else:
+                await pilot.press(key)
         await settle(pilot, index=index)
 
     return run_before
@@ -31,7 +38,7 @@ def test_list(snap_compare, reader, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_search_results_with_highlights(snap_compare, reader, size):
-    keys = ["slash", *"transformer", "enter", "j"]
+    keys = ["slash", Typed("transformer"), "enter", "j"]
     assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
 
 
@@ -48,7 +55,7 @@ def test_help(snap_compare, reader, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_empty_result(snap_compare, reader, size):
-    keys = ["slash", *"transfomer"]
+    keys = ["slash", Typed("transfomer")]
     assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
 
 
