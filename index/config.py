@@ -9,7 +9,6 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,11 +16,7 @@ from pathlib import Path
 from platformdirs import user_config_dir, user_data_dir
 
 from paperterm.index.sources.loader import SourceSpec
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
+from paperterm.index.toml_text import TomlSyntaxError, parse_toml
 
 APP_NAME = "paperterm"
 CONFIG_ENV = "PAPERTERM_CONFIG"
@@ -119,9 +114,9 @@ def load_config(path: Path, must_exist: bool) -> Config:
 
 def parse_config(text: str, path: Path | None = None) -> Config:
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(_toml_error(path, error)) from None
+        raw = parse_toml(text)
+    except TomlSyntaxError as error:
+        raise ConfigError(error.at(str(path) if path is not None else "<config>")) from None
     locate = _Locator(text)
     config = Config(path=path)
     _check_keys(raw, _TOP_KEYS, "", path, locate)
@@ -252,21 +247,8 @@ def _where(path: Path | None, line: int, key: str, why: str) -> str:
     return f"{place}: {key}: {why}"
 
 
-_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
-
-
-def _toml_error(path: Path | None, error: Exception) -> str:
-    """tomllib's "why (at line L, column C)" as `file:L:C: why`."""
-    message = str(error)
-    match = _TOML_POSITION.search(message)
-    place = str(path) if path is not None else "<config>"
-    if match:
-        return f"{place}:{match.group(1)}:{match.group(2)}: {message[: match.start()]}"
-    return f"{place}: {message}"
-
-
 class _Locator:
-    """Finds the line where a key is set, since tomllib does not report positions."""
+    """Finds the line where a key is set, since a parsed TOML document has no positions."""
 
     _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
 

@@ -46,11 +46,7 @@ from paperterm.index.atomic import (
     remove_stale_temp_files,
     stamp_of,
 )
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+from paperterm.index.toml_text import TomlSyntaxError, parse_toml
 
 BOOKMARKS_FILENAME = "bookmarks.toml"
 FORMAT_VERSION = 1
@@ -60,8 +56,6 @@ _HEADER = (
     "# You may edit this file by hand (comments are not kept when paperterm saves it).\n\n"
 )
 _KNOWN_KEYS = ("id", "added", "title", "tags", "note")
-_TOML_POSITION = re.compile(r"(?P<why>.*) \(at line (?P<line>\d+), column (?P<col>\d+)\)", re.S)
-_TOML_AT_END = re.compile(r"(?P<why>.*) \(at end of document\)", re.S)
 _TABLE_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*bookmarks[ \t]*\]\]", re.M)
 _VERSION_LINE = re.compile(r"^[ \t]*version[ \t]*=", re.M)
 _NEWLINES = re.compile(r"\r\n?")  # notes keep line breaks, always as "\n" (as TOML writes them)
@@ -223,9 +217,9 @@ def _parse_document(data: bytes, path: Path) -> _Document:
             path, "not UTF-8 text", line, error.start - line_start + 1
         ) from None
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise _toml_error(path, error, text) from None
+        raw = parse_toml(text)
+    except TomlSyntaxError as error:
+        raise BookmarksFileError(path, error.why, error.line, error.column) from None
     if not raw:
         return _Document()  # an empty file holds no bookmarks
 
@@ -291,18 +285,6 @@ def _parse_entry(entry: dict, index: int, path: Path, line: int | None) -> Bookm
         note=entry.get("note", ""),
         extra={key: value for key, value in entry.items() if key not in _KNOWN_KEYS},
     )
-
-
-def _toml_error(path: Path, error: tomllib.TOMLDecodeError, text: str) -> BookmarksFileError:
-    message = str(error)
-    if match := _TOML_POSITION.fullmatch(message):
-        return BookmarksFileError(path, match["why"], int(match["line"]), int(match["col"]))
-    if match := _TOML_AT_END.fullmatch(message):
-        last_line = text.rsplit("\n", 1)[-1]
-        return BookmarksFileError(
-            path, f"{match['why']} at end of file", text.count("\n") + 1, len(last_line) + 1
-        )
-    return BookmarksFileError(path, _one_line(message))
 
 
 def _line_of(pattern: re.Pattern[str], text: str, default: int | None) -> int | None:
