@@ -15,6 +15,8 @@ import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
+from platformdirs import user_log_dir
+
 from paperterm.index.config import (
     ConfigError,
 )
@@ -96,6 +98,8 @@ def _positive_int(text: str) -> int:
 
 
 def _version() -> str:
+    # Deferred: importlib.metadata takes ~17 ms to import (a fifth of the CLI's start-up),
+    # and only --version needs it.
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -141,7 +145,7 @@ def _search_json(results: Results) -> dict[str, object]:
 
 def cmd_search(ctx: Context) -> int:
     opened = ctx.open()
-    from paperterm.index.search.searcher import Searcher
+    from paperterm.index.search.searcher import Searcher  # deferred: it imports Whoosh
 
     searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
     try:
@@ -224,6 +228,7 @@ def cmd_index(ctx: Context) -> int:
 
 
 def start_reader(ctx: Context) -> int:
+    # Deferred: Textual is imported only when the reader starts (see the module docstring).
     from paperterm.tui.app import check_reader_config, run_reader
 
     check_reader_config(ctx.config)  # a broken config is reported first, terminal or not
@@ -280,8 +285,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _crash(error: Exception) -> int:
     """An unexpected failure: one line for the user, the traceback in a log file."""
-    from platformdirs import user_log_dir
-
     log_dir = Path(user_log_dir("paperterm", appauthor=False))
     where = ""
     try:
