@@ -30,3 +30,26 @@ def test_core_and_cli_do_not_import_textual():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""
+
+
+def _imported_after(statement: str, prefixes: tuple[str, ...]) -> list[str]:
+    """The modules starting with one of `prefixes` that `statement` imports, in a fresh
+    interpreter."""
+    code = (
+        f"import sys\n{statement}\n"
+        f"print(','.join(sorted(m for m in sys.modules if m.startswith({prefixes!r}))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return [name for name in done.stdout.strip().split(",") if name]
+
+
+def test_the_reader_draws_its_first_frame_before_whoosh_searches():
+    """The searcher (with Whoosh, ~90 ms to import here) loads in the index
+    worker, after the list is on screen: the reader's modules must not import it."""
+    heavy = ("paperterm.index.search.searcher", "whoosh.index", "whoosh.searching")
+    assert _imported_after("import paperterm.tui.app", heavy) == []
+
+
+def test_the_reader_state_and_view_rules_need_no_textual():
+    imported = _imported_after("import paperterm.tui.state, paperterm.tui.view", ("textual",))
+    assert imported == []
