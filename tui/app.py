@@ -21,20 +21,25 @@ import signal
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.markup import escape as escape_markup
 from textual.message import Message
 from textual.notifications import SeverityLevel
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.theme import BUILTIN_THEMES
 from textual.worker import Worker, WorkerState
 
 from paperterm.index.atomic import atomic_write_text
 from paperterm.index.config import Config
-from paperterm.index.library.bookmarks import BookmarksError, BookmarksReadOnlyError, BookmarkStore
+from paperterm.index.library.bookmarks import (
+    Bookmark,
+    BookmarksError,
+    BookmarksReadOnlyError,
+    BookmarkStore,
+)
 from paperterm.index.library.export import EXPORTERS
 from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
@@ -52,6 +57,8 @@ if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
 
 UrlOpener = Callable[[str], object]
+#: What a bookmark dialog returns: the tags (a list) or the note (a string).
+Edit = TypeVar("Edit")
 
 
 # --- messages from the index worker -----------------------------------------------------------
@@ -295,30 +302,38 @@ class ReaderApp(App[int]):
         return self._change_bookmarks(lambda: bookmarks.add(row.id, title), "")
 
     def action_edit_tags(self) -> None:
-        row = self.current_row()
-        if row is None:
-            return
         bookmarks = self.state.bookmarks
-        mark = bookmarks.get(row.id)
-
-        def save(tags: list[str] | None) -> None:
-            if tags is not None and self._ensure_bookmarked(row):
-                self._change_bookmarks(lambda: bookmarks.set_tags(row.id, tags), "Tags saved")
-
-        self.push_screen(TagsScreen(list(mark.tags) if mark else [], self.state.key_text), save)
+        self._edit_bookmark(
+            lambda mark: TagsScreen(list(mark.tags) if mark else [], self.state.key_text),
+            bookmarks.set_tags,
+            "Tags saved",
+        )
 
     def action_edit_note(self) -> None:
+        bookmarks = self.state.bookmarks
+        self._edit_bookmark(
+            lambda mark: NoteScreen(mark.note if mark else "", self.state.key_text),
+            bookmarks.set_note,
+            "Note saved",
+        )
+
+    def _edit_bookmark(
+        self,
+        dialog: Callable[[Bookmark | None], ModalScreen[Edit | None]],
+        apply: Callable[[str, Edit], object],
+        done: str,
+    ) -> None:
+        """Edit the current paper's bookmark in `dialog`; what it returns (None: cancelled)
+        is saved with `apply`, bookmarking the paper first if need be."""
         row = self.current_row()
         if row is None:
             return
-        bookmarks = self.state.bookmarks
-        mark = bookmarks.get(row.id)
 
-        def save(note: str | None) -> None:
-            if note is not None and self._ensure_bookmarked(row):
-                self._change_bookmarks(lambda: bookmarks.set_note(row.id, note), "Note saved")
+        def save(value: Edit | None) -> None:
+            if value is not None and self._ensure_bookmarked(row):
+                self._change_bookmarks(lambda: apply(row.id, value), done)
 
-        self.push_screen(NoteScreen(mark.note if mark else "", self.state.key_text), save)
+        self.push_screen(dialog(self.state.bookmarks.get(row.id)), save)
 
     def export_bookmarks(self, kind: str) -> None:
         export = EXPORTERS[kind]
