@@ -53,7 +53,7 @@ class Timing:
     changes. `clock`: what the debounce measures time with.
     """
 
-    debounce: float = 0.06
+    debounce: float
     related: float = 0.12
     related_typing: float = 0.6
     bookmark_poll: float | None = 2.0
