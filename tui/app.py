@@ -122,7 +122,7 @@ class ReaderApp(App[int]):
         self.state = ReaderState(
             config,
             BookmarkStore.in_dir(session.data_dir),
-            keys.KeyText(keymap, self.get_key_display),
+            keys.KeyLabels(keymap, self.get_key_display),
             timing or Timing.from_config(config),
         )
         self._stop = threading.Event()

@@ -142,13 +142,12 @@ def effective_keys(keymap: Mapping[str, str]) -> dict[str, list[str]]:
     return {spec.id: split_keys(keymap.get(spec.id, spec.keys)) for spec in SPECS}
 
 
-class KeyText:
+class KeyLabels:
     """How a binding's keys read on screen now, remaps applied: `key_text("cursor_down")` is
     `j/↓`. `display` is the app's `get_key_display`, so keys read as Textual shows them."""
 
     def __init__(self, keymap: Mapping[str, str], display: Callable[[Binding], str]) -> None:
-        self.keymap = dict(keymap)
-        self._keys = effective_keys(self.keymap)
+        self._keys = effective_keys(keymap)
         self._display = display
 
     def __call__(self, binding_id: str) -> str:

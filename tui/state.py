@@ -37,6 +37,8 @@ IndexState = Literal["loading", "opening", "indexing", "ready", "memory", "faile
 RELATED_LIMIT = 5
 #: Related papers kept per paper id: moving back over a paper costs no second look-up.
 RELATED_CACHE = 512
+#: How a binding's keys read on screen, by binding id: `key_text("cursor_down")` -> `j/↓`
+#: (`keys.KeyLabels`, made by the app: it knows how Textual shows a key).
 KeyText = Callable[[str], str]
 
 
@@ -73,7 +75,6 @@ class ReaderState:
     ) -> None:
         self.config = config
         self.bookmarks = bookmarks
-        #: How a binding's keys read on screen now (remaps applied), e.g. `j/↓`.
         self.key_text = key_text
         self.timing = timing
         self.papers: list[Paper] = []
