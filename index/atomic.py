@@ -61,15 +61,18 @@ def atomic_write_text(path: Path, text: str, *, backup: Path | None = None) -> N
     atomic_write_bytes(path, text.encode("utf-8"), backup=backup)
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, backup: Path | None = None) -> None:
-    """`atomic_write_text` for bytes."""
+def atomic_write_bytes(
+    path: Path, data: bytes, *, backup: Path | None = None, new_mode: int | None = None
+) -> None:
+    """`atomic_write_text` for bytes. A new file gets `new_mode` (None: 0600, mkstemp's);
+    an existing one keeps its mode."""
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(path), suffix=".tmp")
     tmp = Path(tmp_name)
     try:
         try:
-            _copy_mode(path, fd)
+            _copy_mode(path, fd, new_mode)
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
@@ -95,12 +98,14 @@ def write_json(path: Path, value: object) -> None:
         atomic_write_text(path, json.dumps(value))
 
 
-def _copy_mode(path: Path, fd: int) -> None:
+def _copy_mode(path: Path, fd: int, new_mode: int | None) -> None:
     """Give the new file the old one's permissions (mkstemp creates it 0600)."""
     try:
         mode = os.stat(path).st_mode & 0o777
     except FileNotFoundError:
-        return
+        if new_mode is None:
+            return
+        mode = new_mode
     os.fchmod(fd, mode)
 
 

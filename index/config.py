@@ -17,8 +17,12 @@ from platformdirs import user_config_dir, user_data_dir
 
 from paperterm.index.sources.loader import SourceSpec
 from paperterm.index.toml_text import TomlSyntaxError, parse_toml
+from paperterm.index.user_files import read_regular_file
 
 APP_NAME = "paperterm"
+#: The example config, every key commented, is 3 KB; a config a thousand times larger is
+#: not a config (and `--config /dev/zero` must end).
+CONFIG_MAX_BYTES = 1 << 20
 CONFIG_ENV = "PAPERTERM_CONFIG"
 DATA_DIR_ENV = "PAPERTERM_DATA_DIR"
 
@@ -94,14 +98,14 @@ def resolve_data_dir(option: str | None, config: Config) -> Path:
 
 
 def load_config(path: Path, must_exist: bool) -> Config:
+    """The config in `path`; a missing file is the defaults unless the user named it (a
+    default path under an XDG_CONFIG_HOME that is a file is missing, too)."""
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+        data, _ = read_regular_file(path, CONFIG_MAX_BYTES, "config file")
+    except (FileNotFoundError, NotADirectoryError):
         if must_exist:
             raise ConfigError(f"{path}: config file not found") from None
         return Config()
-    except IsADirectoryError:
-        raise ConfigError(f"{path}: is a folder, not a config file") from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot read config: {error.strerror}") from None
     try:
@@ -141,16 +145,14 @@ def parse_config(text: str, path: Path | None = None) -> Config:
         config.sources.append(SourceSpec(_expand(entry["path"], path), entry.get("collection")))
     search = raw.get("search", {})
     _check_keys(search, _SEARCH_KEYS, "search", path, locate)
-    config.search_limit = _positive(search, "limit", config.search_limit, "search", path, locate)
-    config.debounce_ms = _positive(
-        search, "debounce_ms", config.debounce_ms, "search", path, locate, allow_zero=True
-    )
+    config.search_limit = _number(search, "limit", config.search_limit, "search", path, locate)
+    config.debounce_ms = _number(search, "debounce_ms", config.debounce_ms, "search", path, locate)
     ui = raw.get("ui", {})
     _check_keys(ui, _UI_KEYS, "ui", path, locate)
     config.theme = ui.get("theme")
     if "theme" in ui:
         config.lines["ui.theme"] = locate.key("ui", "theme")
-    config.side_by_side_min_width = _positive(
+    config.side_by_side_min_width = _number(
         ui, "side_by_side_min_width", config.side_by_side_min_width, "ui", path, locate
     )
     for name, value in raw.get("keys", {}).items():
@@ -172,21 +174,34 @@ def check_key_ids(config: Config, known: Iterable[str]) -> None:
             raise config.key_error(name, "no such key binding" + _did_you_mean(name, known))
 
 
-def _positive(
-    table: dict,
-    key: str,
-    default: int,
-    section: str,
-    path: Path | None,
-    locate: _Locator,
-    allow_zero: bool = False,
+#: The range of every number in the config, with the reason for its ends.
+BOUNDS = {
+    # At least one result; 10,000 rows is already far more than anyone scrolls, and each
+    # costs the reader a row to build on every keystroke.
+    "search.limit": (1, 10_000),
+    # Above 2 s, "search as you type" no longer feels like it.
+    "search.debounce_ms": (0, 2_000),
+    # 40 columns is the smallest window the reader draws in; no terminal is 1,000 wide.
+    "ui.side_by_side_min_width": (40, 1_000),
+}
+
+
+def _number(
+    table: dict, key: str, default: int, section: str, path: Path | None, locate: _Locator
 ) -> int:
+    """An integer setting within its `BOUNDS` (the type was checked by `_check_keys`)."""
     if key not in table:
         return default
     value = table[key]
-    if value < 0 or (value == 0 and not allow_zero):
+    low, high = BOUNDS[f"{section}.{key}"]
+    if not low <= value <= high:
         raise ConfigError(
-            _where(path, locate.key(section, key), f"{section}.{key}", "must be a positive number")
+            _where(
+                path,
+                locate.key(section, key),
+                f"{section}.{key}",
+                f"must be between {low:,} and {high:,}, not {value:,}",
+            )
         )
     return value
 
@@ -253,7 +268,9 @@ class _Locator:
     _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
 
     def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
+        # TOML ends lines with LF or CRLF only: `str.splitlines` would also split at
+        # U+2028, U+0085, form feeds..., which TOML strings may hold, and miscount lines.
+        self.lines = text.split("\n")
 
     def section(self, section: str) -> int:
         for number, line in enumerate(self.lines, start=1):

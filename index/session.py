@@ -94,14 +94,19 @@ class Session:
         corpus: Corpus,
         progress: Progress | None = None,
         cancelled: Callable[[], bool] | None = None,
+        *,
+        force: bool = False,
     ) -> OpenIndex:
-        """Build (or wait for another process's build), falling back to memory when the
-        data dir cannot be written."""
+        """Build (or wait for another process's build; `force` builds anew whatever is
+        there), falling back to memory when the data dir cannot be written: the result's
+        `location` is then ":memory:"."""
         fp = self.fingerprint()
         store = self.store
         try:
             lock = store.build_lock()
-            if not lock.try_acquire():
+            if force:
+                lock.acquire()
+            elif not lock.try_acquire():
                 stale = store.open_current(None)
                 if stale is not None:
                     self.warnings.append(
@@ -111,7 +116,7 @@ class Session:
                 lock.acquire()  # nothing to show meanwhile: wait for that build
             try:
                 # Another process may have finished the same build while we waited.
-                ready = store.open_current(fp)
+                ready = None if force else store.open_current(fp)
                 if ready is not None:
                     return ready
                 return store.build(corpus, fp, progress, cancelled)
@@ -138,23 +143,8 @@ class Session:
             if ready is not None:
                 return ready, [*map(str, self._problems), *ready.meta.problems]
         corpus = self.load_corpus()
-        opened = (
-            self.build(corpus, progress, cancelled)
-            if not rebuild
-            else self._rebuild(corpus, progress, cancelled)
-        )
+        opened = self.build(corpus, progress, cancelled, force=rebuild)
         return opened, [*map(str, self._problems), *map(str, corpus.problems)]
-
-    def _rebuild(
-        self, corpus: Corpus, progress: Progress | None, cancelled: Callable[[], bool] | None
-    ) -> OpenIndex:
-        store = self.store
-        try:
-            with store.build_lock():
-                return store.build(corpus, self.fingerprint(), progress, cancelled)
-        except OSError as error:
-            reason = _reason(error)
-            raise SessionError(f"{self.data_dir}: cannot write the index: {reason}") from None
 
 
 def _reason(error: OSError) -> str:

@@ -67,7 +67,7 @@ def test_values_are_read(tmp_path):
         ("[search]\nlimt = 3\n", r"c.toml:2: search.limt: unknown key \(did you mean 'limit'\?\)"),
         ("include_seeds = 1\n", "c.toml:1: include_seeds: must be true or false, not a whole"),
         ("[search]\nlimit = true\n", "c.toml:2: search.limit: must be a whole number"),
-        ("[search]\nlimit = -4\n", "c.toml:2: search.limit: must be a positive number"),
+        ("[search]\nlimit = -4\n", "c.toml:2: search.limit: must be between 1 and 10,000, not -4"),
         ("[[sources]]\ncollection = 'x'\n", "c.toml:1: sources.1.?: needs a path|sources"),
         ("sources = 3\n", "c.toml:1: sources: must be an array of tables"),
         ("[ui\ntheme = 'x'\n", r"c.toml:1:\d+: "),

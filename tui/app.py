@@ -14,10 +14,8 @@ methods every `PaperScreen` has (`current_row`, `bookmarks_changed`) and those o
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import difflib
-import signal
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -32,32 +30,36 @@ from textual.screen import ModalScreen, Screen
 from textual.theme import BUILTIN_THEMES
 from textual.worker import Worker, WorkerState
 
-from paperterm.index.atomic import atomic_write_text
 from paperterm.index.config import Config
 from paperterm.index.library.bookmarks import (
     Bookmark,
     BookmarksError,
     BookmarksReadOnlyError,
+    BookmarksSaveError,
     BookmarkStore,
 )
+from paperterm.index.library.edits import save_note, save_tags
 from paperterm.index.library.export import EXPORTERS
 from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
 from paperterm.index.search.store import BuildCancelled, OpenIndex
 from paperterm.index.session import Session
 from paperterm.index.text.display import one_line, safe_text
+from paperterm.index.user_files import user_mode, write_user_file
 from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.dialogs import HelpScreen, NoteScreen, TagsScreen, WarningsScreen
 from paperterm.tui.screens.main import MainScreen
 from paperterm.tui.state import ReaderState, Timing
+from paperterm.tui.terminal import repaint_on_resume
 from paperterm.tui.view import Row, can_open_browser, link_or_citation
 
 if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
 
 UrlOpener = Callable[[str], object]
-#: What a bookmark dialog returns: the tags (a list) or the note (a string).
+#: What a bookmark dialog shows (the tags, the note; None: not bookmarked) and returns.
+Shown = TypeVar("Shown")
 Edit = TypeVar("Edit")
 
 
@@ -107,7 +109,6 @@ class ReaderApp(App[int]):
         timing: Timing | None = None,
         url_opener: UrlOpener | None = None,
         environ: Mapping[str, str] | None = None,
-        handle_signals: bool = False,
     ) -> None:
         """`url_opener` opens a link instead of `webbrowser` (tests); `environ` stands for
         `os.environ` where the reader decides whether a local browser would be seen."""
@@ -115,7 +116,6 @@ class ReaderApp(App[int]):
         self.session = session
         self.url_opener = url_opener
         self.environ = environ
-        self.handle_signals = handle_signals
         if config.theme:
             self.theme = config.theme
         self.set_keymap(keymap)
@@ -143,19 +143,10 @@ class ReaderApp(App[int]):
         poll = self.state.timing.bookmark_poll
         if poll is not None:
             self.set_interval(poll, self.poll_bookmarks)
-        if self.handle_signals:
-            loop = asyncio.get_running_loop()
-            for signum in (signal.SIGTERM, signal.SIGHUP):
-                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                    loop.add_signal_handler(signum, self.shut_down)
+        repaint_on_resume(self)
 
     def on_unmount(self) -> None:
         self._stop.set()
-        if self.handle_signals:
-            with contextlib.suppress(Exception):
-                loop = asyncio.get_running_loop()
-                for signum in (signal.SIGTERM, signal.SIGHUP):
-                    loop.remove_signal_handler(signum)
 
     def on_key(self, event: events.Key) -> None:
         # Runs after the bindings had their chance (App._on_key): a key no binding took.
@@ -164,7 +155,8 @@ class ReaderApp(App[int]):
             screen.take_stray_key(event)
 
     def shut_down(self) -> None:
-        """Quit cleanly (the `q` key, SIGTERM, SIGHUP): stop the build, save what is pending."""
+        """Quit cleanly (the `q` key, SIGTERM): stop the build, save what is pending
+        (tui/lifecycle.py retries and reports what is still pending once the screen is gone)."""
         self._stop.set()
         self.save_pending()
         self.exit(0)
@@ -250,7 +242,16 @@ class ReaderApp(App[int]):
     # --- bookmarks -----------------------------------------------------------------------
 
     def poll_bookmarks(self) -> None:
-        """Pick up what another paperterm (or the CLI) saved."""
+        """Pick up what another paperterm (or the CLI) saved; retry changes not saved yet."""
+        bookmarks = self.state.bookmarks
+        if bookmarks.pending and not bookmarks.read_only:
+            try:
+                bookmarks.save()
+            except BookmarksError:
+                pass  # still failing: the status line keeps saying so
+            else:
+                self.say("The bookmark changes that were not saved are saved now")
+                self.bookmarks_changed()
         if self.state.reload_bookmarks():
             self.bookmarks_changed()
 
@@ -260,15 +261,21 @@ class ReaderApp(App[int]):
                 screen.bookmarks_changed()
 
     def _change_bookmarks(self, change: Callable[[], object], done: str) -> bool:
+        """Make a change; say `done` (or the message `change` returns) or why it failed."""
         try:
-            change()
+            said = change()
         except BookmarksReadOnlyError as error:
             self.say(str(error), "error")
+            return False
+        except BookmarksSaveError as error:
+            self.say(f"Not saved: {error.reason}. Kept and retried; see the status line", "warning")
+            self.bookmarks_changed()
             return False
         except BookmarksError as error:
             self.say(str(error), "warning")
             self.bookmarks_changed()
             return False
+        done = said if isinstance(said, str) else done
         if done:
             self.say(done)
         self.bookmarks_changed()
@@ -294,46 +301,42 @@ class ReaderApp(App[int]):
     def action_bookmarks_only(self) -> None:
         self.main.toggle_bookmarks_only()
 
-    def _ensure_bookmarked(self, row: Row) -> bool:
-        bookmarks = self.state.bookmarks
-        if bookmarks.is_bookmarked(row.id):
-            return True
-        title = row.paper.title if row.paper is not None else row.missing_title
-        return self._change_bookmarks(lambda: bookmarks.add(row.id, title), "")
-
     def action_edit_tags(self) -> None:
-        bookmarks = self.state.bookmarks
         self._edit_bookmark(
-            lambda mark: TagsScreen(list(mark.tags) if mark else [], self.state.key_text),
-            bookmarks.set_tags,
-            "Tags saved",
+            lambda mark: mark.tags if mark else None,
+            lambda tags: TagsScreen(list(tags or ()), self.state.key_text),
+            save_tags,
         )
 
     def action_edit_note(self) -> None:
-        bookmarks = self.state.bookmarks
         self._edit_bookmark(
-            lambda mark: NoteScreen(mark.note if mark else "", self.state.key_text),
-            bookmarks.set_note,
-            "Note saved",
+            lambda mark: mark.note if mark else None,
+            lambda note: NoteScreen(note or "", self.state.key_text),
+            save_note,
         )
 
     def _edit_bookmark(
         self,
-        dialog: Callable[[Bookmark | None], ModalScreen[Edit | None]],
-        apply: Callable[[str, Edit], object],
-        done: str,
+        shown_of: Callable[[Bookmark | None], Shown | None],
+        dialog: Callable[[Shown | None], ModalScreen[Edit | None]],
+        save: Callable[[BookmarkStore, str, str, Shown | None, Edit], str],
     ) -> None:
-        """Edit the current paper's bookmark in `dialog`; what it returns (None: cancelled)
-        is saved with `apply`, bookmarking the paper first if need be."""
+        """Edit the current paper's bookmark in `dialog`, which shows `shown_of` it. What
+        it returns (None: cancelled) is saved by `save` as changes relative to what it
+        showed, so what others saved meanwhile stays (index/library/edits.py); saving
+        bookmarks the paper if need be, and `save` says what really happened."""
         row = self.current_row()
         if row is None:
             return
+        bookmarks = self.state.bookmarks
+        shown = shown_of(bookmarks.get(row.id))
+        title = row.paper.title if row.paper is not None else row.missing_title
 
-        def save(value: Edit | None) -> None:
-            if value is not None and self._ensure_bookmarked(row):
-                self._change_bookmarks(lambda: apply(row.id, value), done)
+        def saved(value: Edit | None) -> None:
+            if value is not None:
+                self._change_bookmarks(lambda: save(bookmarks, row.id, title, shown, value), "")
 
-        self.push_screen(dialog(self.state.bookmarks.get(row.id)), save)
+        self.push_screen(dialog(shown), saved)
 
     def export_bookmarks(self, kind: str) -> None:
         export = EXPORTERS[kind]
@@ -341,8 +344,15 @@ class ReaderApp(App[int]):
         text = export.export(marks, self.state.by_id)
         path = Path(self.session.data_dir) / f"bookmarks-export.{export.suffix}"
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(path, text)
+            # Through a symlink, into a FIFO someone reads (never waiting for one): see
+            # index/user_files.py. The data dir is ours to create.
+            write_user_file(
+                path,
+                text.encode("utf-8"),
+                make_parents=True,
+                new_mode=user_mode(),
+                wait_for_reader=False,
+            )
         except OSError as error:
             self.say(f"{path}: cannot write the export: {error.strerror or error}", "error")
             return
@@ -467,7 +477,6 @@ def make_app(
     timing: Timing | None = None,
     url_opener: UrlOpener | None = None,
     environ: Mapping[str, str] | None = None,
-    handle_signals: bool = False,
 ) -> ReaderApp:
     """The reader for a session; raises `ConfigError` for bad `[keys]` or `ui.theme`.
     `timing` replaces the pauses the config implies (tests)."""
@@ -479,13 +488,4 @@ def make_app(
         timing=timing,
         url_opener=url_opener,
         environ=environ,
-        handle_signals=handle_signals,
     )
-
-
-def run_reader(session: Session, config: Config) -> int:
-    """Run the reader full screen until the user quits; the exit status."""
-    app = make_app(session, config, handle_signals=True)
-    app.run()
-    app.save_pending()
-    return app.return_code or 0

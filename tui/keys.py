@@ -64,6 +64,7 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec("open_link", "o", "open_link", "Open the link in a browser", "app"),
     KeySpec("edit_tags", "t", "edit_tags", "Edit the bookmark's tags", "app"),
     KeySpec("edit_note", "n", "edit_note", "Edit the bookmark's note", "app"),
+    KeySpec("suspend", "ctrl+z", "suspend_process", "Suspend (fg in the shell resumes)", "app"),
     KeySpec("search", "slash", "focus_search", "Search", "main"),
     KeySpec("next_pane", "tab", "next_pane", "Next pane", "main"),
     KeySpec("previous_pane", "shift+tab", "previous_pane", "Previous pane", "main"),

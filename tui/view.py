@@ -101,6 +101,14 @@ def count_text(in_view: int, total: int, filtered: bool) -> str:
     return f"{total} {noun}"
 
 
+def unsaved_text(pending: int) -> str:
+    """The status line's part for bookmark changes a failed save left in memory ("" when
+    there are none): visible until they are saved, since a toast is easily missed."""
+    if not pending:
+        return ""
+    return f"{pending} bookmark change{'s' if pending != 1 else ''} not saved"
+
+
 def citation(paper: Paper) -> str:
     """A one-line reference for a paper without a link: authors, title, collection, year."""
     parts = []

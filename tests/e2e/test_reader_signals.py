@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import os
 import signal
-from pathlib import Path
 
 import pytest
 from e2e_sandbox import Sandbox, paperterm_argv
+from processes import reader_pid
 from reader_flow import ALL_PAPERS, read_bookmarks
 from tmux_pane import WAIT_SECONDS, TmuxServer, wait_for, wait_for_exit, wait_until
 
 pytestmark = pytest.mark.slow  # end-to-end
-
-
-def _children(pid: int) -> list[int]:
-    path = Path(f"/proc/{pid}/task/{pid}/children")
-    return [int(child) for child in path.read_text().split()] if path.exists() else []
 
 
 @pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
@@ -37,9 +32,7 @@ def test_signal_ends_the_reader_cleanly_with_bookmarks_saved(
     )
     assert len(saved) == 1
 
-    shell = int(pane.info("#{pane_pid}"))
-    reader = wait_until(pane, lambda: _children(shell), "the reader's process", WAIT_SECONDS)[0]
-    os.kill(reader, signum)
+    os.kill(reader_pid(pane), signum)
 
     assert wait_for_exit(pane) == 0
     assert "Traceback" not in pane.everything()

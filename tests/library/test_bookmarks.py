@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperterm.index import atomic
+from paperterm.index import atomic, user_files
 
 try:
     import tomllib
@@ -28,9 +28,9 @@ from paperterm.index.library.bookmarks import (
     BookmarksReadOnlyError,
     BookmarksSaveError,
     BookmarkStore,
+    ChangeTags,
     Remove,
     SetNote,
-    SetTags,
     normalize_tags,
 )
 
@@ -182,7 +182,7 @@ def test_any_text_survives_a_save_and_load(
     with tempfile.TemporaryDirectory() as folder:
         store = open_store(Path(folder) / "bookmarks.toml")
         store.add(paper_id, title)
-        store.set_tags(paper_id, tags)
+        store.add_tags(paper_id, tags)
         store.set_note(paper_id, note)
         again = open_store(store.path)
         assert again.bookmarks == store.bookmarks
@@ -208,13 +208,11 @@ def test_add_and_remove_are_idempotent(path: Path) -> None:
     assert store.bookmarks == [] and on_disk(path) == []
 
 
-def test_add_fills_a_missing_title_and_set_title_replaces_it(path: Path) -> None:
+def test_add_fills_a_missing_title(path: Path) -> None:
     store = open_store(path)
     store.add("a")
     store.add("a", "  A  title\nover lines ")
-    assert store.get("a").title == "A title over lines"
-    store.set_title("a", "New")
-    assert open_store(path).get("a").title == "New"
+    assert open_store(path).get("a").title == "A title over lines"
 
 
 def test_toggle(path: Path) -> None:
@@ -235,9 +233,10 @@ def test_tags_are_normalised_and_idempotent(path: Path) -> None:
     store.remove_tags("a", ["ml", "absent"])
     store.remove_tags("a", ["ml"])
     assert store.get("a").tags == ("ssl", "new")
-    store.set_tags("a", ["z", " z"])
+    store.remove_tags("a", ["ssl", "new"])
+    store.add_tags("a", ["z", " z"])
     assert open_store(path).get("a").tags == ("z",)
-    store.set_tags("a", [])
+    store.remove_tags("a", ["z"])
     assert "tags" not in tomllib.loads(path.read_text("utf-8"))["bookmarks"][0]
 
 
@@ -256,9 +255,7 @@ def test_editing_a_paper_that_is_not_bookmarked_is_an_error(path: Path) -> None:
     for edit in (
         lambda: store.add_tags("x", ["t"]),
         lambda: store.remove_tags("x", ["t"]),
-        lambda: store.set_tags("x", ["t"]),
         lambda: store.set_note("x", "n"),
-        lambda: store.set_title("x", "t"),
     ):
         with pytest.raises(BookmarksError, match="x is not bookmarked"):
             edit()
@@ -268,7 +265,7 @@ def test_editing_a_paper_that_is_not_bookmarked_is_an_error(path: Path) -> None:
 def test_apply_saves_several_operations_in_one_write(path: Path) -> None:
     store = open_store(path)
     added = datetime(2024, 1, 1, tzinfo=timezone.utc)
-    store.apply(Add("a", "A", added), Add("b", "", added), SetTags("a", ("t",)), Remove("b"))
+    store.apply(Add("a", "A", added), Add("b", "", added), ChangeTags("a", ("t",)), Remove("b"))
     assert not store.backup_path.exists()  # one write: no previous version to back up
     assert store.bookmarks == [Bookmark("a", added, "A", ("t",))]
 
@@ -451,7 +448,7 @@ def test_unreadable_file_is_a_one_line_error(path: Path, monkeypatch: pytest.Mon
     def denied(*args: object, **kwargs: object) -> None:
         raise PermissionError(errno.EACCES, "Permission denied", str(path))
 
-    monkeypatch.setattr("builtins.open", denied)
+    monkeypatch.setattr(user_files.os, "open", denied)  # root reads any file: fake the denial
     with pytest.raises(BookmarksError, match=r"bookmarks\.toml: cannot read bookmarks: Perm"):
         store.load()
     assert not store.read_only
@@ -497,10 +494,12 @@ def test_pending_changes_are_retried_by_the_next_change(
     store = open_store(path)
     with monkeypatch.context() as patch:
         patch.setattr(atomic.os, "write", _fail_with(errno.ENOSPC))
-        with pytest.raises(BookmarksSaveError, match="1 change"):
+        with pytest.raises(BookmarksSaveError):
             store.add("a")
-        with pytest.raises(BookmarksSaveError, match="2 change"):
+        assert len(store.pending) == 1
+        with pytest.raises(BookmarksSaveError):
             store.add("b")
+        assert len(store.pending) == 2
     assert not path.exists()
     store.add("c")
     assert on_disk(path) == ["a", "b", "c"]

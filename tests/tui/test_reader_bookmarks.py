@@ -238,7 +238,8 @@ async def test_a_failed_save_is_kept_and_retried_at_exit(reader, data_dir):
         await pilot.press("b")
         await pilot.pause()
         assert app.state.bookmarks.pending
-        assert any("cannot save bookmarks" in n.message for n in app._notifications)
+        assert any(n.message.startswith("Not saved:") for n in app._notifications)
+        assert "1 bookmark change not saved" in screen_text(app)
         assert screen_text(app).splitlines()[1].startswith(MARKER)
         blocker.rmdir()
         await pilot.press("q")

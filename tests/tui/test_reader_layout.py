@@ -1,12 +1,9 @@
-"""Terminal manners: layouts by width, tiny windows, NO_COLOR, signals, untrusted text."""
+"""Terminal manners: layouts by width, tiny windows, NO_COLOR, untrusted text."""
 
 from __future__ import annotations
 
-import os
-import signal
-
 import pytest
-from reader_helpers import flat, reader_of, screen_text, settle, type_text, until
+from reader_helpers import flat, reader_of, screen_text, settle, type_text
 
 from paperterm.index.config import Config
 
@@ -118,18 +115,6 @@ async def test_no_color_is_honoured(reader, monkeypatch):
                         and len(set(line.style.color.triplet)) == 1  # grey levels only
                     )
                 )
-
-
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
-async def test_sigterm_and_sighup_exit_cleanly(reader, signum):
-    app = reader(handle_signals=True)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("b")
-        os.kill(os.getpid(), signum)
-        await until(pilot, lambda: not app.is_running, "the reader quits")
-    assert app.return_code == 0
-    assert app.state.bookmarks.bookmarks
 
 
 async def test_untrusted_text_is_never_markup_nor_control_sequences(tmp_path):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from paperterm.index.atomic import atomic_write_text
-from paperterm.index.library.bookmarks import BookmarksError, BookmarkStore
+from paperterm.index.library.bookmarks import BookmarksError, BookmarksSaveError, BookmarkStore
 from paperterm.index.library.export import EXPORTERS, export_json
 from paperterm.index.text.display import safe_text
-from paperterm.tui.cli.context import Context
+from paperterm.index.user_files import resolve_target, user_mode, write_user_file
+from paperterm.tui.cli.context import CommandFailed, Context
 
 
 class BookmarkCommandError(Exception):
@@ -63,8 +63,12 @@ def _store(ctx: Context) -> BookmarkStore:
 
 
 def _run(action) -> int:
+    """Make a change; a save that fails is a failure of this one command (exit 1): the
+    change is not kept anywhere, so the message promises no retry."""
     try:
         action()
+    except BookmarksSaveError as error:
+        raise CommandFailed(f"{error}; the change was not saved") from None
     except BookmarksError as error:
         raise BookmarkCommandError(str(error)) from None
     return 0
@@ -150,17 +154,30 @@ def cmd_note(ctx: Context) -> int:
     return 0
 
 
+def _write_export(target: Path, text: str) -> None:
+    """Write an export where the user said, as a shell redirect would (index/user_files.py):
+    through a symlink, into a FIFO or device, replacing only a regular file, in a new
+    file with the user's umask. A path that cannot be (a missing folder) is bad input (2),
+    a failing write (a full disk, /dev/full) a failure (1)."""
+    try:
+        write_user_file(target, text.encode("utf-8"), new_mode=user_mode())
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as error:
+        where = error.filename or target
+        raise BookmarkCommandError(f"{where}: cannot write the export: {error.strerror}") from None
+    except OSError as error:
+        why = error.strerror or str(error)
+        raise CommandFailed(f"{target}: cannot write the export: {why}") from None
+
+
 def cmd_export(ctx: Context) -> int:
     store = _store(ctx)
     papers = {paper.id: paper for paper in ctx.open().papers}
     text = EXPORTERS[ctx.args.format].export(store.bookmarks, papers)
     if ctx.args.output:
         target = Path(ctx.args.output).expanduser()
-        try:
-            atomic_write_text(target, text)
-        except OSError as error:
-            raise BookmarkCommandError(f"{target}: cannot write: {error.strerror}") from None
-        ctx.line(f"{len(store.bookmarks)} bookmarks written to {target}")
+        _write_export(target, text)
+        if resolve_target(str(target))[1] != 1:  # -o /dev/stdout: nothing after the export
+            ctx.line(f"{len(store.bookmarks)} bookmarks written to {target}")
     elif ctx.args.format == "json":
         ctx.out.write(_json_lines(ctx, text))
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import io
 import json
 import time
 from collections.abc import Callable
@@ -26,13 +27,27 @@ class UsageError(Exception):
     """Bad usage or input: exit status 2."""
 
 
+class CommandFailed(Exception):
+    """The command could not do what it was asked (a full disk, an unwritable index, a
+    closed stdout): exit status 1."""
+
+
+class ClosedStdout(io.StringIO):
+    """Stands for a stdout that was closed when paperterm started (`>&-`): what a command
+    writes to it fails as one line (exit 1), after the command did its work, as `mkdir -v`
+    does. (Warnings to a closed stderr are simply lost: there is nowhere to say them.)"""
+
+    def write(self, text: str) -> int:
+        raise CommandFailed("paperterm: stdout is closed: the output was not written")
+
+
 class Context:
     """What a sub-command needs: config, session, and the index opened on demand."""
 
-    def __init__(self, args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+    def __init__(self, args: argparse.Namespace, out: TextIO | None, err: TextIO | None) -> None:
         self.args = args
-        self.out = out
-        self.err = err
+        self.out: TextIO = out if out is not None else ClosedStdout()
+        self.err: TextIO | None = err
         config_path, must_exist = resolve_config_path(getattr(args, "config", None))
         self.config: Config = load_config(config_path, must_exist)
         self.data_dir = resolve_data_dir(getattr(args, "data_dir", None), self.config)
@@ -42,7 +57,9 @@ class Context:
 
     def open(self, rebuild: bool = False) -> OpenIndex:
         if self._opened is None or rebuild:
-            progress = _progress_bar(self.err) if self.err.isatty() else None
+            progress = (
+                _progress_bar(self.err) if self.err is not None and self.err.isatty() else None
+            )
             self._opened, problems = self.session.open(rebuild=rebuild, progress=progress)
             if progress is not None:
                 progress(-1, -1)
@@ -51,7 +68,8 @@ class Context:
         return self._opened
 
     def warn(self, message: str) -> None:
-        print(f"paperterm: {safe_text(message, keep_newlines=False)}", file=self.err)
+        if self.err is not None:  # started with stderr closed (`2>&-`): nowhere to say it
+            print(f"paperterm: {safe_text(message, keep_newlines=False)}", file=self.err)
 
     @property
     def ascii_json(self) -> bool:
@@ -68,10 +86,10 @@ class Context:
         return escape_json_for_terminal(text, ascii_only=self.ascii_json)
 
     def emit_json(self, value: object, indent: int | None = None) -> None:
-        print(self.json_text(json.dumps(value, ensure_ascii=False, indent=indent)), file=self.out)
+        self.out.write(self.json_text(json.dumps(value, ensure_ascii=False, indent=indent)) + "\n")
 
     def line(self, text: str = "") -> None:
-        print(safe_text(text), file=self.out)
+        self.out.write(safe_text(text) + "\n")
 
     def paper(self, key: str) -> Paper:
         papers = self.open().papers

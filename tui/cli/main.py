@@ -14,6 +14,7 @@ import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from platformdirs import user_log_dir
 
@@ -24,7 +25,7 @@ from paperterm.index.search.hits import Results, mark
 from paperterm.index.session import SessionError
 from paperterm.index.text.display import safe_text
 from paperterm.tui.cli.bookmarks import BookmarkCommandError, add_bookmark_commands
-from paperterm.tui.cli.context import FAILURE, USAGE_ERROR, Context, UsageError
+from paperterm.tui.cli.context import FAILURE, USAGE_ERROR, CommandFailed, Context, UsageError
 from paperterm.tui.cli.escape import user_text
 
 
@@ -216,9 +217,16 @@ def cmd_show(ctx: Context) -> int:
 
 
 def cmd_index(ctx: Context) -> int:
+    """Build the index on disk now. Only an in-memory index (the data dir cannot be written)
+    is a failure here, whereas other commands just use it: this one is asked to build."""
     started = time.perf_counter()
     opened = ctx.open(rebuild=ctx.args.rebuild)
     seconds = time.perf_counter() - started
+    if opened.location == ":memory:":
+        raise CommandFailed(
+            f"paperterm: {ctx.data_dir}: the index could not be written there "
+            "(only an in-memory index was built)"
+        )
     meta = opened.meta
     ctx.line(
         f"{meta.papers} papers, {len(meta.collections)} collections, {seconds:.2f} s "
@@ -229,15 +237,25 @@ def cmd_index(ctx: Context) -> int:
 
 def start_reader(ctx: Context) -> int:
     # Deferred: Textual is imported only when the reader starts (see the module docstring).
-    from paperterm.tui.app import check_reader_config, run_reader
+    from paperterm.tui.app import check_reader_config
+    from paperterm.tui.lifecycle import run_reader
 
     check_reader_config(ctx.config)  # a broken config is reported first, terminal or not
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not (_is_terminal(sys.stdin) and _is_terminal(sys.stdout)):
         raise UsageError(
             "paperterm: the reader needs a terminal on stdin and stdout "
             "(over ssh use `ssh -t`; for scripts use `paperterm list` or `paperterm search`)"
         )
-    return run_reader(ctx.session, ctx.config)
+    return run_reader(ctx.session, ctx.config, log_dir())
+
+
+def _is_terminal(stream: TextIO | None) -> bool:
+    return stream is not None and stream.isatty()
+
+
+def log_dir() -> Path:
+    """Where crash logs and unsaved changes go (the per-user log folder)."""
+    return Path(user_log_dir("paperterm", appauthor=False))
 
 
 # --- entry point ---------------------------------------------------------------------------
@@ -248,6 +266,7 @@ _TEXT_ARGUMENTS = ("query", "id", "ids", "text", "tags")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _hold_standard_descriptors()
     # Never fail on a character the locale cannot encode (shown as "?"), nor on input bytes
     # it cannot decode (kept as surrogates, then read as UTF-8 by `user_text`).
     errors = {"stdout": "replace", "stderr": "replace", "stdin": "surrogateescape"}
@@ -267,11 +286,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         run = getattr(args, "run", None)
         return run(ctx) if run is not None else start_reader(ctx)
     except (UsageError, ConfigError, SessionError, BookmarkCommandError) as error:
-        message = str(error)
-        if not message.startswith("paperterm"):
-            message = f"paperterm: {message}"
-        print(safe_text(message, keep_newlines=False), file=sys.stderr)
+        _say(str(error))
         return USAGE_ERROR
+    except CommandFailed as error:
+        _say(str(error))
+        return FAILURE
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -283,13 +302,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _crash(error)
 
 
+def _say(message: str) -> None:
+    """An error as one line on stderr (if there is a stderr)."""
+    if not message.startswith("paperterm"):
+        message = f"paperterm: {message}"
+    print(safe_text(message, keep_newlines=False), file=sys.stderr)
+
+
+def _hold_standard_descriptors() -> None:
+    """Open /dev/null on descriptors 0-2 if paperterm was started with them closed (`>&-`,
+    `2>&-`, `<&-`). Python has made the stream None already; without this the first file
+    paperterm opens (an index segment, bookmarks.toml) would get the number and anything
+    written to "stdout" or "stderr" below Python would land in it."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+
+
 def _crash(error: Exception) -> int:
     """An unexpected failure: one line for the user, the traceback in a log file."""
-    log_dir = Path(user_log_dir("paperterm", appauthor=False))
+    folder = log_dir()
     where = ""
     try:
-        log_dir.mkdir(parents=True, exist_ok=True)
-        log = log_dir / "crash.log"
+        folder.mkdir(parents=True, exist_ok=True)
+        log = folder / "crash.log"
         with open(log, "a", encoding="utf-8") as handle:
             handle.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
             handle.write("".join(traceback.format_exception(error)))

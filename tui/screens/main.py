@@ -27,7 +27,15 @@ from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.state import ReaderState
-from paperterm.tui.view import Filters, Row, allowed_ids, count_text, missing_rows, paper_rows
+from paperterm.tui.view import (
+    Filters,
+    Row,
+    allowed_ids,
+    count_text,
+    missing_rows,
+    paper_rows,
+    unsaved_text,
+)
 from paperterm.tui.widgets.detail import PaperDetail
 from paperterm.tui.widgets.paper_list import PaperList
 
@@ -433,7 +441,10 @@ class MainScreen(PaperScreen):
             parts.append("bookmarks only")
         if self.filters.collection is not None:
             parts.append(f"collection: {one_line(self.filters.collection, 30)}")
-        if state.bookmarks_problem:
+        unsaved = unsaved_text(len(state.bookmarks.pending))
+        if unsaved:
+            parts.append(unsaved)
+        elif state.bookmarks_problem:
             parts.append(
                 "bookmarks read-only" if state.bookmarks.read_only else "bookmarks not saved"
             )

@@ -10,7 +10,7 @@ from paperterm.index.search.hits import Matcher
 from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.state import ReaderState
-from paperterm.tui.view import Row
+from paperterm.tui.view import Row, unsaved_text
 from paperterm.tui.widgets.detail import PaperDetail
 
 
@@ -34,14 +34,18 @@ class ReadScreen(PaperScreen):
         self._show(reset=True)
         detail.focus()
         self.request_related(detail)
+        self._update_status()
+        self.query_one("#status-keys", Label).update(Text(f"{self.state.key_text('help')} keys"))
+
+    def _update_status(self) -> None:
+        """Key hints, after the count of unsaved bookmark changes when there are some."""
         key = self.state.key_text
-        self.query_one("#status", Label).update(
-            Text(
-                f"{key('close_reader')} back  {key('bookmark')} bookmark  "
-                f"{key('copy_link')} copy link  {key('open_link')} open"
-            )
+        hints = (
+            f"{key('close_reader')} back  {key('bookmark')} bookmark  "
+            f"{key('copy_link')} copy link  {key('open_link')} open"
         )
-        self.query_one("#status-keys", Label).update(Text(f"{key('help')} keys"))
+        unsaved = unsaved_text(len(self.state.bookmarks.pending))
+        self.query_one("#status", Label).update(Text(f"{unsaved} · {hints}" if unsaved else hints))
 
     def _show(self, reset: bool) -> None:
         mark = self.state.bookmarks.get(self.row.id)
@@ -52,6 +56,7 @@ class ReadScreen(PaperScreen):
 
     def bookmarks_changed(self) -> None:
         self._show(reset=False)
+        self._update_status()
 
     def on_paper_detail_related_chosen(self, message: PaperDetail.RelatedChosen) -> None:
         row = Row(message.paper.id, message.paper)

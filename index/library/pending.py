@@ -1,0 +1,65 @@
+"""Bookmark changes that could not be saved, as `paperterm bookmarks ...` commands.
+
+When the reader ends with changes it could not save (a full disk, a read-only folder), it
+prints these once it has left the screen, so the user can run them when the problem is
+fixed. Each command has its operation's effect on the file as it will be then, and is as
+idempotent as the operation. Arguments are quoted for a POSIX shell; text with characters
+a terminal would act on (escape sequences, bidi controls) uses bash/zsh `$'...'` quoting,
+so printing the commands can never drive the terminal.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterable, Sequence
+
+from paperterm.index.library.bookmarks import Add, ChangeTags, EditNote, Operation, Remove, SetNote
+
+
+def replay_commands(ops: Iterable[Operation], options: Sequence[str] = ()) -> list[str]:
+    """One shell command line per change; `options` are the global options that point the
+    command at the same data dir and sources (e.g. `--data-dir DIR`)."""
+    base = ["paperterm", *options, "bookmarks"]
+    lines: list[list[str]] = []
+    for op in ops:
+        if isinstance(op, Add):
+            lines.append([*base, "add", "--", op.id])
+        elif isinstance(op, Remove):
+            lines.append([*base, "remove", "--", op.id])
+        elif isinstance(op, ChangeTags):
+            if op.add:
+                lines.append([*base, "tag", "--", op.id, *op.add])
+            if op.remove:
+                lines.append([*base, "tag", "--remove", "--", op.id, *op.remove])
+        elif isinstance(op, SetNote):
+            lines.append([*base, "note", "--", op.id, op.note])
+        elif isinstance(op, EditNote):
+            if op.note:  # it adds a bookmark removed meanwhile: so does `add` (idempotent)
+                lines.append([*base, "add", "--", op.id])
+            lines.append([*base, "note", "--", op.id, op.note])
+    commands: list[str] = []
+    for line in lines:
+        command = " ".join(map(shell_quote, line))
+        if not commands or commands[-1] != command:  # `b` pressed twice: one `add`
+            commands.append(command)
+    return commands
+
+
+def shell_quote(text: str) -> str:
+    """`text` as one shell word that prints safely on a terminal."""
+    if all(ch.isprintable() or ch == "\n" for ch in text):
+        return shlex.quote(text)
+    return "$'" + "".join(_escape(ch) for ch in text) + "'"
+
+
+def _escape(ch: str) -> str:
+    if ch in "\\'":
+        return "\\" + ch
+    if ch == "\n":
+        return "\\n"
+    if ch.isprintable():
+        return ch
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
