@@ -60,6 +60,6 @@ def _escape(ch: str) -> str:
     if ch.isprintable():
         return ch
     code = ord(ch)
-    if code < 0x100:
-        return f"\\x{code:02x}"
+    if code < 0x80:
+        return f"\\x{code:02x}"  # above, \xHH is a raw byte: \u writes the character
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
