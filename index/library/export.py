@@ -112,6 +112,8 @@ def export_bibtex(bookmarks: Iterable[Bookmark], papers: Mapping[str, Paper]) ->
 _MD_INLINE = re.compile(r"([\\`*_\[\]<>#|~&$])")
 _MD_LINE_START = re.compile(r"^(?:(\d+)([.)])|([-+=]))")  # would start a list or heading
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+#: CommonMark's line endings (not `str.splitlines`'s: U+2028, U+0085... end no Markdown line).
+_MD_LINE_END = re.compile(r"\r\n?|\n")
 
 
 def markdown_escape(text: str) -> str:
@@ -143,7 +145,7 @@ def export_markdown(bookmarks: Iterable[Bookmark], papers: Mapping[str, Paper]) 
             if paper.links:
                 blocks.append("\n".join(f"- <{_safe_url(url)}>" for url in paper.links))
         if mark.note.strip():
-            quoted = (markdown_escape(line) for line in mark.note.splitlines())
+            quoted = (markdown_escape(line) for line in _MD_LINE_END.split(mark.note))
             blocks.append("\n".join(f"> {line}".rstrip() for line in quoted))
     return "\n\n".join(blocks) + "\n"
 

@@ -140,9 +140,13 @@ def _looks_like_lines(text: str) -> bool:
 
 
 def _lines(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Problem]]:
+    """JSON Lines: records end at "\n" only (a "\r" before it is JSON white space).
+    `str.splitlines` would also split at U+2028, U+2029, U+0085, form feeds..., which JSON
+    strings may hold unescaped (`json.dumps(ensure_ascii=False)` and jq write them so),
+    dropping the record and shifting every later line number."""
     records: list[tuple[int, Any]] = []
     problems: list[Problem] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
