@@ -310,7 +310,16 @@ def build_in_memory(
     started = time.perf_counter()
     from whoosh.filedb.filestore import RamStorage
 
-    ix = RamStorage().create_index(make_schema())
+    class MemoryStorage(RamStorage):
+        """RamStorage whose writers' scratch space is memory too. Whoosh's own puts it in
+        a folder named after the index in the temp dir, `/tmp/MAIN.tmp` for every process:
+        two in-memory builds at once (a reader and a CLI over an unwritable data dir)
+        deleted each other's scratch files and crashed, and a full disk failed it."""
+
+        def temp_storage(self, name: str | None = None) -> RamStorage:
+            return RamStorage()
+
+    ix = MemoryStorage().create_index(make_schema())
     write_documents(ix, corpus.papers, progress, cancelled)
     meta = Meta.of_build(corpus, fp, started)
     return OpenIndex(ix, corpus.papers, meta, ":memory:", vocabulary_of(corpus.papers))

@@ -56,6 +56,8 @@ class Case:
     err: tuple[str, ...] = ()
     #: "whole": stdout is one JSON document; "lines": one per line.
     json: str = ""
+    #: Redirections that close standard streams before paperterm starts, e.g. "2>&-".
+    closed: str = ""
 
 
 @dataclass
@@ -124,8 +126,11 @@ class World:
 
 
 def run(world: World, case: Case) -> Run:
+    argv = [sys.executable, "-m", "paperterm.tui.cli.main", *case.args]
+    if case.closed:
+        argv = ["sh", "-c", f'exec "$@" {case.closed}', "sh", *argv]
     done = subprocess.run(
-        [sys.executable, "-m", "paperterm.tui.cli.main", *case.args],
+        argv,
         input=case.stdin,
         stdin=None if case.stdin is not None else subprocess.DEVNULL,
         capture_output=True,
@@ -184,6 +189,12 @@ BROKEN_CONFIGS = {
     "escape in a key": (b"x\x1b]2;PWNED\x07 = 1\n", ":1:"),
     "escape in a value": (b"[ui]\ntheme = '\x1b[2J'\n", ":2:"),
     "theme not a string": (b"[ui]\ntheme = 5\n", ":2: ui.theme: must be a string"),
+    "debounce too long": (
+        b"[search]\ndebounce_ms = 100000\n",
+        ":2: search.debounce_ms: must be between 0 and 2,000, not 100,000",
+    ),
+    "limit too large": (b"[search]\nlimit = 10000000\n", ":2: search.limit: must be between"),
+    "huge integer": (b"[ui]\nside_by_side_min_width = 99999999999999999999\n", ":2: ui.side"),
 }
 
 
@@ -226,6 +237,45 @@ def data_dir_cases(world: World) -> dict[str, Case]:
             err=(str(a_file / "sub"), "in-memory"),
         ),
     }
+
+
+def stream_and_file_cases(world: World) -> dict[str, Case]:
+    """Closed standard streams, and config files that are not files (issue 10)."""
+    seeds = world.seeds_env()
+    fifo = world.root / "config-fifo.toml"
+    os.mkfifo(fifo)
+    a_file = world.root / "xdg-is-a-file"
+    a_file.write_text("x")
+    under_a_file = str(a_file / "data")
+    no_config = {**seeds, "XDG_CONFIG_HOME": str(a_file), "PAPERTERM_CONFIG": ""}
+    cases = {
+        f"stderr closed: {' '.join(args)}": Case(args, 0, closed="2>&-")
+        for args in (["list"], ["search", "specimen"], ["index"], ["bookmarks", "list"])
+    }
+    cases |= {
+        "stdout closed: list": Case(["list"], 1, closed=">&-", err=("stdout is closed",)),
+        "stdout and stderr closed": Case(["list"], 1, closed=">&- 2>&-"),
+        "stdin closed: list": Case(["list"], 0, closed="<&-"),
+        "stdin closed: search -": Case(
+            ["search", "-"], 2, env=seeds, closed="<&-", err=("no stdin",)
+        ),
+        "stdin closed: reader": Case([], 2, env=seeds, closed="<&-", err=("needs a terminal",)),
+        "config is /dev/zero": Case(
+            ["--config", "/dev/zero", "list"], 2, err=("/dev/zero", "not a regular file")
+        ),
+        "config is a fifo": Case(
+            ["--config", str(fifo), "list"], 2, err=(str(fifo), "is a pipe (FIFO)")
+        ),
+        "XDG_CONFIG_HOME is a file: list": Case(["list"], 0, env=no_config),
+        "XDG_CONFIG_HOME is a file: reader": Case([], 2, env=no_config, err=("needs a terminal",)),
+        "index only in memory": Case(
+            ["--data-dir", under_a_file, "index"], 1, env=seeds, err=("in-memory",)
+        ),
+        "index --rebuild only in memory": Case(
+            ["--data-dir", under_a_file, "index", "--rebuild"], 1, env=seeds, err=("in-memory",)
+        ),
+    }
+    return cases
 
 
 def usage_cases(world: World) -> dict[str, Case]:
@@ -295,6 +345,7 @@ def runs(world: World) -> dict[str, Run]:
         wild_query_cases,
         config_cases,
         data_dir_cases,
+        stream_and_file_cases,
         usage_cases,
         locale_cases,
     ):

@@ -518,3 +518,17 @@ def test_index_rebuild_killed_at_random_moments_recovers(tmp_path):
     root = tmp_path / "data" / "index"
     assert not list(root.glob("tmp-*")) and not list(root.glob(".CURRENT.*"))
     assert len(list(root.glob("gen-*"))) <= 2
+
+
+def test_an_in_memory_index_writes_nothing_to_the_temp_dir(tmp_path, monkeypatch):
+    """Whoosh's RamStorage kept its writers' scratch files in `$TMPDIR/MAIN.tmp`, shared by
+    every process: two in-memory builds at once deleted each other's files and crashed
+    (found by two `paperterm index` runs over an unwritable data dir), and a temp dir that
+    cannot be written failed the build that was meant to need no disk."""
+    import tempfile
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    monkeypatch.setattr(tempfile, "tempdir", str(a_file / "tmp"))  # nothing can go there
+    opened, _ = _session(a_file / "data").open()
+    assert opened.location == ":memory:" and len(opened.papers) == SEED_PAPERS
