@@ -100,7 +100,7 @@ def test_a_dialog_saved_unchanged_keeps_a_note_changed_elsewhere(mine, path) -> 
 
 
 def test_a_note_for_a_bookmark_removed_meanwhile_brings_it_back(mine, path) -> None:
-    """"Note saved" would be a lie, and dropping the text the user just wrote a loss."""
+    """ "Note saved" would be a lie, and dropping the text the user just wrote a loss."""
     store_at(path).remove("p")
     message = save_note(mine, "p", "A paper", "first", "my thoughts")
     assert message == "The bookmark had been removed elsewhere: added it back with this note"
