@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from devices import FULL, NULL, device_node
 
 from paperterm.index.user_files import (
     NotRegularFileError,
@@ -55,21 +56,18 @@ def test_a_fifo_nobody_reads_is_an_error_when_waiting_is_not_allowed(tmp_path: P
 
 def test_a_device_node_is_written_into_not_replaced(tmp_path: Path) -> None:
     """An export to a node named `null` once replaced the node by a regular file."""
-    node = tmp_path / "null"
-    try:
-        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))  # /dev/null's numbers
-    except PermissionError:
-        pytest.skip("making a device node needs root")
+    node = device_node(tmp_path, "null", NULL)
     write_user_file(node, b"anything")
     info = os.lstat(node)
-    assert stat.S_ISCHR(info.st_mode) and info.st_rdev == os.makedev(1, 3)
+    assert stat.S_ISCHR(info.st_mode) and info.st_rdev == os.makedev(*NULL)
 
 
-@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
-def test_a_device_that_fails_is_an_error() -> None:
+def test_a_device_that_fails_is_an_error(tmp_path: Path) -> None:
+    full = device_node(tmp_path, "full", FULL)
     with pytest.raises(OSError) as caught:
-        write_user_file(Path("/dev/full"), b"x")
+        write_user_file(full, b"x")
     assert caught.value.errno == errno.ENOSPC
+    assert stat.S_ISCHR(os.lstat(full).st_mode)
 
 
 def test_a_symlink_is_kept_and_its_target_replaced(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from devices import FULL, NULL, device_node
 
 from paperterm.index import atomic
 from paperterm.tui.cli.main import main
@@ -64,11 +65,7 @@ def test_export_into_a_fifo_keeps_the_fifo(run, paper_id: str, tmp_path: Path) -
 
 
 def test_export_to_a_device_node_named_null_keeps_the_node(run, paper_id, tmp_path) -> None:
-    node = tmp_path / "null"
-    try:
-        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))
-    except PermissionError:
-        pytest.skip("making a device node needs root")
+    node = device_node(tmp_path, "null", NULL)
     code, _, err = _export(run, paper_id, "null")
     assert code == 0, err
     assert stat.S_ISCHR(os.lstat(node).st_mode)
@@ -93,12 +90,13 @@ def test_export_into_a_missing_folder_is_one_line_and_creates_nothing(run, paper
     assert not (tmp_path / "no").exists()
 
 
-@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
-def test_export_to_a_full_device_is_one_line_and_exit_1(run, paper_id) -> None:
-    code, out, err = _export(run, paper_id, "/dev/full")
+def test_export_to_a_full_device_is_one_line_and_exit_1(run, paper_id, tmp_path) -> None:
+    full = device_node(tmp_path, "full", FULL)  # as /dev/full
+    code, out, err = _export(run, paper_id, "full")
     assert code == 1
-    assert err == "paperterm: /dev/full: cannot write the export: No space left on device\n"
+    assert err == "paperterm: full: cannot write the export: No space left on device\n"
     assert "written" not in out
+    assert stat.S_ISCHR(os.lstat(full).st_mode)
 
 
 def test_export_gets_the_users_umask_not_0600(run, paper_id, tmp_path) -> None:

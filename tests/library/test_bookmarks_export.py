@@ -252,8 +252,9 @@ def test_hostile_text_cannot_add_markdown_structure(title: str, note: str, abstr
     quote = blocks.pop() if note.strip() else ""
     assert all(line == ">" or line.startswith("> ") for line in quote.splitlines())
     quoted = [line.removeprefix(">").removeprefix(" ") for line in quote.splitlines()]
+    note_lines = re.split(r"\r\n?|\n", note)  # Markdown's line ends, not str.splitlines's
     assert [unmarkdown(line) for line in quoted] == (
-        [plain_text(line) for line in note.splitlines()] if note.strip() else []
+        [plain_text(line) for line in note_lines] if note.strip() else []
     )
     paragraphs = blocks[3:]
     expected = [plain_text(part) for part in re.split(r"\n[ \t]*\n", abstract)]
