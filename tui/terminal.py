@@ -3,7 +3,7 @@ and whole again after a suspend.
 
 Closing the terminal window or dropping the SSH link hangs up the pty: the kernel sends
 SIGHUP *and SIGCONT*, every write fails with EIO, every read returns end-of-file. Textual
-8.2's `LinuxDriver` then goes wrong in two ways (see benchmarks/textual_hangup_repro.py):
+8.2's `LinuxDriver` then goes wrong (see benchmarks/textual_hangup_repro.py):
 
 - its SIGCONT handler restarts application mode even though nothing suspended it; on a
   hung-up tty `os.isatty()` is false, which skips its own guard, so a second writer thread
@@ -11,21 +11,27 @@ SIGHUP *and SIGCONT*, every write fails with EIO, every read returns end-of-file
 - a writer thread that died leaves a queue of 30 that nobody empties: the 31st write, or
   the `None` that `WriterThread.stop()` queues at shutdown, blocks the main thread for ever
   (`App._shutdown -> LinuxDriver.close -> WriterThread.stop -> Queue.put`). The event loop
-  is stuck with it, so a SIGTERM handled by the loop no longer ends the process.
+  is stuck with it, so a SIGTERM handled by the loop no longer ends the process;
+- its SIGTSTP and SIGCONT handlers write to that queue from signal context: a signal that
+  interrupts the main thread inside `Queue.put` (the queue's lock held) deadlocks it (2 of
+  24 `kill -TSTP` right after start; the stopped reader then outlived its terminal).
 
-`ReaderDriver` resumes only what it suspended, writes through an output that cannot raise
-(a write error means the terminal is lost: it is reported once and later writes are
-dropped, never queued), and closes without waiting on a lost terminal. It also writes to
-stdout when stderr is not the terminal (Textual draws on stderr: `paperterm 2>log` would
-draw into the log), and repaints the whole screen after a resume, since the terminal's
-alternate screen comes back blank and Textual repaints only what it thinks changed.
+`ReaderDriver` does its suspending and resuming on the event loop, resumes only what it
+suspended, writes through an output that cannot raise (a write error means the terminal is
+lost: it is reported once and later writes are dropped, never queued), closes without
+waiting on a lost terminal, and has a thread of its own wait for the hang-up (poll() for
+POLLHUP), so noticing it depends neither on a signal reaching a busy main thread nor on
+anything being drawn. It also writes to stdout when stderr is not the terminal (Textual
+draws on stderr: `paperterm 2>log` would draw into the log), and repaints the whole screen
+after a resume, since the alternate screen comes back blank and Textual repaints only what
+it thinks changed.
 """
-
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import os
+import select
 import sys
 import termios
 import threading
@@ -119,6 +125,7 @@ class ReaderDriver(LinuxDriver):
         self.lost = threading.Event()
         self.in_application_mode = False
         self._suspended = False
+        self._hangup_watch: threading.Thread | None = None
         stream = terminal_stream()
         self._file = TerminalOutput(stream, self._output_failed) if stream else stream
         if self.watcher is not None:
@@ -176,18 +183,54 @@ class ReaderDriver(LinuxDriver):
     def start_application_mode(self) -> None:
         super().start_application_mode()
         self.in_application_mode = True
+        if self._hangup_watch is None and self.input_tty:
+            self._hangup_watch = threading.Thread(
+                target=self._wait_for_hangup, name="paperterm-hangup", daemon=True
+            )
+            self._hangup_watch.start()
+
+    def _wait_for_hangup(self) -> None:
+        """Block until the terminal hangs up, then report it: from this thread, so that it
+        does not depend on a signal reaching a main thread that may be busy or blocked, nor
+        on something being drawn after the hang-up. Asking poll() for no event at all
+        returns only on POLLHUP, POLLERR or POLLNVAL: pending input does not wake it."""
+        watch = select.poll()
+        watch.register(self.fileno, 0)
+        while True:
+            try:
+                if watch.poll():
+                    break
+            except InterruptedError:
+                continue
+            except OSError:
+                return
+        self.lose_terminal()
 
     def stop_application_mode(self) -> None:
         super().stop_application_mode()
         self.in_application_mode = False
 
+    # Textual suspends and resumes right in its signal handlers, which run wherever the main
+    # thread was interrupted (inside Queue.put, say: see the module docstring). These only
+    # hand the work to the event loop.
+
     def _sigtstp_application(self, *_: object) -> None:
-        if not self.terminal_alive():
-            return  # stopping a process that has no terminal would leave it stopped for ever
-        self._suspended = self._auto_restart
-        super()._sigtstp_application()
+        self._on_loop(self._suspend)
 
     def _sigcont_application(self, *_: object) -> None:
+        self._on_loop(self._resume)
+
+    def _on_loop(self, work: Callable[[], None]) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: the app has ended
+            self._loop.call_soon_threadsafe(work)
+
+    def _suspend(self) -> None:
+        if not self.in_application_mode or not self.terminal_alive():
+            return  # stopping a process that has no terminal would leave it stopped for ever
+        self._suspended = self._auto_restart
+        super()._sigtstp_application()  # leaves application mode, then stops until SIGCONT
+
+    def _resume(self) -> None:
         # Resume only what SIGTSTP suspended, and only on a terminal that is still there:
         # the kernel sends SIGCONT with every hang-up, and `kill -STOP`/`-CONT` suspends
         # nothing. After any SIGCONT the screen may show a shell's prompt: repaint it.
@@ -195,9 +238,9 @@ class ReaderDriver(LinuxDriver):
             return
         if self._suspended:
             self._suspended = False
-            super()._sigcont_application()
+            super()._sigcont_application()  # back to application mode; posts SignalResume
         elif self.in_application_mode:
-            self._loop.call_soon_threadsafe(self._app.post_message, self.SignalResume())
+            self._app.post_message(self.SignalResume())
 
 
 def repaint_on_resume(app: App) -> None:

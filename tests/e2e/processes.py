@@ -16,7 +16,8 @@ def children(pid: int) -> list[int]:
 def reader_pid(pane: Pane) -> int:
     """The pid of the program the pane's wrapper shell started."""
     shell = int(pane.info("#{pane_pid}"))
-    return wait_until(pane, lambda: children(shell), "the reader's process", WAIT_SECONDS)[0]
+    found = wait_until(pane, lambda: children(shell) or None, "its process", WAIT_SECONDS)
+    return found[0]
 
 
 def alive(pid: int) -> bool:

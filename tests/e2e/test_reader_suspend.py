@@ -22,7 +22,9 @@ def test_ctrl_z_then_fg_redraws_everything(tmux: TmuxServer) -> None:
     wait_for(pane, ALL_PAPERS)
     wait_for(pane, "index ready")
     interactive = reader_pid(pane)  # the wrapper's child is the interactive shell
-    reader = wait_until(pane, lambda: children(interactive), "paperterm's process", WAIT_SECONDS)[0]
+    reader = wait_until(
+        pane, lambda: children(interactive) or None, "paperterm's process", WAIT_SECONDS
+    )[0]
 
     pane.keys("C-z")
     stopped = wait_for(pane, "Stopped")
