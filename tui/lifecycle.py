@@ -5,16 +5,17 @@ Every end saves what is owed (bookmark changes a failed save left pending) and t
 - normally (`q`, SIGTERM on a live terminal), Textual restores the terminal and, if some
   changes still cannot be saved, they are printed after the screen is gone, as
   `paperterm bookmarks ...` commands that re-apply them, and the exit status is 1;
-- on a hang-up there is no terminal to restore or print to: output is switched to
-  /dev/null at once (so nothing can block or fail on the dead terminal) and unsaved changes
-  go to `unsaved-bookmarks.txt` in the log folder instead.
+- on a hang-up (the driver's own thread sees it, or SIGHUP comes) there is no terminal
+  to restore or print to: output is switched to /dev/null at once (so nothing can block or
+  fail on the dead terminal), the next turn of the event loop saves and exits, and unsaved
+  changes go to `unsaved-bookmarks.txt` in the log folder instead.
 
 Signals are caught with `signal.signal`, not the event loop's handlers: those run only when
 the loop does, and a loop blocked in Textual's shutdown (see tui/terminal.py) then ignores
 SIGTERM for ever. A watchdog thread bounds every end: if the process is still there
 `HANGUP_GRACE` (hang-up) or `TERMINATE_GRACE` (SIGTERM) seconds after the signal, it saves
 what it can within `SAVE_SECONDS`, restores a live terminal, reports and exits. A second
-SIGTERM or SIGHUP does that at once. A hang-up therefore ends the process within
+SIGTERM does that at once. A hang-up therefore ends the process within
 HANGUP_GRACE + SAVE_SECONDS = 1.5 s, whatever a worker thread is doing (joining them is
 part of Textual's exit: a long index build or look-up would otherwise hold it).
 """
@@ -110,7 +111,10 @@ class Ending:
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         if self.reason is not None:
-            self.last_chance()  # asked twice: do not wait any longer
+            # A second SIGTERM: asked twice, do not wait any longer. (More SIGHUPs come with
+            # every hang-up, from the kernel and the terminal: the watchdog bounds that end.)
+            if signum == signal.SIGTERM:
+                self.last_chance()
             return
         driver = self.driver
         if driver is None and self._loop() is None:
