@@ -4,6 +4,8 @@ import pytest
 from locations import ROOT
 
 from paperterm.index.config import (
+    CONFIG_MAX_BYTES,
+    Config,
     ConfigError,
     check_key_ids,
     load_config,
@@ -109,3 +111,20 @@ def test_resolution_order(tmp_path, monkeypatch):
     assert resolve_data_dir(None, config) == tmp_path / "env"
     monkeypatch.delenv("PAPERTERM_DATA_DIR")
     assert resolve_data_dir(None, config) == tmp_path / "cfg"
+
+
+def test_a_config_that_is_not_a_small_regular_file_is_one_line(tmp_path):
+    """Issue 10: `--config /dev/zero` read for ever; a pipe waited for a writer."""
+    huge = tmp_path / "huge.toml"
+    huge.write_bytes(b"#" * (CONFIG_MAX_BYTES + 1))
+    with pytest.raises(ConfigError, match=r"huge\.toml: cannot read config: .*too large"):
+        load_config(huge, must_exist=True)
+    with pytest.raises(ConfigError, match=r"/dev/zero: cannot read config: .*is a device"):
+        load_config(Path("/dev/zero"), must_exist=True)
+
+
+def test_no_config_under_an_xdg_config_home_that_is_a_file(tmp_path):
+    """The default path (not one the user named) under a file is simply absent."""
+    a_file = tmp_path / "config-home"
+    a_file.write_text("x")
+    assert load_config(a_file / "paperterm" / "config.toml", must_exist=False) == Config()

@@ -15,10 +15,12 @@ import os
 import random
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
-from e2e_sandbox import Sandbox, paperterm_argv
+from e2e_sandbox import Sandbox, paperterm_argv, require
 from processes import reader_pid, seconds_until_gone
 from reader_flow import ALL_PAPERS, read_bookmarks
 from tmux_pane import WAIT_SECONDS, Pane, TmuxServer, wait_for, wait_until
@@ -28,6 +30,7 @@ from tmux_pane import WAIT_SECONDS, Pane, TmuxServer, wait_for, wait_until
 HANGUP_DEADLINE = 2.0
 SEED = 20240510
 TRIES = 20
+LANES = 3
 
 
 @dataclass(frozen=True)
@@ -71,41 +74,55 @@ def _storm(pane: Pane, rng: random.Random) -> None:
             pane.type("query " + " ".join(words))  # not "-...": tmux would read a flag
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("attempt", _tries(), ids=str)
-def test_hangup_leaves_no_process_and_keeps_the_bookmark(
-    tmux: TmuxServer, sandbox: Sandbox, attempt: Try
-) -> None:
+def _hang_up_once(root: Path, attempt: Try) -> str:
+    """One try in a sandbox and tmux server of its own: "" if it went well, else why not."""
+    sandbox = Sandbox(root / "sandbox")
+    (root / "tmux").mkdir()
+    tmux = TmuxServer(root / "tmux", sandbox.env)
     rng = random.Random(f"{SEED}-{attempt}")
-    pane = tmux.start(paperterm_argv())
-    pid = reader_pid(pane)
-    bookmarks = sandbox.data_dir / "bookmarks.toml"
-    saved = None
-    if attempt.bookmark:
-        wait_for(pane, ALL_PAPERS)
-        pane.keys("b")
-        saved = wait_until(
-            pane,
-            lambda: (read_bookmarks(bookmarks) or {}).get("bookmarks"),
-            "the bookmark to be saved",
-            WAIT_SECONDS,
-        )
-    hang_up_at = time.monotonic() + attempt.delay
-    while time.monotonic() < hang_up_at:  # the seeded moment of the hang-up, not a wait
-        if attempt.storm:
-            _storm(pane, rng)
-        time.sleep(0.01)
-
-    if attempt.kill == "kill-pane":
-        tmux.run("kill-pane", "-t", pane.target)
-    else:
-        tmux.run("kill-server")
+    try:
+        pane = tmux.start(paperterm_argv())
+        pid = reader_pid(pane)
+        bookmarks = sandbox.data_dir / "bookmarks.toml"
+        saved = None
+        if attempt.bookmark:
+            wait_for(pane, ALL_PAPERS)
+            pane.keys("b")
+            saved = wait_until(
+                pane,
+                lambda: (read_bookmarks(bookmarks) or {}).get("bookmarks"),
+                "the bookmark to be saved",
+                WAIT_SECONDS,
+            )
+        hang_up_at = time.monotonic() + attempt.delay
+        while time.monotonic() < hang_up_at:  # the seeded moment of the hang-up, not a wait
+            if attempt.storm:
+                _storm(pane, rng)
+            time.sleep(0.01)
+        if attempt.kill == "kill-pane":
+            tmux.run("kill-pane", "-t", pane.target)
+        else:
+            tmux.run("kill-server")
+    finally:
+        tmux.kill()
 
     if seconds_until_gone(pid, HANGUP_DEADLINE) is None:
         os.kill(pid, signal.SIGKILL)  # leave no orphan behind the failure either
-        pytest.fail(f"paperterm (pid {pid}) still runs {HANGUP_DEADLINE} s after the hang-up")
-    if saved is not None:
-        assert (read_bookmarks(bookmarks) or {}).get("bookmarks") == saved
-    else:
-        read_bookmarks(bookmarks)  # if it was written at all, it is whole TOML
-    assert sandbox.crash_logs() == []
+        return f"{attempt}: paperterm still runs {HANGUP_DEADLINE} s after the hang-up"
+    if saved is not None and (read_bookmarks(bookmarks) or {}).get("bookmarks") != saved:
+        return f"{attempt}: the bookmark made before the hang-up is not on disk"
+    read_bookmarks(bookmarks)  # if it was written at all, it is whole TOML
+    if sandbox.crash_logs():
+        return f"{attempt}: a crash log was written"
+    return ""
+
+
+@pytest.mark.slow
+def test_hangups_leave_no_process_and_keep_the_bookmark(tmp_path: Path) -> None:
+    """The tries run LANES at a time (also a harder test: the machine is busier)."""
+    require("tmux")
+    tries = _tries()
+    with ThreadPoolExecutor(LANES) as pool:
+        outcomes = pool.map(_hang_up_once, [tmp_path / f"try{n}" for n in range(TRIES)], tries)
+        failures = [outcome for outcome in outcomes if outcome]
+    assert not failures, "\n".join(failures)
