@@ -179,7 +179,7 @@ class Ending:
 
     def save(self) -> None:
         """Retry the pending bookmark changes; remember why if they still fail."""
-        store = self.app.bookmarks
+        store = self.app.state.bookmarks
         if store.pending:
             try:
                 store.save()
@@ -189,7 +189,7 @@ class Ending:
     def report(self) -> int:
         """Print (or, after a hang-up, write to a file) the changes that could not be
         saved, as commands; the exit status."""
-        store = self.app.bookmarks
+        store = self.app.state.bookmarks
         if not store.pending:
             return self.app.return_code or 0
         commands = replay_commands(store.pending, self.global_options())
@@ -209,7 +209,7 @@ class Ending:
 
     def global_options(self) -> list[str]:
         """The options that point a command at this reader's data dir, config and sources."""
-        session, config = self.app.session, self.app.config
+        session, config = self.app.session, self.app.state.config
         options = ["--data-dir", str(session.data_dir)]
         if config.path is not None and config.path != default_config_path():
             options += ["--config", str(config.path)]

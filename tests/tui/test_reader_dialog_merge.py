@@ -37,7 +37,7 @@ async def test_tags_added_by_the_cli_while_the_dialog_is_open_are_kept(reader, d
         await pilot.press("enter")
         await pilot.pause()
         assert elsewhere(data_dir).get(paper.id).tags == ("mine", "theirs", "more")
-        assert app.bookmarks.get(paper.id).tags == ("mine", "theirs", "more")
+        assert app.state.bookmarks.get(paper.id).tags == ("mine", "theirs", "more")
         assert said(app)[-1] == "Tags saved, merged with changes made elsewhere: mine, theirs, more"
 
 

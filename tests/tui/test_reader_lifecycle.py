@@ -116,10 +116,10 @@ async def test_unsaved_changes_are_saved_by_the_next_poll(reader, data_dir, monk
             patch.setattr(user_files, "atomic_write_bytes", disk_full)
             await pilot.press("b")
             await pilot.pause()
-        assert app.bookmarks.pending
+        assert app.state.bookmarks.pending
         app.poll_bookmarks()  # what the 2-second timer does
         await pilot.pause()
-        assert not app.bookmarks.pending
+        assert not app.state.bookmarks.pending
         assert "not saved" not in screen_text(app)
         assert any("are saved now" in n.message for n in app._notifications)
     assert on_disk(data_dir).bookmarks
@@ -157,11 +157,11 @@ def test_the_watchdog_ends_a_stuck_process_and_still_saves(
     """No event loop runs here, as when it is blocked: only the watchdog can end it."""
     monkeypatch.setattr(lifecycle, "TERMINATE_GRACE", 0.05)
     app = reader()
-    app.bookmarks.load()
+    app.state.bookmarks.load()
     with monkeypatch.context() as patch:
         patch.setattr(user_files, "atomic_write_bytes", disk_full)
         with pytest.raises(BookmarksSaveError):
-            app.bookmarks.add("0123456789ab", "A paper")
+            app.state.bookmarks.add("0123456789ab", "A paper")
     exits = Exits()
     ending = Ending(app, exit_process=exits)
     ending.begin("terminate")
