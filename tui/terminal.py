@@ -26,6 +26,7 @@ draws on stderr: `paperterm 2>log` would draw into the log), and repaints the wh
 after a resume, since the alternate screen comes back blank and Textual repaints only what
 it thinks changed.
 """
+
 from __future__ import annotations
 
 import asyncio
