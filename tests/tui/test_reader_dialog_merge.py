@@ -22,6 +22,12 @@ def said(app) -> list[str]:
     return [notification.message for notification in app._notifications]
 
 
+async def open_dialog(pilot, key: str, kind: type) -> None:
+    await pilot.press(key)
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, kind)
+
+
 async def test_tags_added_by_the_cli_while_the_dialog_is_open_are_kept(reader, data_dir):
     app = reader()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -29,9 +35,7 @@ async def test_tags_added_by_the_cli_while_the_dialog_is_open_are_kept(reader, d
         paper = app.main.paper_list.current
         await pilot.press("t", *"mine", "enter")
         await pilot.pause()
-        await pilot.press("t")  # opens with "mine"
-        await pilot.pause()
-        assert isinstance(app.screen, TagsScreen)
+        await open_dialog(pilot, "t", TagsScreen)  # it shows "mine"
         elsewhere(data_dir).add_tags(paper.id, ["theirs"])  # while it is open
         app.screen.query_one("#tags-input").value = "mine, more"
         await pilot.press("enter")
@@ -48,9 +52,7 @@ async def test_a_note_changed_elsewhere_while_the_dialog_is_open_is_kept(reader,
         paper = app.main.paper_list.current
         await pilot.press("n", *"first", "ctrl+s")
         await pilot.pause()
-        await pilot.press("n")
-        await pilot.pause()
-        assert isinstance(app.screen, NoteScreen)
+        await open_dialog(pilot, "n", NoteScreen)
         elsewhere(data_dir).set_note(paper.id, "theirs")
         app.screen.query_one("TextArea").text = "mine"
         await pilot.press("ctrl+s")
@@ -67,8 +69,7 @@ async def test_a_note_saved_after_a_remove_elsewhere_says_so(reader, data_dir):
         paper = app.main.paper_list.current
         await pilot.press("b")
         await pilot.pause()
-        await pilot.press("n")
-        await pilot.pause()
+        await open_dialog(pilot, "n", NoteScreen)
         elsewhere(data_dir).remove(paper.id)
         app.screen.query_one("TextArea").text = "worth keeping"
         await pilot.press("ctrl+s")
