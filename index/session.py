@@ -10,14 +10,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperterm.index.config import Config
-from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
+from paperterm.index.search.build import Builder, Listener
+from paperterm.index.search.records import PaperList
 from paperterm.index.search.store import (
+    Meta,
     OpenIndex,
     Progress,
+    SourceFile,
     Store,
-    build_in_memory,
-    fingerprint,
 )
 from paperterm.index.sources.loader import (
     Corpus,
@@ -33,13 +34,28 @@ class SessionError(Exception):
 
 
 @dataclass(slots=True)
+class Check:
+    """What `Session.check` found."""
+
+    location: str
+    papers: int
+    files: int
+    damaged: list[str]
+    rebuilt: bool
+
+
+@dataclass(slots=True)
 class Session:
     data_dir: Path
     specs: list[SourceSpec]
     config: Config = field(default_factory=Config)
     warnings: list[str] = field(default_factory=list)
-    _files: list[Path] | None = None
+    _files: list[SourceFile] | None = None
     _problems: list[Problem] = field(default_factory=list)
+    #: Some source files were touched since the index was built (their content the same):
+    #: the next build only records their new stamps.
+    _restamped: bool = False
+    _store: Store | None = None
 
     @classmethod
     def create(cls, data_dir: Path, sources: list[Path], config: Config) -> Session:
@@ -59,69 +75,85 @@ class Session:
 
     @property
     def store(self) -> Store:
-        return Store(self.data_dir)
+        if self._store is None:
+            self._store = Store(self.data_dir, self.specs)
+        return self._store
 
-    def files(self) -> list[Path]:
+    def files(self) -> list[SourceFile]:
+        """The source files, in corpus order."""
         if self._files is None:
-            files: list[Path] = []
-            for spec in self.specs:
+            files: list[SourceFile] = []
+            for number, spec in enumerate(self.specs):
                 found, problems = discover(spec)
-                files.extend(found)
+                files += [SourceFile(number, path, spec.collection) for path in found]
                 self._problems.extend(problems)
             self._files = files
         return self._files
 
-    def fingerprint(self) -> str:
-        overrides = [[str(spec.path), spec.collection] for spec in self.specs]
-        return fingerprint(self.files(), overrides)
+    @property
+    def problems(self) -> list[str]:
+        """What finding the source files ran into (missing files, unreadable folders)."""
+        self.files()
+        return [str(problem) for problem in self._problems]
 
-    def open_existing(self, papers: list[Paper] | None = None) -> OpenIndex | None:
-        """The index if it is built, current and sound: the fast path of every start.
-        `papers` from `open_papers` saves reading them twice."""
-        return self.store.open_current(self.fingerprint(), papers)
+    def current_meta(self) -> tuple[Path, Meta] | None:
+        """The live generation of these sources, if it was built from them as they are."""
+        found = self.store.read_meta()
+        if found is None:
+            return None
+        freshness = self.store.freshness(found[1], self.files())
+        if freshness == "stale":
+            return None
+        self._restamped = freshness == "restamped"
+        return found
 
-    def open_papers(self) -> list[Paper] | None:
+    def open_papers(self) -> PaperList | None:
         """The papers of a built, current index, without opening it (no Whoosh): the
         reader's first screen. None when the index must be built."""
-        return self.store.read_papers(self.fingerprint())
+        found = self.current_meta()
+        return None if found is None else self.store.open_rows(*found)
+
+    def open_existing(self, papers: PaperList | None = None) -> OpenIndex | None:
+        """The index if it is built, current and sound: the fast path of every start.
+        `papers` from `open_papers` saves opening them twice."""
+        found = self.current_meta()
+        if found is None:
+            return None
+        folder, meta = found
+        store = self.store
+        papers = papers if papers is not None else store.open_rows(folder, meta)
+        opened = None if papers is None else store.open_index(folder, meta, papers)
+        if opened is not None:
+            store.mark_used()
+        return opened
 
     def load_corpus(self) -> Corpus:
-        corpus = load_sources(self.specs)
-        return corpus
+        return load_sources(self.specs)
 
     def build(
         self,
-        corpus: Corpus,
         progress: Progress | None = None,
         cancelled: Callable[[], bool] | None = None,
         *,
         force: bool = False,
+        listener: Listener | None = None,
     ) -> OpenIndex:
-        """Build (or wait for another process's build; `force` builds anew whatever is
-        there), falling back to memory when the data dir cannot be written: the result's
-        `location` is then ":memory:"."""
-        fp = self.fingerprint()
+        """Build what changed (or wait for another process's build of the same sources;
+        `force` builds anew whatever is there), falling back to memory when the data dir
+        cannot be written: the result's `location` is then ":memory:"."""
+        listener = listener or Listener(progress=progress, cancelled=cancelled)
         store = self.store
         try:
-            lock = store.build_lock()
-            if force:
-                lock.acquire()
-            elif not lock.try_acquire():
-                stale = store.open_current(None)
-                if stale is not None:
-                    self.warnings.append(
-                        "another paperterm is rebuilding the index; showing the previous one"
-                    )
-                    return stale
-                lock.acquire()  # nothing to show meanwhile: wait for that build
-            try:
-                # Another process may have finished the same build while we waited.
-                ready = None if force else store.open_current(fp)
-                if ready is not None:
-                    return ready
-                return store.build(corpus, fp, progress, cancelled)
-            finally:
-                lock.release()
+            with store.build_lock():
+                if not force:
+                    # Another process may have finished the same build while we waited.
+                    ready = self.open_existing()
+                    if ready is not None and not self._restamped:
+                        return ready
+                builder = Builder(store, self.files(), self._problems, listener, reuse=not force)
+                opened = builder.run()
+            store.remove_old_sets()
+            return opened
         except OSError as error:
             # Read-only, full, or damaged in a way we did not make (a file where the index
             # folder should be...): whatever the reason, this run still works from memory.
@@ -129,7 +161,34 @@ class Session:
                 f"{self.data_dir}: cannot write the index ({_reason(error)}); "
                 "using an in-memory index for this run"
             )
-            return build_in_memory(corpus, fp, progress, cancelled)
+            return self.build_in_memory(listener)
+
+    def build_in_memory(self, listener: Listener | None = None) -> OpenIndex:
+        """For a data dir that cannot be written: the same index, in RAM, for this run."""
+        import time
+
+        from paperterm.index.search.vocabulary import Vocabulary
+
+        started = time.perf_counter()
+        corpus = self.load_corpus()
+        if listener is not None:
+            listener.check()
+        store = self.store
+        ix = store.engine.in_memory(corpus.papers)
+        meta = Meta(
+            schema=0,
+            parser=0,
+            engine=store.engine.name,
+            sources=[],
+            parts=[],
+            papers=len(corpus.papers),
+            collections=corpus.collections,
+            built_at=time.time(),
+            seconds=round(time.perf_counter() - started, 3),
+            problems=[str(problem) for problem in corpus.problems],
+        )
+        vocabulary = Vocabulary.of_papers(corpus.papers)
+        return OpenIndex(ix, corpus.papers, meta, ":memory:", vocabulary)
 
     def open(
         self,
@@ -137,14 +196,36 @@ class Session:
         progress: Progress | None = None,
         cancelled: Callable[[], bool] | None = None,
     ) -> tuple[OpenIndex, list[str]]:
-        """The index, building it if needed; also the corpus problems to report."""
-        if not rebuild:
-            ready = self.open_existing()
-            if ready is not None:
-                return ready, [*map(str, self._problems), *ready.meta.problems]
-        corpus = self.load_corpus()
-        opened = self.build(corpus, progress, cancelled, force=rebuild)
-        return opened, [*map(str, self._problems), *map(str, corpus.problems)]
+        """The index, building what changed if needed; also the corpus problems to report."""
+        opened = None if rebuild else self.open_existing()
+        if opened is None or self._restamped:
+            if opened is not None:
+                opened.close()
+            opened = self.build(progress, cancelled, force=rebuild)
+        return opened, list(dict.fromkeys([*self.problems, *opened.meta.problems]))
+
+    def check(self, progress: Progress | None = None) -> Check:
+        """Read every file of the index against its checksum; rebuild what is damaged."""
+        store = self.store
+        found = store.read_meta()
+        damaged: list[str] = []
+        if found is not None:
+            folder, meta = found
+            damaged = store.verify(folder, meta, full=True)
+        elif store.current_generation() is not None:
+            damaged = ["meta.json: damaged or of another version"]
+        rebuilt = False
+        if damaged or self.current_meta() is None:
+            opened = self.build(progress, force=bool(damaged))
+            rebuilt = True
+        else:
+            opened = self.open_existing()
+            if opened is None:  # damaged since the check: build it again
+                opened = self.build(progress, force=True)
+                rebuilt = True
+        files = len(opened.meta.files)
+        opened.close()
+        return Check(opened.location, opened.meta.papers, files, damaged, rebuilt)
 
 
 def _reason(error: OSError) -> str:

@@ -42,6 +42,7 @@ from paperterm.index.library.edits import save_note, save_tags
 from paperterm.index.library.export import EXPORTERS
 from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
+from paperterm.index.search.build import Listener
 from paperterm.index.search.store import BuildCancelled, OpenIndex
 from paperterm.index.session import Session
 from paperterm.index.text.display import one_line, safe_text
@@ -188,12 +189,14 @@ class ReaderApp(App[int]):
             self.post_message(CorpusLoaded(papers, [], building=False))
             opened = self.session.open_existing(papers)
         if opened is None:
-            corpus = self.session.load_corpus()
-            problems = [str(p) for p in corpus.problems]
-            self.post_message(CorpusLoaded(corpus.papers, problems, building=True))
-            opened = self.session.build(
-                corpus, progress=self._post_progress, cancelled=self._stop.is_set
+            problems = self.session.problems
+            self.post_message(CorpusLoaded([], problems, building=True))
+            listener = Listener(
+                progress=self._post_progress,
+                papers=lambda read: self.post_message(CorpusLoaded(read, problems, True)),
+                cancelled=self._stop.is_set,
             )
+            opened = self.session.build(listener=listener)
         # Whoosh is imported here, off the UI thread and after the list is on screen.
         from paperterm.index.search.searcher import Searcher
 

@@ -9,6 +9,7 @@ engine run the plan (whoosh_engine.py), falls back when nothing matches, adds sn
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 
 from whoosh.index import Index
 
@@ -17,6 +18,7 @@ from paperterm.index.search.engine import Engine, Scored
 from paperterm.index.search.hits import Hit, Matcher, Results, Span, mark, snippet
 from paperterm.index.search.plan import Planner, postings_budget
 from paperterm.index.search.query import ParsedQuery, parse_query
+from paperterm.index.search.records import PaperList
 from paperterm.index.search.vocabulary import Vocabulary
 from paperterm.index.search.whoosh_engine import WhooshEngine
 
@@ -30,13 +32,19 @@ SNIPPET_SCAN_CHARS = 20_000
 class Searcher:
     """Queries over one open index. Not thread-safe: use one per thread (or a lock)."""
 
-    def __init__(self, ix: Index, papers: list[Paper], vocabulary: Vocabulary | None = None):
+    def __init__(
+        self, ix: Index, papers: Sequence[Paper], vocabulary: Vocabulary | None = None
+    ) -> None:
+        """`papers` in the index's order (a document's number is its paper's position);
+        a `PaperList` is read only where hits need it."""
         self.papers = papers
-        self.by_id = {paper.id: paper for paper in papers}
-        self.engine: Engine = WhooshEngine(ix)
-        self.vocabulary = vocabulary or Vocabulary.from_texts(
-            f"{p.name} {p.title} {p.text}" for p in papers
-        )
+        if isinstance(papers, PaperList):
+            self.by_id: Mapping[str, Paper] = papers.by_id
+            self.engine: Engine = WhooshEngine(ix, papers.ids)
+        else:
+            self.by_id = {paper.id: paper for paper in papers}
+            self.engine = WhooshEngine(ix, [paper.id for paper in papers])
+        self.vocabulary = vocabulary or Vocabulary.of_papers(papers)
         budget = postings_budget(self.engine.paper_count())
         self.planner = Planner(self.vocabulary, self.engine.df, self.engine.analysis, budget)
 

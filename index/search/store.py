@@ -1,55 +1,87 @@
-"""The on-disk Whoosh index: built on first use, swapped in atomically, rebuilt when stale.
+"""The on-disk index: one per set of sources, built on first use, brought up to date source by
+source, swapped in atomically, and checked against checksums before it is trusted.
 
 Layout inside `<data dir>/index/`:
 
-    CURRENT          name of the live generation (replaced atomically with os.replace)
-    gen-<stamp>/     a complete index: Whoosh files, meta.json, papers.bin, vocab.json
-    tmp-<stamp>/     a build in progress (or one killed mid-way: removed by the next build)
-    build.lock       locked (`FileLock`) by the process that is building
+    <engine>/<set>/          the index of one set of sources (`engine` is "whoosh"; each
+                             engine's files live apart, so switching engines never mixes them)
+        set.json             the sources it is for (for people, and the clean-up)
+        CURRENT              the live generation's name, and its meta.json's CRC-32
+        build.lock           held (`FileLock`) by the process that builds this set
+        used                 touched when the set is opened (the clean-up drops the least
+                             recently used sets beyond `MAX_SETS`)
+        gen-<stamp>/         a complete index:
+            meta.json        versions, each source file's fingerprint, the engine's parts,
+                             counts, problems, and the size and CRC-32 of every other file
+            verified.json    which files were checked since they last changed (`verify`)
+            papers.bin       every paper, in corpus order (records.py)
+            rows.bin         what the list shows of each paper, and its id
+            vocab.json       the corpus's words and how often they occur
+            sources/*.bin    each source file's prepared records and word counts
+            engine/          the engine's files (Whoosh: segments, table of contents)
+        tmp-<stamp>/         a build in progress (or killed mid-way: removed by the next)
 
-A build writes a whole new generation and only then points CURRENT at it, so a reader never
-sees a half-written index, a killed build leaves the old one live, and readers that opened
-the previous generation keep working until they reopen (the previous one is kept).
+A command answers from the index of its own sources only (two processes with different
+sources never see each other's). A build writes a whole new generation, reusing the files
+of the previous one that did not change (hard links), and only then points CURRENT at it:
+a reader never sees a half-written index, a killed build leaves the old one live, and
+readers that opened the previous generation keep working (it is kept until the next build).
+
+What is read is checked first (`verify`): every file against the size and CRC-32 the build
+recorded, once after each change of the file (its inode, size, mtime and ctime: any write
+changes the ctime, which cannot be set back). A file that fails means a rebuild, never an
+answer from it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import marshal
 import os
 import shutil
+import stat
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperterm.index.atomic import (
     FileLock,
-    atomic_write_bytes,
     atomic_write_text,
     fsync_folder,
     remove_stale_temp_files,
     write_json,
 )
 from paperterm.index.papers import Paper
-from paperterm.index.sources.loader import Corpus
+from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile, RecordFileError
+from paperterm.index.search.whoosh_index import WhooshFiles
+from paperterm.index.sources.loader import SourceSpec
 
 if TYPE_CHECKING:
-    from whoosh.fields import Schema
     from whoosh.index import Index
 
     from paperterm.index.search.vocabulary import Vocabulary
 
-#: Bump when the schema, the analyzers or what goes into papers.bin change: forces a rebuild.
-SCHEMA_VERSION = 4
+#: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
+SCHEMA_VERSION = 5
 #: Bump when parsing or derivation (names, titles, display text) changes.
 PARSER_VERSION = 2
+#: Sets of sources whose indexes are kept; the least recently used beyond are removed.
+MAX_SETS = 4
 
 Progress = Callable[[int, int], None]
-VOCABULARY_FILE = "vocab.json"
+META_FILE = "meta.json"
+VERIFIED_FILE = "verified.json"
 PAPERS_FILE = "papers.bin"
+ROWS_FILE = "rows.bin"
+VOCABULARY_FILE = "vocab.json"
+SOURCES_FOLDER = "sources"
+ENGINE_FOLDER = "engine"
+ENGINES = {"whoosh": WhooshFiles}
+_READ_CHUNK = 1 << 20
 
 
 class StoreError(Exception):
@@ -60,102 +92,197 @@ class BuildCancelled(Exception):
     pass
 
 
-def make_schema() -> Schema:
-    """`all` holds every searchable word of a paper (stemmed) and does the matching; the
-    small `name` and `title` fields add their boosts to papers that match there, and
-    `authors` and `collection` serve `author:` and `collection:` queries. Each field's
-    analyzer is `FieldAnalysis`'s, which the query planner cuts queries with."""
-    # Whoosh is imported where it is used: a start with a built index shows the list from
-    # the papers file before anything of Whoosh is loaded.
-    from whoosh.fields import ID, TEXT, Schema
-
-    from paperterm.index.search.analysis import FieldAnalysis
-
-    analysis = FieldAnalysis()
-    return Schema(
-        id=ID(stored=True, unique=True),
-        all=TEXT(analyzer=analysis.analyzer("all")),
-        name=TEXT(analyzer=analysis.analyzer("name"), field_boost=4.0),
-        title=TEXT(analyzer=analysis.analyzer("title"), field_boost=2.5),
-        authors=TEXT(analyzer=analysis.analyzer("authors")),
-        collection=TEXT(analyzer=analysis.analyzer("collection")),
-    )
+# --- sources and their fingerprints ----------------------------------------------------------
 
 
-def fingerprint(files: list[Path], extra: object = None) -> str:
-    """Changes when a source file is added, removed or modified, or when the schema or
-    parsers change. Uses size and modification time, which costs one stat() per file.
-    Paths count as the bytes they are on disk: how the locale decodes a name that is not
-    ASCII (`LC_ALL=C` with `PYTHONUTF8=0`) must not make the index look stale."""
-    entries = []
-    for path in files:
-        try:
-            info = path.stat()
-            entries.append([_path_key(path.resolve()), info.st_size, info.st_mtime_ns])
-        except OSError:
-            entries.append([_path_key(path), -1, -1])
-    payload = json.dumps(
-        [SCHEMA_VERSION, PARSER_VERSION, sorted(entries), extra], sort_keys=True, default=str
-    )
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One file of a source set: which source (spec) named it, and its path."""
+
+    spec: int
+    path: Path
+    collection: str | None = None
+
+    @property
+    def key(self) -> str:
+        """The file within its set (the same file under two specs is two sources)."""
+        return f"{self.spec}:{path_key(self.path)}"
 
 
-def _path_key(path: Path) -> str:
+def path_key(path: Path) -> str:
+    """A path as the bytes it is on disk: how the locale decodes a name that is not ASCII
+    (`LC_ALL=C` with `PYTHONUTF8=0`) must not make the index look stale."""
     return os.fsencode(path).decode("utf-8", "surrogateescape")
 
 
-def paper_document(paper: Paper) -> dict[str, str]:
-    authors = " ; ".join(paper.authors)
-    collections = " ; ".join(paper.collections)
-    return {
-        "id": paper.id,
-        "all": f"{paper.name}\n{paper.title}\n{paper.text}\n{authors}\n{collections}",
-        "name": paper.name,
-        "title": paper.title,
-        "authors": authors,
-        "collection": collections,
-    }
+def set_key(specs: Sequence[SourceSpec]) -> str:
+    """The name of the index of a set of sources (absolute paths, collection overrides)."""
+    described = [[path_key(Path(os.path.abspath(s.path))), s.collection] for s in specs]
+    text = json.dumps(described, ensure_ascii=True)
+    return hashlib.blake2b(text.encode("ascii"), digest_size=8).hexdigest()
 
 
-def vocabulary_of(papers: list[Paper]) -> Vocabulary:
-    from paperterm.index.search.vocabulary import Vocabulary
+@dataclass(slots=True)
+class Fingerprint:
+    """What identifies a file's content without reading it: inode, size, modification and
+    status-change times. Any write changes the ctime (a tool that puts the mtime back, like
+    `touch -r`, cannot put it back); when the stamp differs, the content's digest decides."""
 
-    return Vocabulary.from_texts(f"{p.name} {p.title} {p.text}" for p in papers)
+    size: int
+    mtime_ns: int
+    ino: int
+    ctime_ns: int
+    digest: str = ""
+
+    @classmethod
+    def of(cls, path: Path) -> Fingerprint | None:
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        return cls(info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+
+    def same_stamp(self, other: Fingerprint) -> bool:
+        return (self.size, self.mtime_ns, self.ino, self.ctime_ns) == (
+            other.size,
+            other.mtime_ns,
+            other.ino,
+            other.ctime_ns,
+        )
+
+    @classmethod
+    def unchanged(cls, path: Path, recorded: Fingerprint) -> Fingerprint | None:
+        """The file's fingerprint now (with the recorded digest) when its content is the
+        recorded one: its stamp is, or (touched, copied back, edited with its mtime put
+        back) the digest of what it holds now is. None when it changed."""
+        now = cls.of(path)
+        if now is None or not recorded.digest:
+            return None
+        if not now.same_stamp(recorded) and file_digest(path) != recorded.digest:
+            return None
+        now.digest = recorded.digest
+        return now
+
+
+def content_digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def file_digest(path: Path) -> str | None:
+    digest = hashlib.blake2b(digest_size=16)
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(_READ_CHUNK):
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+# --- what a generation records ---------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class SourceEntry:
+    """A source file as the generation read it."""
+
+    key: str
+    path: str
+    collection: str | None
+    fingerprint: Fingerprint
+    #: The file in `sources/` with its prepared records.
+    cache: str
+    records: int
+    problems: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, data: dict) -> SourceEntry:
+        return cls(**{**data, "fingerprint": Fingerprint(**data["fingerprint"])})
+
+
+@dataclass(slots=True)
+class Part:
+    """A part of the engine's index: the papers of a run of consecutive source files."""
+
+    id: str
+    sources: list[str]
+    papers: int
+    digest: str
 
 
 @dataclass(slots=True)
 class Meta:
     schema: int
-    fingerprint: str
+    parser: int
+    engine: str
+    sources: list[SourceEntry]
+    parts: list[Part]
     papers: int
     collections: list[str]
     built_at: float
     seconds: float
     problems: list[str] = field(default_factory=list)
+    #: Every other file of the generation (relative path) -> [size, CRC-32].
+    files: dict[str, list[int]] = field(default_factory=dict)
 
     @classmethod
-    def of_build(cls, corpus: Corpus, fp: str, started: float) -> Meta:
-        """What a build of `corpus` that began at `started` (perf_counter) records."""
+    def from_json(cls, data: dict) -> Meta:
         return cls(
-            schema=SCHEMA_VERSION,
-            fingerprint=fp,
-            papers=len(corpus.papers),
-            collections=corpus.collections,
-            built_at=time.time(),
-            seconds=round(time.perf_counter() - started, 3),
-            problems=[str(problem) for problem in corpus.problems],
+            **{
+                **data,
+                "sources": [SourceEntry.from_json(entry) for entry in data["sources"]],
+                "parts": [Part(**part) for part in data["parts"]],
+            }
         )
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @property
+    def current_versions(self) -> bool:
+        return self.schema == SCHEMA_VERSION and self.parser == PARSER_VERSION
+
+
+def crc_of(data: bytes) -> int:
+    return zlib.crc32(data) & 0xFFFFFFFF
+
+
+def file_crc(path: Path) -> tuple[int, int]:
+    """(size, CRC-32) of a file."""
+    crc = 0
+    size = 0
+    with open(path, "rb") as handle:
+        while chunk := handle.read(_READ_CHUNK):
+            crc = zlib.crc32(chunk, crc)
+            size += len(chunk)
+    return size, crc & 0xFFFFFFFF
+
+
+# --- an open index ---------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
 class OpenIndex:
-    """A usable index and the papers it holds (in corpus order)."""
+    """A usable index and the papers it holds (in corpus order: a document's number in the
+    engine is its paper's position)."""
 
     ix: Index
-    papers: list[Paper]
+    papers: Sequence[Paper]
     meta: Meta
-    location: str  # folder of the generation, or ":memory:"
+    location: str  # folder of the generation, or ":memory:" (or a build in progress)
     _vocabulary: Vocabulary | None = None
+    #: While the first build runs: how many papers it will hold (this index has fewer).
+    building_total: int | None = None
+
+    @property
+    def partial(self) -> bool:
+        return self.building_total is not None
+
+    @property
+    def collections(self) -> list[str]:
+        return self.meta.collections
 
     def vocabulary(self) -> Vocabulary:
         """The corpus's words, from the file saved at build time (or counted again)."""
@@ -165,81 +292,145 @@ class OpenIndex:
             try:
                 self._vocabulary = Vocabulary.load(Path(self.location) / VOCABULARY_FILE)
             except (OSError, ValueError):
-                self._vocabulary = vocabulary_of(self.papers)
+                self._vocabulary = Vocabulary.of_papers(self.papers)
         return self._vocabulary
+
+    def close(self) -> None:
+        self.ix.close()
+
+
+# --- one set's store -------------------------------------------------------------------------
 
 
 class Store:
-    def __init__(self, data_dir: Path) -> None:
+    """The indexes of one set of sources, for one engine."""
+
+    def __init__(self, data_dir: Path, specs: Sequence[SourceSpec], engine: str = "whoosh"):
         self.data_dir = data_dir
-        self.root = data_dir / "index"
+        self.specs = list(specs)
+        self.engine = ENGINES[engine]()
+        self.engine_root = data_dir / "index" / engine
+        self.root = self.engine_root / set_key(self.specs)
 
     # --- reading -------------------------------------------------------------------------
 
     def current_generation(self) -> Path | None:
+        found = self._current()
+        return found[0] if found else None
+
+    def _current(self) -> tuple[Path, int] | None:
         try:
-            name = (self.root / "CURRENT").read_text(encoding="utf-8").strip()
+            text = (self.root / "CURRENT").read_text(encoding="utf-8")
         except (OSError, ValueError):  # missing, unreadable, or not text
             return None
-        if not name.startswith("gen-") or "/" in name or "\\" in name:
+        parts = text.split()
+        if len(parts) != 2 or not parts[0].startswith("gen-") or "/" in parts[0]:
             return None
-        folder = self.root / name
-        return folder if folder.is_dir() else None
+        if "\\" in parts[0] or not parts[1].isdigit():
+            return None
+        folder = self.root / parts[0]
+        return (folder, int(parts[1])) if folder.is_dir() else None
 
-    def read_meta(self, folder: Path) -> Meta | None:
+    def read_meta(self) -> tuple[Path, Meta] | None:
+        """The live generation and its record, when both are sound and of this version."""
+        found = self._current()
+        if found is None:
+            return None
+        folder, crc = found
         try:
-            data = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
-            return Meta(**data)
-        except (OSError, ValueError, TypeError):
+            data = (folder / META_FILE).read_bytes()
+            if crc_of(data) != crc:
+                return None
+            meta = Meta.from_json(json.loads(data))
+        except (OSError, ValueError, TypeError, KeyError):
             return None
-
-    def _current_meta(self, expected_fingerprint: str | None) -> tuple[Path, Meta] | None:
-        folder = self.current_generation()
-        if folder is None:
-            return None
-        meta = self.read_meta(folder)
-        if meta is None or meta.schema != SCHEMA_VERSION:
-            return None
-        if expected_fingerprint is not None and meta.fingerprint != expected_fingerprint:
+        if not meta.current_versions or meta.engine != self.engine.name:
             return None
         return folder, meta
 
-    def read_papers(self, expected_fingerprint: str | None) -> list[Paper] | None:
-        """The live generation's papers without opening the index (no Whoosh import): what
-        the reader shows first. None when there is no sound, current generation."""
-        found = self._current_meta(expected_fingerprint)
-        if found is None:
+    @staticmethod
+    def freshness(meta: Meta, files: Sequence[SourceFile]) -> str:
+        """ "current" when `meta` was built from exactly these files as they are now
+        ("restamped" when some were touched since, their content the same), else "stale"."""
+        if [entry.key for entry in meta.sources] != [file.key for file in files]:
+            return "stale"
+        restamped = False
+        for entry, file in zip(meta.sources, files, strict=True):
+            now = Fingerprint.unchanged(file.path, entry.fingerprint)
+            if now is None:
+                return "stale"
+            restamped = restamped or not now.same_stamp(entry.fingerprint)
+        return "restamped" if restamped else "current"
+
+    def open_rows(self, folder: Path, meta: Meta) -> PaperList | None:
+        """The papers of a generation, checked and opened for reading (no Whoosh)."""
+        if self.verify(folder, meta, [PAPERS_FILE, ROWS_FILE]):
             return None
-        folder, meta = found
         try:
-            papers = load_papers(folder / PAPERS_FILE)
-        except Exception:  # any damage means "rebuild", never a crash
+            papers = PaperList(
+                RecordFile(folder / PAPERS_FILE, PAPERS), RecordFile(folder / ROWS_FILE, ROWS)
+            )
+        except (OSError, RecordFileError):
             return None
         return papers if len(papers) == meta.papers else None
 
-    def open_current(
-        self, expected_fingerprint: str | None, papers: list[Paper] | None = None
-    ) -> OpenIndex | None:
-        """The live generation, or None when there is none, it is stale or it is damaged.
-        `papers` from `read_papers` saves reading them again."""
-        found = self._current_meta(expected_fingerprint)
-        if found is None:
+    def open_index(self, folder: Path, meta: Meta, papers: PaperList) -> OpenIndex | None:
+        """The engine's index of a generation, its files checked first."""
+        engine_files = [name for name in meta.files if name.startswith(f"{ENGINE_FOLDER}/")]
+        if self.verify(folder, meta, engine_files):
             return None
-        folder, meta = found
         try:
-            from whoosh import index as whoosh_index
-
-            ix = whoosh_index.open_dir(str(folder), readonly=True)
-            with ix.searcher() as searcher:
-                if searcher.doc_count() != meta.papers:
-                    return None
-            if papers is None:
-                papers = load_papers(folder / PAPERS_FILE)
+            ix = self.engine.open(folder / ENGINE_FOLDER)
+            if ix.doc_count_all() != meta.papers:
+                ix.close()
+                return None
         except Exception:  # any damage means "rebuild", never a crash
             return None
-        if len(papers) != meta.papers:
-            return None
         return OpenIndex(ix, papers, meta, str(folder))
+
+    def mark_used(self) -> None:
+        """Note that this set was just used (for the clean-up of old sets)."""
+        with contextlib.suppress(OSError):
+            os.utime(self.root / "used")
+
+    # --- checking ------------------------------------------------------------------------
+
+    def verify(
+        self, folder: Path, meta: Meta, names: Sequence[str] | None = None, full: bool = False
+    ) -> list[str]:
+        """The files (of `names`, or all) that are missing or fail their checksum, each as
+        "name: reason". A file is read only when it changed since it was last found sound
+        (`full`: every file is read)."""
+        stamps = {} if full else _read_stamps(folder)
+        wanted = list(meta.files) if names is None else list(names)
+        problems: list[str] = []
+        checked: dict[str, list[int]] = {}
+        for name in wanted:
+            expected = meta.files.get(name)
+            if expected is None:
+                problems.append(f"{name}: not recorded")
+                continue
+            path = folder / name
+            now = Fingerprint.of(path)
+            if now is None:
+                problems.append(f"{name}: missing")
+                continue
+            stamp = [now.ino, now.size, now.mtime_ns, now.ctime_ns]
+            if stamps.get(name) == stamp:
+                continue
+            try:
+                size, crc = file_crc(path)
+            except OSError as error:
+                problems.append(f"{name}: unreadable ({error.strerror})")
+                continue
+            if [size, crc] != expected:
+                reason = "size differs" if size != expected[0] else "checksum differs"
+                problems.append(f"{name}: {reason}")
+                continue
+            checked[name] = stamp
+        if checked:
+            _write_stamps(folder, {**stamps, **checked})
+        return problems
 
     # --- building ------------------------------------------------------------------------
 
@@ -247,122 +438,154 @@ class Store:
         """The lock a process holds while it builds (waiting for it waits for the build)."""
         return FileLock(self.root / "build.lock", timeout=None)
 
-    def build(
-        self,
-        corpus: Corpus,
-        fp: str,
-        progress: Progress | None = None,
-        cancelled: Callable[[], bool] | None = None,
-    ) -> OpenIndex:
-        """Build a new generation and make it live. Call with the build lock held."""
-        self._remove_leftovers()
-        stamp = f"{time.time_ns():x}-{os.getpid()}"
-        tmp = self.root / f"tmp-{stamp}"
-        final = self.root / f"gen-{stamp}"
-        tmp.mkdir(parents=True)
-        from whoosh import index as whoosh_index
+    def new_build_folder(self) -> Path:
+        """A fresh temporary folder for a build (call with the build lock held): what builds
+        killed mid-way left is removed first."""
+        self.remove_leftovers()
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._describe_set()
+        tmp = self.root / f"tmp-{time.time_ns():x}-{os.getpid()}"
+        (tmp / ENGINE_FOLDER).mkdir(parents=True)
+        (tmp / SOURCES_FOLDER).mkdir()
+        return tmp
 
+    def _describe_set(self) -> None:
+        described = self.root / "set.json"
+        if not described.exists():
+            sources = [
+                {"path": path_key(Path(os.path.abspath(s.path))), "collection": s.collection}
+                for s in self.specs
+            ]
+            write_json(described, {"engine": self.engine.name, "sources": sources})
+        (self.root / "used").touch()
+
+    def publish(self, tmp: Path, meta: Meta, keep_tmp: bool = False) -> Path:
+        """Make a finished build the live generation: records every file's checksum in
+        meta.json, moves the folder to its final name, and points CURRENT at it. With
+        `keep_tmp` (a reader still uses the build's own folder), the generation is made of
+        hard links and `tmp` stays until the next build."""
+        meta.files = {**meta.files, **_checksums(tmp, skip=set(meta.files))}
+        data = json.dumps(meta.to_json(), ensure_ascii=False).encode("utf-8", "surrogatepass")
+        (tmp / META_FILE).write_bytes(data)
+        final = self.root / ("gen-" + tmp.name.removeprefix("tmp-"))
         try:
-            started = time.perf_counter()
-            ix = whoosh_index.create_in(str(tmp), make_schema())
-            write_documents(ix, corpus.papers, progress, cancelled)
-            save_papers(tmp / PAPERS_FILE, corpus.papers)
-            vocabulary = vocabulary_of(corpus.papers)
-            atomic_write_text(tmp / VOCABULARY_FILE, vocabulary.dumps())
-            meta = Meta.of_build(corpus, fp, started)
-            write_json(tmp / "meta.json", asdict(meta))
-            fsync_folder(tmp)
-            os.rename(tmp, final)
-            atomic_write_text(self.root / "CURRENT", final.name + "\n")
+            if keep_tmp:
+                _link_tree(tmp, final)
+            else:
+                _fsync_tree(tmp)
+                os.rename(tmp, final)
+            fsync_folder(self.root)
+            atomic_write_text(self.root / "CURRENT", f"{final.name} {crc_of(data)}\n")
         except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
             if self.current_generation() != final:  # not made live: nothing will use it
                 shutil.rmtree(final, ignore_errors=True)
             raise
-        self._remove_old_generations(keep={final.name})
-        ix = whoosh_index.open_dir(str(final), readonly=True)
-        return OpenIndex(ix, corpus.papers, meta, str(final), vocabulary)
+        _write_stamps(final, _stamps(final, meta.files))
+        self.remove_old_generations(keep={final.name})
+        return final
 
-    def _remove_leftovers(self) -> None:
+    def remove_leftovers(self) -> None:
         """What builds killed mid-way left: their folders and CURRENT's temporary files."""
         for entry in self.root.glob("tmp-*"):
             shutil.rmtree(entry, ignore_errors=True)
         remove_stale_temp_files(self.root / "CURRENT")
 
-    def _remove_old_generations(self, keep: set[str]) -> None:
+    def remove_old_generations(self, keep: set[str]) -> None:
         """Drop all generations but the live one and the newest previous one (which a
         running reader may still be using)."""
         old = sorted(
             (p for p in self.root.glob("gen-*") if p.name not in keep),
-            key=lambda p: p.stat().st_mtime_ns if p.exists() else 0,
+            key=lambda p: p.name,
         )
         for entry in old[:-1]:
             shutil.rmtree(entry, ignore_errors=True)
 
-
-def build_in_memory(
-    corpus: Corpus,
-    fp: str,
-    progress: Progress | None = None,
-    cancelled: Callable[[], bool] | None = None,
-) -> OpenIndex:
-    """For a data dir that cannot be written: the same index, in RAM, for this run only."""
-    started = time.perf_counter()
-    from whoosh.filedb.filestore import RamStorage
-
-    class MemoryStorage(RamStorage):
-        """RamStorage whose writers' scratch space is memory too. Whoosh's own puts it in
-        a folder named after the index in the temp dir, `/tmp/MAIN.tmp` for every process:
-        two in-memory builds at once (a reader and a CLI over an unwritable data dir)
-        deleted each other's scratch files and crashed, and a full disk failed it."""
-
-        def temp_storage(self, name: str | None = None) -> RamStorage:
-            return RamStorage()
-
-    ix = MemoryStorage().create_index(make_schema())
-    write_documents(ix, corpus.papers, progress, cancelled)
-    meta = Meta.of_build(corpus, fp, started)
-    return OpenIndex(ix, corpus.papers, meta, ":memory:", vocabulary_of(corpus.papers))
+    def remove_old_sets(self) -> None:
+        """Keep the indexes of the `MAX_SETS` most recently used sets of sources (and this
+        one); a set another process is building is left alone."""
+        try:
+            sets = [p for p in self.engine_root.iterdir() if p.is_dir() and p != self.root]
+        except OSError:
+            return
+        sets.sort(key=_last_used, reverse=True)
+        for folder in sets[MAX_SETS - 1 :]:
+            lock = FileLock(folder / "build.lock")
+            if lock.try_acquire():
+                try:
+                    shutil.rmtree(folder, ignore_errors=True)
+                finally:
+                    lock.release()
+        _remove_old_layout(self.data_dir / "index")
 
 
-def write_documents(
-    ix: Index,
-    papers: list[Paper],
-    progress: Progress | None,
-    cancelled: Callable[[], bool] | None,
-) -> None:
-    writer = ix.writer(limitmb=256)
-    total = len(papers)
-    step = max(1, total // 100)
+def _last_used(folder: Path) -> int:
     try:
-        for done, paper in enumerate(papers, start=1):
-            writer.add_document(**paper_document(paper))
-            if done % step == 0 or done == total:
-                if cancelled is not None and cancelled():
-                    raise BuildCancelled
-                if progress is not None:
-                    progress(done, total)
-    except BaseException:
-        writer.cancel()
-        raise
-    writer.commit(optimize=False, merge=False)
+        return (folder / "used").stat().st_mtime_ns
+    except OSError:
+        return 0
 
 
-#: Paper fields in the order the papers file stores them.
-_PAPER_FIELDS = tuple(f.name for f in fields(Paper))
+def _remove_old_layout(root: Path) -> None:
+    """The index as paperterm kept it before sets of sources (`index/gen-*`, `CURRENT`)."""
+    lock = FileLock(root / "build.lock")
+    if not (root / "CURRENT").exists() or not lock.try_acquire():
+        return
+    try:
+        for entry in [*root.glob("gen-*"), *root.glob("tmp-*")]:
+            shutil.rmtree(entry, ignore_errors=True)
+        (root / "CURRENT").unlink(missing_ok=True)
+    finally:
+        lock.release()
 
 
-def save_papers(path: Path, papers: list[Paper]) -> None:
-    """The corpus as parsed, for the next start: one marshal'd list of tuples, which loads
-    about five times faster than JSON (a warm start at 50,000 papers reads ~100 MB)."""
-    rows = [tuple(getattr(paper, name) for name in _PAPER_FIELDS) for paper in papers]
-    atomic_write_bytes(path, marshal.dumps((_PAPER_FIELDS, rows)))
+def _checksums(folder: Path, skip: set[str]) -> dict[str, list[int]]:
+    """[size, CRC-32] of every file under `folder` but meta.json, verified.json and `skip`."""
+    found: dict[str, list[int]] = {}
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        if path.is_file() and name not in skip and name not in (META_FILE, VERIFIED_FILE):
+            found[name] = list(file_crc(path))
+    return found
 
 
-def load_papers(path: Path) -> list[Paper]:
-    """Raises ValueError (or OSError) when the file is damaged or from another version."""
-    with open(path, "rb") as handle:
-        names, rows = marshal.load(handle)
-    if tuple(names) != _PAPER_FIELDS:
-        raise ValueError(f"{path}: written by another version")
-    return [Paper(*row) for row in rows]
+def _stamps(folder: Path, names: Sequence[str]) -> dict[str, list[int]]:
+    found = {}
+    for name in names:
+        now = Fingerprint.of(folder / name)
+        if now is not None:
+            found[name] = [now.ino, now.size, now.mtime_ns, now.ctime_ns]
+    return found
+
+
+def _read_stamps(folder: Path) -> dict[str, list[int]]:
+    try:
+        data = json.loads((folder / VERIFIED_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write_stamps(folder: Path, stamps: dict[str, list[int]]) -> None:
+    """Best effort: a data dir that cannot be written is checked again next time."""
+    with contextlib.suppress(OSError):
+        write_json(folder / VERIFIED_FILE, stamps)
+
+
+def _link_tree(source: Path, target: Path) -> None:
+    for path in sorted(source.rglob("*")):
+        destination = target / path.relative_to(source)
+        if path.is_dir():
+            destination.mkdir(parents=True, exist_ok=True)
+        else:
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            os.link(path, destination)
+    _fsync_tree(target)
+
+
+def _fsync_tree(folder: Path) -> None:
+    for path in [folder, *folder.rglob("*")]:
+        if path.is_dir():
+            fsync_folder(path)
+        else:
+            with open(path, "rb+") as handle:
+                os.fsync(handle.fileno())

@@ -19,6 +19,7 @@ from pathlib import Path
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract_iter
 
+from paperterm.index.papers import Paper
 from paperterm.index.text.words import WORD
 
 #: Past every character a word can hold: `prefix + _LAST` sorts after all its completions.
@@ -44,6 +45,18 @@ class Vocabulary:
         for text in texts:
             counts.update(WORD.findall(text.lower()))
         return cls(dict(counts))
+
+    @classmethod
+    def of_papers(cls, papers: Iterable[Paper]) -> Vocabulary:
+        """The words of the papers' names, titles and texts."""
+        return cls(dict(cls.count_papers(papers)))
+
+    @staticmethod
+    def count_papers(papers: Iterable[Paper]) -> Counter[str]:
+        counts: Counter[str] = Counter()
+        for paper in papers:
+            counts.update(WORD.findall(f"{paper.name} {paper.title} {paper.text}".lower()))
+        return counts
 
     @classmethod
     def load(cls, path: Path) -> Vocabulary:

@@ -5,6 +5,7 @@ limit), collected exactly, and counted as SQLite FTS5 counts them."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from whoosh import query as Q
 from whoosh.collectors import Collector, FilterCollector, TopCollector, UnlimitedCollector
@@ -50,11 +51,14 @@ def compile_alternative(alternative: Alternative) -> Q.Query:
 
 class WhooshEngine:
     """An `Engine` over one open Whoosh index. Not thread-safe: use one per thread (or a
-    lock)."""
+    lock). `ids` are the papers' ids by document number: the store keeps a document's
+    number its paper's row, so a hit's id is read from the rows, not its stored fields
+    (~10 µs a hit, and 0.5 s for the id -> document table of 50,000 papers)."""
 
-    def __init__(self, ix: Index) -> None:
+    def __init__(self, ix: Index, ids: Sequence[str] | None = None) -> None:
         self._searcher: WhooshSearcher = ix.searcher()
         self.analysis = FieldAnalysis()
+        self._ids = ids
         self._docnums: dict[str, int] | None = None
 
     def close(self) -> None:
@@ -70,8 +74,15 @@ class WhooshEngine:
     def docnums(self) -> dict[str, int]:
         """Paper id -> Whoosh document number (read once, on first use)."""
         if self._docnums is None:
-            self._docnums = {fields["id"]: docnum for docnum, fields in self._searcher.iter_docs()}
+            self._docnums = {paper_id: docnum for docnum, paper_id in enumerate(self.ids)}
         return self._docnums
+
+    @property
+    def ids(self) -> Sequence[str]:
+        """Document number -> paper id."""
+        if self._ids is None:
+            self._ids = [fields["id"] for _, fields in self._searcher.iter_docs()]
+        return self._ids
 
     def warm(self) -> None:
         self.docnums  # noqa: B018 - read the id -> document table now
@@ -95,7 +106,8 @@ class WhooshEngine:
             collector = FilterCollector(collector, allow=allow)
         self._searcher.search_with_collector(compile_plan(plan), collector)
         hits = collector.results()
-        return [(hit["id"], float(hit.score or 0.0)) for hit in hits], len(hits)
+        ids = self.ids
+        return [(ids[hit.docnum], float(hit.score or 0.0)) for hit in hits], len(hits)
 
     def _matching_at_least(self, plan: Plan) -> set[int]:
         """The documents that match `plan.minimum` of its required groups at least."""
@@ -110,4 +122,5 @@ class WhooshEngine:
         if docnum is None:
             return []
         hits = self._searcher.more_like(docnum, "all", text=text, top=limit, numterms=12)
-        return [(hit["id"], float(hit.score or 0.0)) for hit in hits]
+        ids = self.ids
+        return [(ids[hit.docnum], float(hit.score or 0.0)) for hit in hits]

@@ -4,12 +4,16 @@ Each format has a parser module (`text_list`, ...) exposing
 `parse(path, text, collection) -> tuple[list[Paper], list[Problem]]`; this module picks the
 parser (by extension, or by sniffing the content when the extension says nothing useful),
 decodes bytes, walks folders, and never lets one bad file stop the others. Parsers give the
-record as the source has it; every record is then rendered (`enrich.render`), duplicates
-merged, and each paper that remains enriched once (`enrich.enrich`).
+record as the source has it; every record is then rendered (`enrich.render`) and prepared on
+its own (`prepare`: enriched as if it were the only record of its paper, with the keys that
+find its duplicates), and duplicates are merged (`merge_prepared`). Preparing is most of the
+work and needs nothing from other files: an index build prepares files in parallel and keeps
+each file's records for the next build.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import re
@@ -19,7 +23,14 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from paperterm.index.papers import Paper, content_id, digest_id, normalize_for_id
+from paperterm.index.links import Known, paper_links
+from paperterm.index.papers import (
+    Paper,
+    content_id,
+    digest_id,
+    normalize_for_id,
+    paper_tuple,
+)
 from paperterm.index.problems import Problem
 from paperterm.index.sources.enrich import enrich, render
 
@@ -157,13 +168,27 @@ def pick_parser(path: Path, text: str) -> Parser:
 
 def load_file(path: Path, collection: str | None = None) -> tuple[list[Paper], list[Problem]]:
     """The records of one file, rendered (display text and title) but not yet enriched."""
+    data, problems = read_source(path)
+    if data is None:
+        return [], problems
+    return load_data(path, data, collection)
+
+
+def read_source(path: Path) -> tuple[bytes | None, list[Problem]]:
+    """A source file's bytes (None, with the reason, when it cannot be read)."""
     try:
         if not stat.S_ISREG(path.stat().st_mode):
             # A pipe would block the start for ever, /dev/zero would never end.
-            return [], [Problem(str(path), 0, "not a regular file (a pipe or device); skipped")]
-        data = path.read_bytes()
+            return None, [Problem(str(path), 0, "not a regular file (a pipe or device); skipped")]
+        return path.read_bytes(), []
     except OSError as error:
-        return [], [Problem(str(path), 0, f"cannot read: {error.strerror or error}")]
+        return None, [Problem(str(path), 0, f"cannot read: {error.strerror or error}")]
+
+
+def load_data(
+    path: Path, data: bytes, collection: str | None = None
+) -> tuple[list[Paper], list[Problem]]:
+    """`load_file` of bytes already read from `path`."""
     text, problems = decode(path, data)
     if text is None:
         return [], problems
@@ -174,16 +199,93 @@ def load_file(path: Path, collection: str | None = None) -> tuple[list[Paper], l
 def load_sources(specs: Iterable[SourceSpec]) -> Corpus:
     """Every paper from every source, duplicates merged, problems collected (never raised)."""
     corpus = Corpus()
+    prepared: list[Prepared] = []
     for spec in specs:
         files, problems = discover(spec)
         corpus.problems.extend(problems)
         for path in files:
-            papers, problems = load_file(path, spec.collection)
+            records, problems = prepare_file(path, spec.collection)
             corpus.files.append(path)
-            corpus.papers.extend(papers)
+            prepared.extend(records)
             corpus.problems.extend(problems)
-    corpus.papers = [enrich(paper) for paper in merge_duplicates(corpus.papers)]
+    corpus.papers = merge_prepared(prepared)
     return corpus
+
+
+def prepare_file(
+    path: Path, collection: str | None = None, data: bytes | None = None
+) -> tuple[list[Prepared], list[Problem]]:
+    """The records of one file (its bytes, when already read), each prepared as if it were
+    the only one (`prepare`): the work that does not depend on other files, which a build
+    runs in parallel and keeps."""
+    papers, problems = (
+        load_file(path, collection) if data is None else load_data(path, data, collection)
+    )
+    return [prepare(paper) for paper in papers], problems
+
+
+@dataclass(slots=True)
+class Prepared:
+    """A rendered record enriched as if no other record were the same paper, with what
+    merging needs to know about it (`merge_prepared`). Most papers are in one source only,
+    and then this is the paper."""
+
+    paper: Paper
+    #: The record's own links, before enriching (a merged paper's links are built from
+    #: every record's).
+    own_links: list[str]
+    #: Digests of what makes two records the same paper (`_identities`).
+    identities: list[str]
+    #: Digest of the folded abstract ("" without one); `anonymous`: the paper is known only
+    #: by its abstract (a content id, like the seeds', whose titles are derived).
+    abstract: str
+    anonymous: bool
+    #: Whether the source gave the title (a derived one does not count for the suffix an
+    #: id gets when another paper has it already).
+    titled: bool
+
+    def to_tuple(self) -> tuple:
+        return (
+            paper_tuple(self.paper),
+            self.own_links,
+            self.identities,
+            self.abstract,
+            self.anonymous,
+            self.titled,
+        )
+
+    @classmethod
+    def from_tuple(cls, row: tuple) -> Prepared:
+        fields, own_links, identities, abstract, anonymous, titled = row
+        return cls(Paper(*fields), own_links, identities, abstract, anonymous, titled)
+
+
+def prepare(paper: Paper) -> Prepared:
+    """`paper` (rendered) enriched on its own, with its merge keys."""
+    prepared = _keyed(paper, own_links=list(paper.links))
+    enrich(paper)
+    return prepared
+
+
+def _keyed(paper: Paper, own_links: list[str]) -> Prepared:
+    abstract = _fold(paper.text)
+    keys = _identities(paper, abstract)
+    return Prepared(
+        paper=paper,
+        own_links=own_links,
+        identities=[_digest(f"{kind}\n{key}") for kind, key in keys],
+        abstract=_digest(abstract) if abstract else "",
+        anonymous=bool(abstract) and _is_content_id(paper.id, paper.abstract),
+        titled=bool(paper.title),
+    )
+
+
+def _is_content_id(paper_id: str, abstract: str) -> bool:
+    return len(paper_id) == 12 and paper_id == digest_id(normalize_for_id(abstract))
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def _fold(text: str) -> str:
@@ -204,18 +306,35 @@ def _identities(paper: Paper, abstract: str) -> list[tuple[str, str]]:
     return keys
 
 
-def _absorb(first: Paper, later: Paper) -> None:
+def _absorb(first: Prepared, later: Prepared) -> None:
     """`first` lists `later`'s collections and takes what it lacked (authors, year, ...)."""
-    for name in later.collections:
-        if name not in first.collections:
-            first.collections.append(name)
-    for url in later.links:
-        if url not in first.links:
-            first.links.append(url)
-    first.authors = first.authors or later.authors
-    first.year = first.year if first.year is not None else later.year
-    first.doi = first.doi or later.doi
-    first.arxiv_id = first.arxiv_id or later.arxiv_id
+    paper, other = first.paper, later.paper
+    for name in other.collections:
+        if name not in paper.collections:
+            paper.collections.append(name)
+    for url in later.own_links:
+        if url not in first.own_links:
+            first.own_links.append(url)
+    paper.authors = paper.authors or other.authors
+    paper.year = paper.year if paper.year is not None else other.year
+    paper.doi = paper.doi or other.doi
+    paper.arxiv_id = paper.arxiv_id or other.arxiv_id
+
+
+def merge_prepared(records: Iterable[Prepared]) -> list[Paper]:
+    """The papers of prepared records (`prepare`), duplicates merged (`merge_duplicates`)."""
+    return [record.paper for record in merge_records(records)[0]]
+
+
+def merge_records(records: Iterable[Prepared]) -> tuple[list[Prepared], list[Prepared]]:
+    """`merge_prepared`, as records: those that stay (in order), and those merged into
+    them. A record that took in others gets its links built again from all of theirs."""
+    records = list(records)
+    merged, absorbing = _merge(records)
+    for record in absorbing:
+        record.paper.links = paper_links(Known(urls=record.own_links, text=record.paper.text))
+    staying = {id(record) for record in merged}
+    return merged, [record for record in records if id(record) not in staying]
 
 
 def merge_duplicates(papers: list[Paper]) -> list[Paper]:
@@ -230,33 +349,40 @@ def merge_duplicates(papers: list[Paper]) -> list[Paper]:
     happen to share an id (e.g. the BibTeX key `preface` in two proceedings) are both kept,
     the later one with a suffix from its content so the ids stay unique.
     """
-    merged: list[Paper] = []
-    by_identity: dict[tuple[str, str], Paper] = {}
-    by_abstract: dict[str, Paper] = {}
-    anonymous_by_abstract: dict[str, Paper] = {}
+    return [record.paper for record in _merge(_keyed(p, p.links) for p in papers)[0]]
+
+
+def _merge(records: Iterable[Prepared]) -> tuple[list[Prepared], list[Prepared]]:
+    """The records that stay (in order) and those of them that took in others."""
+    merged: list[Prepared] = []
+    by_identity: dict[str, Prepared] = {}
+    by_abstract: dict[str, Prepared] = {}
+    anonymous_by_abstract: dict[str, Prepared] = {}
+    absorbing: dict[int, Prepared] = {}
     ids: set[str] = set()
-    for paper in papers:
-        abstract = _fold(paper.text)
-        anonymous = bool(abstract) and paper.id == digest_id(normalize_for_id(paper.abstract))
-        identities = _identities(paper, abstract)
-        first = next((by_identity[key] for key in identities if key in by_identity), None)
-        if first is None and abstract:
-            first = (by_abstract if anonymous else anonymous_by_abstract).get(abstract)
+    for record in records:
+        paper = record.paper
+        first = next((by_identity[key] for key in record.identities if key in by_identity), None)
+        if first is None and record.abstract:
+            table = by_abstract if record.anonymous else anonymous_by_abstract
+            first = table.get(record.abstract)
         if first is None:
-            first = paper
+            first = record
             if paper.id in ids:
-                suffix = content_id(f"{paper.title}\n{paper.abstract}")[:6]
+                title = paper.title if record.titled else ""
+                suffix = content_id(title + "\n" + paper.abstract)[:6]
                 paper.id = f"{paper.id}~{suffix}"
                 while paper.id in ids:
                     paper.id += "~"
             ids.add(paper.id)
-            merged.append(paper)
+            merged.append(record)
         else:
-            _absorb(first, paper)
-        for key in identities:
+            _absorb(first, record)
+            absorbing[id(first)] = first
+        for key in record.identities:
             by_identity.setdefault(key, first)
-        if abstract:
-            by_abstract.setdefault(abstract, first)
-            if anonymous:
-                anonymous_by_abstract.setdefault(abstract, first)
-    return merged
+        if record.abstract:
+            by_abstract.setdefault(record.abstract, first)
+            if record.anonymous:
+                anonymous_by_abstract.setdefault(record.abstract, first)
+    return merged, list(absorbing.values())

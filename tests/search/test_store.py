@@ -6,7 +6,6 @@ and runs from an in-memory index, with a warning, where it cannot write)."""
 from __future__ import annotations
 
 import errno
-import fcntl
 import json
 import marshal
 import os
@@ -19,12 +18,14 @@ import time
 from pathlib import Path
 
 import pytest
-import whoosh.index
 
 from paperterm.index.config import Config
+from paperterm.index.search import build as build_module
 from paperterm.index.search import store as store_module
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import BuildCancelled, Store
+from paperterm.index.search.whoosh_index import WhooshFiles
+from paperterm.index.search.whoosh_segments import SegmentBuilder
 from paperterm.index.session import Session, SessionError
 
 SEED_PAPERS = 38
@@ -34,18 +35,24 @@ def _session(data: Path, sources: list[Path] | None = None) -> Session:
     return Session.create(data, sources or [], Config())
 
 
+def _set_root(data: Path, sources: list[Path] | None = None) -> Path:
+    """The folder of the index of these sources (the seeds by default)."""
+    return _session(data, sources).store.root
+
+
 def test_index_is_built_on_first_use_and_reused(tmp_path):
     data = tmp_path / "data"
     assert not data.exists()
     first, _ = _session(data).open()
     assert len(first.papers) == SEED_PAPERS
-    assert (data / "index" / "CURRENT").is_file()
-    generation = (data / "index" / "CURRENT").read_text().strip()
+    current = _set_root(data) / "CURRENT"
+    assert current.is_file()
+    generation = current.read_text()
     second_session = _session(data)
     assert second_session.open_existing() is not None
     second, _ = second_session.open()
     assert second.location == first.location
-    assert (data / "index" / "CURRENT").read_text().strip() == generation
+    assert current.read_text() == generation
     assert [p.id for p in second.papers] == [p.id for p in first.papers]
 
 
@@ -88,21 +95,20 @@ def test_damaged_index_is_rebuilt(tmp_path, damage):
     data = tmp_path / "data"
     first, _ = _session(data).open()
     folder = Path(first.location)
+    engine = folder / store_module.ENGINE_FOLDER
     first.ix.close()
     if damage == "toc":
-        for toc in folder.glob("*.toc"):
+        for toc in engine.glob("*.toc"):
             toc.unlink()
     elif damage == "segment":
-        for segment in folder.glob("*.seg"):
-            segment.write_bytes(segment.read_bytes()[:20])
-        for postings in folder.glob("*.pst"):
-            postings.write_bytes(b"")
+        for postings in engine.glob("*.pst"):
+            postings.write_bytes(postings.read_bytes()[:20])
     elif damage == "papers":
         (folder / store_module.PAPERS_FILE).write_bytes(b"\x00garbage")
     elif damage == "meta":
         (folder / "meta.json").write_text("not json", encoding="utf-8")
     else:
-        (data / "index" / "CURRENT").write_text("gen-nonexistent\n", encoding="utf-8")
+        (_set_root(data) / "CURRENT").write_text("gen-nonexistent 1\n", encoding="utf-8")
     session = _session(data)
     assert session.open_existing() is None
     second, _ = session.open()
@@ -113,29 +119,15 @@ def test_damaged_index_is_rebuilt(tmp_path, damage):
 def test_leftover_temp_build_is_removed_and_old_generations_pruned(tmp_path):
     data = tmp_path / "data"
     _session(data).open()
-    leftover = data / "index" / "tmp-killed"
+    root = _set_root(data)
+    leftover = root / "tmp-killed"
     leftover.mkdir()
     (leftover / "junk").write_text("x")
     for _ in range(3):
         _session(data).open(rebuild=True)
     assert not leftover.exists()
-    generations = list((data / "index").glob("gen-*"))
+    generations = list(root.glob("gen-*"))
     assert len(generations) == 2  # the live one and the previous one
-
-
-def test_opens_previous_index_read_only_while_another_process_builds(tmp_path):
-    data = tmp_path / "data"
-    first, _ = _session(data).open()
-    source = tmp_path / "new.txt"
-    source.write_text("New\n\nA new abstract.\n", encoding="utf-8")
-    with open(data / "index" / "build.lock", "a+") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        # Another session over other sources sees the lock held: it must not wait or
-        # fail, but show what is there with a warning.
-        session = _session(data, [source])
-        opened, _ = session.open()
-        assert opened.location == first.location
-        assert any("rebuilding" in warning for warning in session.warnings)
 
 
 def test_unwritable_data_dir_falls_back_to_memory(tmp_path, monkeypatch):
@@ -168,7 +160,7 @@ def test_cancelled_build_leaves_no_trace(tmp_path):
     session = _session(tmp_path / "data")
     with pytest.raises(BuildCancelled):
         session.open(cancelled=lambda: True)
-    root = tmp_path / "data" / "index"
+    root = _set_root(tmp_path / "data")
     assert not list(root.glob("tmp-*")) and not list(root.glob("gen-*"))
     shutil.rmtree(root)
     assert len(_session(tmp_path / "data").open()[0].papers) == SEED_PAPERS
@@ -197,26 +189,40 @@ def _cut_in_half(path: Path) -> None:
     path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
 
 
+def _engine_files(gen: Path, suffix: str) -> list[Path]:
+    return list((gen / store_module.ENGINE_FOLDER).glob(f"*{suffix}"))
+
+
+def _edit_meta(gen: Path, **changes) -> None:
+    meta = json.loads((gen / "meta.json").read_text())
+    (gen / "meta.json").write_text(json.dumps({**meta, **changes}))
+
+
 DAMAGE = {
-    "segment file missing": lambda gen, root: [p.unlink() for p in gen.glob("*.seg")],
-    "segment file truncated": lambda gen, root: [_cut_in_half(p) for p in gen.glob("*.seg")],
-    "segment file emptied": lambda gen, root: [p.write_bytes(b"") for p in gen.glob("*.seg")],
+    "postings file missing": lambda gen, root: [p.unlink() for p in _engine_files(gen, ".pst")],
+    "postings file truncated": lambda gen, root: [
+        _cut_in_half(p) for p in _engine_files(gen, ".pst")
+    ],
+    "terms file emptied": lambda gen, root: [
+        p.write_bytes(b"") for p in _engine_files(gen, ".trm")
+    ],
+    "table of contents missing": lambda gen, root: [p.unlink() for p in _engine_files(gen, ".toc")],
     "papers file missing": lambda gen, root: (gen / store_module.PAPERS_FILE).unlink(),
     "papers file truncated": lambda gen, root: _cut_in_half(gen / store_module.PAPERS_FILE),
-    "papers file not marshal": lambda gen, root: (gen / store_module.PAPERS_FILE).write_text("{}"),
+    "papers file not a record file": lambda gen, root: (gen / store_module.PAPERS_FILE).write_text(
+        "{}"
+    ),
     "papers file of another version": lambda gen, root: (
         gen / store_module.PAPERS_FILE
     ).write_bytes(marshal.dumps((("id", "title"), [("a", "b")]))),
+    "rows file missing": lambda gen, root: (gen / store_module.ROWS_FILE).unlink(),
+    "rows file truncated": lambda gen, root: _cut_in_half(gen / store_module.ROWS_FILE),
     "meta.json missing": lambda gen, root: (gen / "meta.json").unlink(),
     "meta.json truncated": lambda gen, root: _cut_in_half(gen / "meta.json"),
-    "meta.json from a newer version": lambda gen, root: (gen / "meta.json").write_text(
-        json.dumps({**json.loads((gen / "meta.json").read_text()), "added_later": 1})
-    ),
-    "meta.json counts wrong": lambda gen, root: (gen / "meta.json").write_text(
-        json.dumps({**json.loads((gen / "meta.json").read_text()), "papers": 7})
-    ),
+    "meta.json from a newer version": lambda gen, root: _edit_meta(gen, added_later=1),
+    "meta.json counts wrong": lambda gen, root: _edit_meta(gen, papers=7),
     "CURRENT empty": lambda gen, root: (root / "CURRENT").write_text(""),
-    "CURRENT points outside": lambda gen, root: (root / "CURRENT").write_text(f"../{gen.name}"),
+    "CURRENT points outside": lambda gen, root: (root / "CURRENT").write_text(f"../{gen.name} 1"),
     "CURRENT binary": lambda gen, root: (root / "CURRENT").write_bytes(b"\xff\x00gen-\x1b[2J"),
     "generation folder gone": lambda gen, root: os.rename(gen, root / "elsewhere"),
 }
@@ -226,7 +232,7 @@ DAMAGE = {
 def test_damaged_index_is_rebuilt_on_next_start(tmp_path, damage):
     data = tmp_path / "data"
     generation = _built(data)
-    DAMAGE[damage](generation, data / "index")
+    DAMAGE[damage](generation, _set_root(data))
     assert _session(data).open_existing() is None
     location, count, warnings = _reopened(data)
     assert count == SEED_PAPERS
@@ -261,7 +267,7 @@ def test_parser_version_change_rebuilds(tmp_path, monkeypatch):
 # --- builds that stop half-way ----------------------------------------------------------
 
 #: Steps of a build, in order, and how to make each one fail.
-BUILD_STEPS = ["create_in", "write_documents", "save_papers", "meta", "rename", "current"]
+BUILD_STEPS = ["prepare", "part", "commit", "papers", "checksums", "rename", "current"]
 
 
 class _OsFailingRename:
@@ -281,26 +287,27 @@ def _fail_at(monkeypatch, step: str, error: BaseException) -> None:
     def fail(*args, **kwargs):
         raise error
 
-    if step == "create_in":
-        monkeypatch.setattr(whoosh.index, "create_in", fail)
-        return
-    if step in ("write_documents", "save_papers"):
-        monkeypatch.setattr(store_module, step, fail)
-        return
-    if step == "rename":
+    if step == "prepare":
+        monkeypatch.setattr(build_module, "prepare_source", fail)
+    elif step == "part":
+        monkeypatch.setattr(SegmentBuilder, "finish", fail)
+    elif step == "commit":
+        monkeypatch.setattr(WhooshFiles, "commit", fail)
+    elif step == "papers":
+        monkeypatch.setattr(build_module, "write_papers", fail)
+    elif step == "checksums":
+        monkeypatch.setattr(store_module, "_checksums", fail)
+    elif step == "rename":
         monkeypatch.setattr(store_module, "os", _OsFailingRename(error))
-        return
-    if step == "meta":
-        monkeypatch.setattr(store_module, "write_json", fail)
-        return
-    real_write = store_module.atomic_write_text
+    else:
+        real_write = store_module.atomic_write_text
 
-    def write(path, text, **kwargs):
-        if Path(path).name == "CURRENT":
-            raise error
-        real_write(path, text, **kwargs)
+        def write(path, text, **kwargs):
+            if Path(path).name == "CURRENT":
+                raise error
+            real_write(path, text, **kwargs)
 
-    monkeypatch.setattr(store_module, "atomic_write_text", write)
+        monkeypatch.setattr(store_module, "atomic_write_text", write)
 
 
 @pytest.mark.parametrize("step", BUILD_STEPS)
@@ -311,13 +318,13 @@ def test_rebuild_interrupted_at_any_step_keeps_the_old_index(tmp_path, monkeypat
         _fail_at(patch, step, KeyboardInterrupt())
         with pytest.raises(KeyboardInterrupt):
             _session(data).open(rebuild=True)
-    root = data / "index"
+    root = _set_root(data)
     assert [p.name for p in root.glob("gen-*")] == [generation.name]
     assert not list(root.glob("tmp-*"))
     assert _reopened(data)[:2] == (str(generation), SEED_PAPERS)
 
 
-@pytest.mark.parametrize("step", [s for s in BUILD_STEPS if s != "write_documents"])
+@pytest.mark.parametrize("step", [s for s in BUILD_STEPS if s != "part"])
 def test_first_build_failing_to_write_runs_from_memory_and_leaves_nothing(
     tmp_path, monkeypatch, step
 ):
@@ -327,7 +334,7 @@ def test_first_build_failing_to_write_runs_from_memory_and_leaves_nothing(
         location, count, warnings = _reopened(data)
     assert (location, count) == (":memory:", SEED_PAPERS)
     assert len(warnings) == 1 and "Read-only file system" in warnings[0]
-    root = data / "index"
+    root = _set_root(data)
     assert not list(root.glob("gen-*")) and not list(root.glob("tmp-*"))
     assert _reopened(data)[1:] == (SEED_PAPERS, [])  # writable again: built on disk
 
@@ -335,7 +342,7 @@ def test_first_build_failing_to_write_runs_from_memory_and_leaves_nothing(
 def test_temporary_files_of_a_killed_build_are_removed_by_the_next(tmp_path):
     data = tmp_path / "data"
     _built(data)
-    root = data / "index"
+    root = _set_root(data)
     leftovers = [root / "tmp-killed", root / ".CURRENT.abc123.tmp"]
     leftovers[0].mkdir()
     leftovers[1].write_text("gen-half")
@@ -348,8 +355,9 @@ def test_temporary_files_of_a_killed_build_are_removed_by_the_next(tmp_path):
 
 def test_stale_build_lock_file_is_ignored(tmp_path):
     data = tmp_path / "data"
-    (data / "index").mkdir(parents=True)
-    (data / "index" / "build.lock").write_text("12345 from a process long gone\n")
+    root = _set_root(data)
+    root.mkdir(parents=True)
+    (root / "build.lock").write_text("12345 from a process long gone\n")
     location, count, warnings = _reopened(data)
     assert location.startswith(str(data)) and count == SEED_PAPERS
     assert warnings == []
@@ -374,14 +382,14 @@ def test_data_dir_link_to_a_folder_is_fine(tmp_path):
     (tmp_path / "real").mkdir()
     (tmp_path / "data").symlink_to(tmp_path / "real")
     assert _reopened(tmp_path / "data")[1] == SEED_PAPERS
-    assert (tmp_path / "real" / "index" / "CURRENT").is_file()
+    assert (_set_root(tmp_path / "real") / "CURRENT").is_file()
 
 
 DAMAGED_DIRS = {
     "data dir under a file": lambda data: data.parent.write_text("x"),
     "index is a file": lambda data: (data.mkdir(), (data / "index").write_text("x")),
-    "CURRENT is a folder": lambda data: (data / "index" / "CURRENT").mkdir(parents=True),
-    "build.lock is a folder": lambda data: (data / "index" / "build.lock").mkdir(parents=True),
+    "CURRENT is a folder": lambda data: (_set_root(data) / "CURRENT").mkdir(parents=True),
+    "build.lock is a folder": lambda data: (_set_root(data) / "build.lock").mkdir(parents=True),
 }
 
 
@@ -392,7 +400,7 @@ def test_data_dir_that_cannot_hold_an_index_runs_from_memory(tmp_path, damage):
     location, count, warnings = _reopened(data)
     assert (location, count) == (":memory:", SEED_PAPERS)
     assert len(warnings) == 1 and "in-memory" in warnings[0] and str(data) in warnings[0]
-    assert not list(data.glob("index/gen-*"))  # no half-installed generation left behind
+    assert not list(data.glob("index/*/*/gen-*"))  # no half-installed generation left behind
 
 
 def test_read_only_data_dir_runs_from_memory(tmp_path):
@@ -515,7 +523,7 @@ def test_index_rebuild_killed_at_random_moments_recovers(tmp_path):
 
     code, _, err = _finish(_cli(env, "index", "--rebuild"))
     assert code == 0, err
-    root = tmp_path / "data" / "index"
+    (root,) = (tmp_path / "data" / "index" / "whoosh").iterdir()
     assert not list(root.glob("tmp-*")) and not list(root.glob(".CURRENT.*"))
     assert len(list(root.glob("gen-*"))) <= 2
 

@@ -13,7 +13,8 @@ from textual.keys import _character_to_key
 from textual.pilot import Pilot
 
 from paperterm.index.config import Config
-from paperterm.index.search.store import BuildCancelled, OpenIndex, Progress
+from paperterm.index.search.build import Listener
+from paperterm.index.search.store import OpenIndex, Progress
 from paperterm.index.session import Session
 from paperterm.index.sources.loader import Corpus
 from paperterm.tui.app import ReaderApp, make_app
@@ -32,7 +33,10 @@ class GatedSession(Session):
     build_failure: Exception | None = None
     corpus: Corpus | None = None
 
-    def open_existing(self) -> OpenIndex | None:
+    def open_existing(self, papers: object = None) -> OpenIndex | None:
+        return None
+
+    def open_papers(self) -> None:
         return None
 
     def load_corpus(self) -> Corpus:
@@ -40,18 +44,24 @@ class GatedSession(Session):
 
     def build(
         self,
-        corpus: Corpus,
         progress: Progress | None = None,
         cancelled: Callable[[], bool] | None = None,
+        *,
+        force: bool = False,
+        listener: Listener | None = None,
     ) -> OpenIndex:
-        if progress is not None:
-            progress(self.percent, 100)
+        listener = listener or Listener(progress=progress, cancelled=cancelled)
+        if listener.papers is not None:
+            listener.papers(list(self.load_corpus().papers))
+        if listener.progress is not None:
+            listener.progress(self.percent, 100)
         while not self.gate.wait(0.02):
-            if cancelled is not None and cancelled():
-                raise BuildCancelled
+            listener.check()
         if self.build_failure is not None:
             raise self.build_failure
-        return Session.build(self, corpus)
+        if self.corpus is not None:
+            return self.build_in_memory(listener)
+        return Session.build(self, listener=listener, force=force)
 
 
 #: No pauses and no polling: tests that are not about a delay wait on the reader's signals.

@@ -234,7 +234,7 @@ async def test_quitting_cancels_the_build(gated_reader):
         await settle(pilot, index=False)
         await pilot.press("q")
     assert app.return_code == 0
-    assert not (session.data_dir / "index" / "CURRENT").exists()
+    assert not (session.store.root / "CURRENT").exists()
 
 
 async def test_a_failed_build_keeps_the_list_and_says_why(gated_reader):

@@ -1,0 +1,485 @@
+"""Building a generation: only what changed is read and indexed again.
+
+A build (`Builder.run`, with the set's build lock held):
+
+1. Each source file whose fingerprint (or, when its stamp moved, its content) is the one the
+   previous generation recorded keeps that generation's prepared records (`sources/*.bin`,
+   hard-linked). The others are read and prepared (`loader.prepare_file`): in worker
+   processes when there is enough of them (`build_workers.py`), which also write the
+   engine's parts of their files' papers as prepared, so most of the indexing happens in
+   parallel with the reading.
+2. All records are merged in corpus order (`loader.merge_prepared`).
+3. The engine's index is made of parts, each the papers of a run of consecutive source
+   files. A part already written (by the previous generation, or by a worker) is kept when
+   its run is still consecutive and its papers' documents are the ones it holds (equal
+   digests); the rest of the papers are written in new parts. So adding a source writes
+   that source's part only, a paper merged with a record of another source is written
+   again, and an index is the same whatever its history (no deleted documents that would
+   still count in the statistics scores are made of).
+4. The papers, rows and vocabulary files, meta.json with every file's checksum, and the
+   switch of CURRENT (`Store.publish`).
+
+While the first build runs, `Listener.papers` gets the papers read so far (the reader lists
+them) and `Listener.searchable` an index of the parts written so far (the reader searches
+it, saying how far the build is).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paperterm.index.papers import Paper
+from paperterm.index.problems import Problem
+from paperterm.index.search import store as versions
+from paperterm.index.search.records import (
+    SOURCE,
+    RecordFile,
+    RecordFileError,
+    no_collection,
+    write_papers,
+    write_records,
+)
+from paperterm.index.search.store import (
+    ENGINE_FOLDER,
+    PAPERS_FILE,
+    ROWS_FILE,
+    SOURCES_FOLDER,
+    VOCABULARY_FILE,
+    BuildCancelled,
+    Fingerprint,
+    Meta,
+    OpenIndex,
+    Part,
+    SourceEntry,
+    SourceFile,
+    Store,
+    content_digest,
+)
+from paperterm.index.search.whoosh_index import documents_digest
+from paperterm.index.sources.loader import (
+    Prepared,
+    merge_records,
+    prepare_file,
+    read_source,
+)
+
+#: A part is closed at the end of the file that takes its postings past this (about 13,000
+#: abstracts: a segment of ~15 MB, built in ~110 MB of memory).
+PART_POSTINGS = 1_500_000
+#: A worker's first part is closed sooner, so that a first build is searchable early on.
+FIRST_PART_PAPERS = 2_000
+#: More parts than this, and the smallest neighbours are written again as one: each part
+#: costs every query a look-up per term.
+MAX_PARTS = 12
+#: Below this many bytes to read, a build does not start worker processes (starting one
+#: costs ~0.3 s; preparing 1 MB of abstracts ~0.5 s).
+PARALLEL_BYTES = 1_500_000
+
+
+@dataclass(slots=True)
+class Listener:
+    """What a build tells its caller as it goes (each may be None); called from the thread
+    that runs the build."""
+
+    #: (papers read so far, papers expected): the expected count is estimated from the
+    #: bytes read until every file is read.
+    progress: Callable[[int, int], None] | None = None
+    #: The papers read so far, in corpus order (before duplicates are merged).
+    papers: Callable[[list[Paper]], None] | None = None
+    #: An index of what is indexed so far (`OpenIndex.building_total` says of how much).
+    searchable: Callable[[OpenIndex], None] | None = None
+    cancelled: Callable[[], bool] | None = None
+
+    def check(self) -> None:
+        if self.cancelled is not None and self.cancelled():
+            raise BuildCancelled
+
+
+@dataclass(slots=True)
+class _Source:
+    """One source file during a build."""
+
+    file: SourceFile
+    fingerprint: Fingerprint | None = None
+    cache: str = ""
+    records: list[Prepared] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    words: dict[str, int] = field(default_factory=dict)
+    fresh: bool = True
+    size: int = 0
+
+
+@dataclass(slots=True)
+class _Candidate:
+    """A part already written, which the new index may keep."""
+
+    part: object
+    sources: list[str]
+    digest: str
+    base: Path | None  # the generation folder it is in (None: this build's)
+
+
+@dataclass(slots=True)
+class _Written:
+    """A part of the new index: the sources it holds (positions), the engine's part, the
+    digest of its documents and how many papers it has."""
+
+    spots: list[int]
+    part: object
+    digest: str
+    papers: int
+
+
+def cache_name(file: SourceFile) -> str:
+    return f"{content_digest(file.key.encode('utf-8', 'surrogateescape'))}.bin"
+
+
+def read_prepared(path: Path, file: SourceFile) -> tuple[list[Prepared], dict, Fingerprint]:
+    """A source's prepared records, word counts and fingerprint from its cache file."""
+    cache = RecordFile(path, SOURCE)
+    try:
+        header = cache.header
+        if header.get("key") != file.key or header.get("parser") != versions.PARSER_VERSION:
+            raise RecordFileError(f"{path}: another source's records")
+        with no_collection():
+            records = [Prepared.from_tuple(row) for row in cache.all()]
+        return records, header, Fingerprint(**header["fingerprint"])
+    finally:
+        cache.close()
+
+
+def prepare_source(file: SourceFile, folder: Path) -> _Source:
+    """Read and prepare one source file, and keep its records in `folder` (its cache)."""
+    source = _Source(file, cache=cache_name(file))
+    source.fingerprint = Fingerprint.of(file.path)  # before reading: a later write shows
+    data, problems = read_source(file.path)
+    if data is not None and source.fingerprint is not None:
+        source.fingerprint.digest = content_digest(data)
+        source.size = len(data)
+        source.records, more = prepare_file(file.path, file.collection, data)
+        problems += more
+    source.problems = [str(problem) for problem in problems]
+    source.words = dict(count_words(record.paper for record in source.records))
+    write_records(
+        folder / source.cache,
+        SOURCE,
+        {
+            "key": file.key,
+            "parser": versions.PARSER_VERSION,
+            "fingerprint": _fingerprint_dict(source.fingerprint),
+            "problems": source.problems,
+            "words": source.words,
+        },
+        (record.to_tuple() for record in source.records),
+    )
+    return source
+
+
+def _fingerprint_dict(fingerprint: Fingerprint | None) -> dict:
+    if fingerprint is None:
+        return {"size": -1, "mtime_ns": -1, "ino": -1, "ctime_ns": -1, "digest": ""}
+    return {
+        "size": fingerprint.size,
+        "mtime_ns": fingerprint.mtime_ns,
+        "ino": fingerprint.ino,
+        "ctime_ns": fingerprint.ctime_ns,
+        "digest": fingerprint.digest,
+    }
+
+
+def count_words(papers: Iterable[Paper]) -> Counter[str]:
+    """The vocabulary's counts of some papers (`Vocabulary.of_papers` counts the same)."""
+    from paperterm.index.search.vocabulary import Vocabulary
+
+    return Vocabulary.count_papers(papers)
+
+
+class Builder:
+    """One build of one set's index (run it with the set's build lock held)."""
+
+    def __init__(
+        self,
+        store: Store,
+        files: Sequence[SourceFile],
+        problems: Sequence[Problem],
+        listener: Listener | None = None,
+        *,
+        reuse: bool = True,
+    ) -> None:
+        """`reuse`: keep what the live generation has that did not change (False: a rebuild
+        reads and indexes everything again; the live generation stays live until then)."""
+        self.store = store
+        self.reuse = reuse
+        self.engine = store.engine
+        self.files = list(files)
+        self.discovery_problems = [str(problem) for problem in problems]
+        self.listener = listener or Listener()
+        self.started = time.perf_counter()
+        self.tmp: Path | None = None
+        self.published_partial = False
+
+    def run(self) -> OpenIndex:
+        base = self.store.read_meta() if self.reuse else None
+        self.tmp = self.store.new_build_folder()
+        try:
+            with no_collection():
+                opened = self._build(base)
+        except BaseException:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+            raise
+        return opened
+
+    # --- the steps -----------------------------------------------------------------------
+
+    def _build(self, base: tuple[Path, Meta] | None) -> OpenIndex:
+        assert self.tmp is not None
+        sources = [_Source(file, cache=cache_name(file)) for file in self.files]
+        candidates = self._reuse(sources, base)
+        fresh = [source for source in sources if source.fresh]
+        candidates += self._prepare(sources, fresh)
+        self.listener.check()
+        records: list[Prepared] = []
+        owners: list[int] = []
+        for index, source in enumerate(sources):
+            records += source.records
+            owners += [index] * len(source.records)
+        merged, absorbed = merge_records(records)
+        papers = [record.paper for record in merged]
+        owner_of = {id(record): owners[i] for i, record in enumerate(records)}
+        by_source: list[list[Paper]] = [[] for _ in sources]
+        for record in merged:
+            by_source[owner_of[id(record)]].append(record.paper)
+        parts = self._parts(sources, by_source, candidates)
+        self.listener.check()
+        words: Counter[str] = Counter()
+        for source in sources:
+            words.update(source.words)
+        words.subtract(count_words(record.paper for record in absorbed))
+        return self._finish(sources, papers, parts, +words)
+
+    def _reuse(self, sources: list[_Source], base: tuple[Path, Meta] | None) -> list[_Candidate]:
+        """Keep the previous generation's records of every source that did not change; its
+        parts are candidates for the new index."""
+        if base is None:
+            return []
+        folder, meta = base
+        entries = {entry.key: entry for entry in meta.sources}
+        for source in sources:
+            entry = entries.get(source.file.key)
+            now = (
+                None
+                if entry is None
+                else Fingerprint.unchanged(source.file.path, entry.fingerprint)
+            )
+            if entry is None or now is None:
+                continue
+            name = f"{SOURCES_FOLDER}/{entry.cache}"
+            if self.store.verify(folder, meta, [name]):
+                continue  # damaged: read the source again
+            try:
+                source.records, header, _ = read_prepared(folder / name, source.file)
+            except (OSError, RecordFileError, KeyError, TypeError, ValueError):
+                continue
+            assert self.tmp is not None
+            os.link(folder / name, self.tmp / SOURCES_FOLDER / entry.cache)
+            source.cache = entry.cache
+            source.fingerprint = now
+            source.problems = list(entry.problems)
+            source.words = dict(header.get("words", {}))
+            source.fresh = False
+        try:
+            existing = self.engine.parts(folder / ENGINE_FOLDER)
+        except Exception:  # a damaged table of contents: write every part again
+            return []
+        candidates = []
+        for part in meta.parts:
+            prefix = f"{ENGINE_FOLDER}/{part.id}."
+            files = [name for name in meta.files if name.startswith(prefix)]
+            if part.id in existing and files and not self.store.verify(folder, meta, files):
+                candidate = _Candidate(existing[part.id], part.sources, part.digest, folder)
+                candidates.append(candidate)
+        return candidates
+
+    def _prepare(self, sources: list[_Source], fresh: list[_Source]) -> list[_Candidate]:
+        """Read and prepare the new and changed sources; the parts workers wrote."""
+        assert self.tmp is not None
+        sizes = [_size(source.file.path) for source in fresh]
+        if len(fresh) > 1 and sum(sizes) >= PARALLEL_BYTES:
+            from paperterm.index.search.build_workers import prepare_in_workers
+
+            return prepare_in_workers(self, sources, fresh, sizes)
+        done = 0
+        for source in fresh:
+            self.listener.check()
+            prepared = prepare_source(source.file, self.tmp / SOURCES_FOLDER)
+            source.records, source.fingerprint = prepared.records, prepared.fingerprint
+            source.problems, source.words = prepared.problems, prepared.words
+            done += len(source.records)
+            self.report(sources, done, done)
+        return []
+
+    def report(self, sources: list[_Source], done: int, expected: int) -> None:
+        """Tell the listener how far reading is."""
+        if self.listener.progress is not None:
+            self.listener.progress(done, max(done, expected))
+        if self.listener.papers is not None:
+            self.listener.papers([r.paper for s in sources for r in s.records])
+
+    def _parts(
+        self,
+        sources: list[_Source],
+        by_source: list[list[Paper]],
+        candidates: list[_Candidate],
+    ) -> list[_Written]:
+        """The parts of the new index, in corpus order."""
+        assert self.tmp is not None
+        position = {source.file.key: index for index, source in enumerate(sources)}
+        covered: dict[int, tuple[list[int], _Candidate]] = {}
+        taken: set[int] = set()
+        for candidate in candidates:
+            spots = [position.get(key, -1) for key in candidate.sources]
+            if not spots or -1 in spots or spots != list(range(spots[0], spots[0] + len(spots))):
+                continue
+            if taken.intersection(spots):
+                continue
+            papers = [paper for spot in spots for paper in by_source[spot]]
+            if not papers or documents_digest(papers) != candidate.digest:
+                continue
+            covered[spots[0]] = (spots, candidate)
+            taken.update(spots)
+        runs: list[tuple[list[int], _Candidate | None]] = []
+        index = 0
+        while index < len(sources):
+            if index in covered:
+                spots, candidate = covered[index]
+                runs.append((spots, candidate))
+                index = spots[-1] + 1
+                continue
+            spots = []
+            while index < len(sources) and index not in covered:
+                spots.append(index)
+                index += 1
+            runs += [(run, None) for run in _cut(spots, by_source)]
+        runs = _compact(runs, by_source)
+        parts: list[_Written] = []
+        engine_folder = self.tmp / ENGINE_FOLDER
+        for spots, candidate in runs:
+            papers = [paper for spot in spots for paper in by_source[spot]]
+            if not papers:
+                continue
+            self.listener.check()
+            if candidate is not None:
+                if candidate.base is not None:
+                    base = candidate.base / ENGINE_FOLDER
+                    self.engine.keep_part(base, engine_folder, candidate.part)
+                parts.append(_Written(spots, candidate.part, candidate.digest, len(papers)))
+                continue
+            writer = self.engine.part_writer(engine_folder)
+            for paper in papers:
+                writer.add(paper)
+            parts.append(_Written(spots, writer.finish(), documents_digest(papers), len(papers)))
+        return parts
+
+    def _finish(
+        self,
+        sources: list[_Source],
+        papers: list[Paper],
+        parts: list[_Written],
+        words: Counter[str],
+    ) -> OpenIndex:
+        assert self.tmp is not None
+        from paperterm.index.search.vocabulary import Vocabulary
+
+        tmp = self.tmp
+        self.engine.commit(tmp / ENGINE_FOLDER, [written.part for written in parts])
+        write_papers(tmp, papers, PAPERS_FILE, ROWS_FILE)
+        vocabulary = Vocabulary(dict(words))
+        (tmp / VOCABULARY_FILE).write_text(vocabulary.dumps(), encoding="utf-8")
+        collections: dict[str, None] = {}
+        for paper in papers:
+            for name in paper.collections:
+                collections.setdefault(name, None)
+        keys = [source.file.key for source in sources]
+        meta = Meta(
+            schema=versions.SCHEMA_VERSION,
+            parser=versions.PARSER_VERSION,
+            engine=self.engine.name,
+            sources=[
+                SourceEntry(
+                    key=source.file.key,
+                    path=str(source.file.path),
+                    collection=source.file.collection,
+                    fingerprint=source.fingerprint or Fingerprint(-1, -1, -1, -1),
+                    cache=source.cache,
+                    records=len(source.records),
+                    problems=source.problems,
+                )
+                for source in sources
+            ],
+            parts=[
+                Part(
+                    id=self.engine.part_id(written.part),
+                    sources=[keys[spot] for spot in written.spots],
+                    papers=written.papers,
+                    digest=written.digest,
+                )
+                for written in parts
+            ],
+            papers=len(papers),
+            collections=list(collections),
+            built_at=time.time(),
+            seconds=round(time.perf_counter() - self.started, 3),
+            problems=[*self.discovery_problems, *(p for s in sources for p in s.problems)],
+        )
+        final = self.store.publish(tmp, meta, keep_tmp=self.published_partial)
+        opened = self.store.open_index(final, meta, self.store.open_rows(final, meta))
+        if opened is None:
+            raise OSError(f"{final}: the index just built cannot be read back")
+        opened._vocabulary = vocabulary
+        return opened
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _cut(spots: list[int], by_source: list[list[Paper]]) -> list[list[int]]:
+    """Consecutive sources cut into parts of about `PART_POSTINGS` postings (estimated from
+    the papers' text: a posting per distinct word, ~100 per abstract)."""
+    runs: list[list[int]] = []
+    current: list[int] = []
+    size = 0
+    for spot in spots:
+        current.append(spot)
+        size += sum(len(paper.text) for paper in by_source[spot]) // 11
+        if size >= PART_POSTINGS:
+            runs.append(current)
+            current, size = [], 0
+    if current:
+        runs.append(current)
+    return runs
+
+
+def _compact(
+    runs: list[tuple[list[int], _Candidate | None]], by_source: list[list[Paper]]
+) -> list[tuple[list[int], _Candidate | None]]:
+    """At most `MAX_PARTS` parts: the two neighbours with the fewest papers together are
+    joined (and written again) until there are no more."""
+    runs = list(runs)
+
+    def papers(run: tuple[list[int], _Candidate | None]) -> int:
+        return sum(len(by_source[spot]) for spot in run[0])
+
+    while len(runs) > MAX_PARTS:
+        pair = min(range(len(runs) - 1), key=lambda i: papers(runs[i]) + papers(runs[i + 1]))
+        runs[pair : pair + 2] = [(runs[pair][0] + runs[pair + 1][0], None)]
+    return runs

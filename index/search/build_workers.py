@@ -1,0 +1,285 @@
+"""Reading, preparing and indexing source files in worker processes, one per core.
+
+Whoosh is pure Python, so one process indexes on one core; a 2-core machine builds twice as
+fast with two. The new and changed files of a build are split into as many runs of
+consecutive files as there are workers, balanced by size; each worker prepares its files in
+order (`build.prepare_source`, which keeps each file's records in the build's `sources/`)
+and writes the engine's parts of them, closing a part at the end of a file once it is big
+enough (its first part sooner, so that a first build is searchable early on). The main
+process reads each file's records as it is announced, tells the listener, and publishes an
+index of the parts written so far. Parts are written from records as prepared, before
+duplicates across files are merged: the build keeps those whose papers did not change in
+the merge (most of them) and writes the others again (`build.Builder._parts`).
+
+Workers are new Python processes (a reader's threads make forking unsafe) and end by
+themselves when the process that started them is gone.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import selectors
+import struct
+import subprocess
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paperterm.index.search.records import no_collection
+from paperterm.index.search.store import ENGINE_FOLDER, ENGINES, SOURCES_FOLDER, OpenIndex
+from paperterm.index.search.whoosh_index import documents_digest
+
+if TYPE_CHECKING:
+    from paperterm.index.search.build import Builder, _Candidate, _Source
+    from paperterm.index.search.store import SourceFile
+
+#: Seconds between looks at whether the build was cancelled or a worker died.
+_POLL = 0.2
+_FRAME = struct.Struct("<I")
+
+
+def worker_count(files: int) -> int:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, files))
+
+
+def split_runs(sizes: Sequence[int], count: int) -> list[range]:
+    """Consecutive runs of items, `count` of them at most, of about equal total size."""
+    total = sum(sizes) or 1
+    runs: list[range] = []
+    start = 0
+    done = 0
+    for index, size in enumerate(sizes):
+        done += size
+        if done * count >= total * (len(runs) + 1) and len(runs) < count - 1:
+            runs.append(range(start, index + 1))
+            start = index + 1
+    if start < len(sizes):
+        runs.append(range(start, len(sizes)))
+    return runs
+
+
+def prepare_in_workers(
+    builder: Builder, sources: list[_Source], fresh: list[_Source], sizes: list[int]
+) -> list[_Candidate]:
+    """Prepare `fresh` (some of `sources`) in worker processes; the parts they wrote."""
+    from paperterm.index.search.build import _Candidate, read_prepared
+
+    assert builder.tmp is not None
+    tmp = builder.tmp
+    runs = split_runs(sizes, worker_count(len(fresh)))
+    workers = [_Worker(builder.engine.name, [fresh[i].file for i in run], tmp) for run in runs]
+    by_key = {source.file.key: source for source in fresh}
+    expected_bytes = sum(sizes) or 1
+    read_bytes = 0
+    read_papers = 0
+    candidates: list[_Candidate] = []
+    try:
+        while any(not worker.done for worker in workers):
+            builder.listener.check()
+            for message in _messages(workers):
+                kind = message[0]
+                if kind == "source":
+                    _, key, size = message
+                    source = by_key[key]
+                    path = tmp / SOURCES_FOLDER / source.cache
+                    source.records, header, source.fingerprint = read_prepared(path, source.file)
+                    source.problems = list(header.get("problems", []))
+                    source.words = dict(header.get("words", {}))
+                    read_bytes += size
+                    read_papers += len(source.records)
+                    expected = expected_papers(read_papers, read_bytes, expected_bytes)
+                    builder.report(sources, read_papers, expected)
+                elif kind == "part":
+                    _, keys, part, digest = message
+                    candidates.append(_Candidate(part, keys, digest, None))
+                    expected = expected_papers(read_papers, read_bytes, expected_bytes)
+                    _publish_partial(builder, sources, candidates, expected)
+                else:
+                    raise OSError(f"a build worker failed: {message[1]}")
+    finally:
+        for worker in workers:
+            worker.stop()
+    return candidates
+
+
+class _Worker:
+    """A worker process (`python -m paperterm.index.search.build_workers`): its task goes
+    to its stdin, its messages come back on its stdout, each a length and a pickle.
+    `multiprocessing` is not used: in the reader, Textual's stand-in for `sys.stderr` has
+    no file descriptor, which makes its resource tracker fail to start."""
+
+    def __init__(self, engine: str, files: list[SourceFile], tmp: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "paperterm.index.search.build_workers"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.stdout = self.process.stdout
+        os.set_blocking(self.stdout.fileno(), False)
+        self.buffer = bytearray()
+        self.done = False
+        self.said_done = False
+        from paperterm.index.search import build
+
+        sizes = (build.FIRST_PART_PAPERS, build.PART_POSTINGS)
+        task = pickle.dumps((engine, files, str(tmp), os.getpid(), sizes))
+        try:
+            self.process.stdin.write(task)
+            self.process.stdin.close()
+        except OSError:  # it died at once: its missing "done" says so
+            pass
+
+    def read(self) -> list[tuple]:
+        """The messages that arrived (the worker is `done` once it said so or ended)."""
+        messages: list[tuple] = []
+        try:
+            chunk = os.read(self.stdout.fileno(), 1 << 16)
+        except BlockingIOError:
+            return messages
+        if not chunk:
+            self.done = True
+            if self.process.wait() != 0 and not self.said_done:
+                messages.append(("failed", f"it ended with status {self.process.returncode}"))
+            return messages
+        self.buffer += chunk
+        while len(self.buffer) >= _FRAME.size:
+            (size,) = _FRAME.unpack_from(self.buffer)
+            if len(self.buffer) < _FRAME.size + size:
+                break
+            message = pickle.loads(self.buffer[_FRAME.size : _FRAME.size + size])
+            del self.buffer[: _FRAME.size + size]
+            if message[0] == "done":
+                self.said_done = True
+            else:
+                messages.append(message)
+        return messages
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        self.stdout.close()
+
+
+def _messages(workers: list[_Worker]) -> list[tuple]:
+    """What the workers said, waiting up to `_POLL` seconds for something."""
+    with selectors.DefaultSelector() as selector:
+        for worker in workers:
+            if not worker.done:
+                selector.register(worker.stdout, selectors.EVENT_READ, worker)
+        ready = selector.select(_POLL)
+    messages: list[tuple] = []
+    for key, _ in ready:
+        messages += key.data.read()
+    return messages
+
+
+def expected_papers(papers: int, done_bytes: int, total_bytes: int) -> int:
+    return max(papers, papers * total_bytes // max(1, done_bytes))
+
+
+def _publish_partial(
+    builder: Builder, sources: list[_Source], candidates: list[_Candidate], expected: int
+) -> None:
+    """Give the listener an index of the parts written so far, in corpus order."""
+    if builder.listener.searchable is None:
+        return
+    from paperterm.index.search.store import Meta
+    from paperterm.index.search.vocabulary import Vocabulary
+
+    assert builder.tmp is not None
+    position = {source.file.key: index for index, source in enumerate(sources)}
+    ordered = sorted(candidates, key=lambda c: position[c.sources[0]])
+    engine_folder = builder.tmp / ENGINE_FOLDER
+    builder.engine.commit(engine_folder, [candidate.part for candidate in ordered])
+    covered = [sources[position[key]] for c in ordered for key in c.sources]
+    papers = [record.paper for source in covered for record in source.records]
+    words: dict[str, int] = {}
+    for source in covered:
+        for word, count in source.words.items():
+            words[word] = words.get(word, 0) + count
+    meta = Meta(
+        schema=0,
+        parser=0,
+        engine=builder.engine.name,
+        sources=[],
+        parts=[],
+        papers=len(papers),
+        collections=list(dict.fromkeys(c for p in papers for c in p.collections)),
+        built_at=0.0,
+        seconds=0.0,
+    )
+    ix = builder.engine.open(engine_folder)
+    builder.published_partial = True
+    opened = OpenIndex(ix, papers, meta, str(builder.tmp), Vocabulary(words), expected)
+    builder.listener.searchable(opened)
+
+
+def work(
+    engine_name: str,
+    files: list[SourceFile],
+    tmp: str,
+    parent: int,
+    sizes: tuple[int, int],
+    say: Callable[[tuple], None],
+) -> None:
+    """A worker's life: prepare `files` in order and write parts of their papers (the first
+    closed after `sizes[0]` papers, the others after `sizes[1]` postings)."""
+    from paperterm.index.search.build import prepare_source
+
+    first_papers, postings = sizes
+    engine = ENGINES[engine_name]()
+    folder = Path(tmp)
+    writer = None
+    keys: list[str] = []
+    papers: list = []
+    first = True
+    with no_collection():
+        for file in files:
+            if os.getppid() != parent:
+                return  # the build was killed: nobody will read what we write
+            source = prepare_source(file, folder / SOURCES_FOLDER)
+            say(("source", file.key, source.size))
+            if writer is None:
+                writer = engine.part_writer(folder / ENGINE_FOLDER)
+            for record in source.records:
+                writer.add(record.paper)
+                papers.append(record.paper)
+            keys.append(file.key)
+            if (len(writer) >= first_papers) if first else (writer.postings >= postings):
+                say(("part", keys, writer.finish(), documents_digest(papers)))
+                writer, keys, papers, first = None, [], [], False
+        if writer is not None and len(writer):
+            say(("part", keys, writer.finish(), documents_digest(papers)))
+
+
+def main() -> None:
+    """The worker process: its task from stdin, its messages to stdout (the real one; what
+    else writes to stdout goes nowhere)."""
+    out = os.fdopen(os.dup(1), "wb")
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+
+    def say(message: tuple) -> None:
+        data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+        out.write(_FRAME.pack(len(data)) + data)
+        out.flush()
+
+    try:
+        work(*pickle.load(sys.stdin.buffer), say=say)
+        say(("done",))
+    except BaseException:
+        say(("failed", traceback.format_exc(limit=3)))
+
+
+if __name__ == "__main__":
+    main()

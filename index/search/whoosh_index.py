@@ -1,0 +1,171 @@
+"""A generation's Whoosh index: the schema, each paper's document, parts written and kept.
+
+The index's parts are Whoosh segments (`whoosh_segments.SegmentBuilder` writes them), each
+holding the papers of a run of consecutive sources, in corpus order, with no deletions ever:
+so a document's number is its paper's row in the papers file, and the statistics scores are
+made of (document counts, field lengths) are those of the papers, whatever the history of
+the index. A build keeps a part whose papers did not change by hard-linking its files into
+the new generation (Whoosh never changes a segment's files once written).
+
+`WhooshFiles` is the engine's side of a build (`engine_files.EngineFiles`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paperterm.index.papers import Paper
+
+if TYPE_CHECKING:
+    from whoosh.codec.base import Segment
+    from whoosh.fields import Schema
+    from whoosh.index import Index
+
+    from paperterm.index.search.whoosh_segments import SegmentBuilder
+
+INDEX_NAME = "MAIN"
+
+
+def make_schema() -> Schema:
+    """`all` holds every searchable word of a paper (stemmed) and does the matching; the
+    small `name` and `title` fields add their boosts to papers that match there, and
+    `authors` and `collection` serve `author:` and `collection:` queries. Each field's
+    analyzer is `FieldAnalysis`'s, which the query planner cuts queries with."""
+    # Whoosh is imported where it is used: a start with a built index shows the list from
+    # the rows file before anything of Whoosh is loaded.
+    from whoosh.fields import ID, TEXT, Schema
+
+    from paperterm.index.search.analysis import FieldAnalysis
+
+    analysis = FieldAnalysis()
+    return Schema(
+        id=ID(stored=True, unique=True),
+        all=TEXT(analyzer=analysis.analyzer("all")),
+        name=TEXT(analyzer=analysis.analyzer("name"), field_boost=4.0),
+        title=TEXT(analyzer=analysis.analyzer("title"), field_boost=2.5),
+        authors=TEXT(analyzer=analysis.analyzer("authors")),
+        collection=TEXT(analyzer=analysis.analyzer("collection")),
+    )
+
+
+def paper_document(paper: Paper) -> dict[str, str | tuple[str, ...]]:
+    """The document of a paper. `all` is given in parts (Whoosh would see them joined by
+    newlines): the segment builder cuts a part two fields share (the title) once."""
+    authors = " ; ".join(paper.authors)
+    collections = " ; ".join(paper.collections)
+    return {
+        "id": paper.id,
+        "all": (paper.name, paper.title, paper.text, authors, collections),
+        "name": paper.name,
+        "title": paper.title,
+        "authors": authors,
+        "collection": collections,
+    }
+
+
+def documents_digest(papers: Iterable[Paper]) -> str:
+    """What a part's documents are made of, in order: equal digests, equal parts."""
+    digest = hashlib.blake2b(digest_size=16)
+    for paper in papers:
+        for value in (paper.id, paper.name, paper.title, paper.text, *paper.authors, "\0"):
+            digest.update(value.encode("utf-8", "surrogatepass"))
+            digest.update(b"\0")
+        for value in paper.collections:
+            digest.update(value.encode("utf-8", "surrogatepass"))
+            digest.update(b"\1")
+        digest.update(b"\2")
+    return digest.hexdigest()
+
+
+def _storage(folder: Path, readonly: bool = False) -> object:
+    from whoosh.filedb.filestore import FileStorage
+
+    return FileStorage(str(folder), readonly=readonly)
+
+
+class PartWriter:
+    """Writes one part: the documents of some papers, in the order given."""
+
+    def __init__(self, folder: Path) -> None:
+        from paperterm.index.search.whoosh_segments import SegmentBuilder
+
+        folder.mkdir(parents=True, exist_ok=True)
+        self._builder: SegmentBuilder = SegmentBuilder(_storage(folder), make_schema(), INDEX_NAME)
+
+    def add(self, paper: Paper) -> None:
+        self._builder.add(paper_document(paper))
+
+    def __len__(self) -> int:
+        return len(self._builder)
+
+    @property
+    def postings(self) -> int:
+        """Postings so far: the part's size on disk and in memory follow it."""
+        return self._builder.postings
+
+    def finish(self) -> Segment:
+        """Write the part's files; the part (a segment, which its index's table of contents
+        lists: id, document count, field length totals)."""
+        return self._builder.finish()
+
+
+class WhooshFiles:
+    """The Whoosh engine's files in a generation's engine folder."""
+
+    name = "whoosh"
+
+    def part_writer(self, folder: Path) -> PartWriter:
+        return PartWriter(folder)
+
+    def part_id(self, part: Segment) -> str:
+        return part.segment_id()
+
+    def parts(self, folder: Path) -> dict[str, Segment]:
+        """The parts of the index in `folder`, by id."""
+        from whoosh.index import TOC
+
+        toc = TOC.read(_storage(folder, readonly=True), INDEX_NAME)
+        return {segment.segment_id(): segment for segment in toc.segments}
+
+    def part_files(self, folder: Path, part: Segment) -> list[str]:
+        prefix = f"{part.segment_id()}."
+        return sorted(name for name in os.listdir(folder) if name.startswith(prefix))
+
+    def keep_part(self, base: Path, folder: Path, part: Segment) -> None:
+        """Make a part of the index in `base` one of `folder`'s (hard links: the files of a
+        segment never change once written)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in self.part_files(base, part):
+            os.link(base / name, folder / name)
+
+    def commit(self, folder: Path, parts: Sequence[Segment]) -> None:
+        """Make the index of `folder` the given parts, in order (its table of contents)."""
+        from whoosh.index import TOC
+
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob(f"_{INDEX_NAME}_*.toc"):
+            old.unlink()
+        TOC(make_schema(), list(parts), 1).write(_storage(folder), INDEX_NAME)
+
+    def open(self, folder: Path) -> Index:
+        from whoosh.index import FileIndex
+
+        return FileIndex(_storage(folder, readonly=True), indexname=INDEX_NAME)
+
+    def in_memory(self, papers: Sequence[Paper]) -> Index:
+        """An index of `papers` in RAM (for a data dir that cannot be written)."""
+        from whoosh.filedb.filestore import RamStorage
+        from whoosh.index import TOC, FileIndex
+
+        from paperterm.index.search.whoosh_segments import SegmentBuilder
+
+        storage = RamStorage()
+        builder = SegmentBuilder(storage, make_schema(), INDEX_NAME)
+        for paper in papers:
+            builder.add(paper_document(paper))
+        TOC(make_schema(), [builder.finish()] if papers else [], 1).write(storage, INDEX_NAME)
+        return FileIndex(storage, indexname=INDEX_NAME)
