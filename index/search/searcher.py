@@ -27,6 +27,10 @@ __all__ = ["Hit", "Matcher", "Results", "Searcher", "Span", "mark", "snippet"]
 #: Snippets come from the start of a text, however long: a file read as one paragraph can
 #: be megabytes, and scanning it all for matches took a second per hit.
 SNIPPET_SCAN_CHARS = 20_000
+#: Related papers are found from the key terms of the start of a paper's text: picking them
+#: from all of a 100 MB record held the reader's search lock for ~40 s. 20,000 characters
+#: are several abstracts' worth, and take ~30 ms.
+SIMILAR_SCAN_CHARS = 20_000
 
 
 class Searcher:
@@ -115,7 +119,8 @@ class Searcher:
         if paper is None:
             return []
         try:
-            scored = self.engine.similar(paper_id, f"{paper.title} {paper.text}", limit)
+            text = f"{paper.title} {paper.text[:SIMILAR_SCAN_CHARS]}"
+            scored = self.engine.similar(paper_id, text, limit)
         except Exception:  # similar papers are a nicety: never let them break the reader
             return []
         return self._hits(scored)

@@ -110,6 +110,25 @@ def test_index_prints_counts_and_reuses(run, tmp_path):
     assert rebuilt.split("(")[1] != out.split("(")[1]
 
 
+def test_index_check_says_what_it_found(run, tmp_path):
+    code, out, _ = run("index", "--check")
+    assert (code, out.split(":")[0]) == (0, "built")  # nothing to check yet: built
+    code, out, _ = run("index", "--check")
+    assert code == 0 and out.startswith("sound: 38 papers, ")
+    postings = next((tmp_path / "data" / "index").rglob("engine/*.pst"))
+    with open(postings, "r+b") as handle:
+        handle.seek(10)
+        handle.write(b"\0" * 64)
+    code, out, _ = run("index", "--check")
+    assert code == 1
+    assert out.splitlines() == [
+        f"damaged: engine/{postings.name}: checksum differs",
+        out.splitlines()[1],
+    ]
+    assert out.splitlines()[1].startswith("rebuilt: 38 papers (")
+    assert run("index", "--check")[0] == 0
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [

@@ -3,6 +3,7 @@ snippets, "did you mean", similar papers; plans compiled to Whoosh; any query an
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from plan_bounds import QUERY_LEAVES, beyond_first, bounded_plan, plan_leaves
 from whoosh import query as Q
+from whoosh.searching import Searcher as WhooshSearcher
 from wild_queries import WILD_QUERIES
 
 from paperterm.index.config import Config
@@ -24,7 +26,7 @@ from paperterm.index.search.plan import (
     Plan,
     Term,
 )
-from paperterm.index.search.searcher import Searcher, mark, snippet
+from paperterm.index.search.searcher import SIMILAR_SCAN_CHARS, Searcher, mark, snippet
 from paperterm.index.search.whoosh_engine import compile_alternative, compile_group
 from paperterm.index.session import Session
 
@@ -135,6 +137,31 @@ def test_similar_papers(seed_searcher, seed_index):
     assert 0 < len(similar) <= 5
     assert caduceus.id not in {h.paper.id for h in similar}
     assert seed_searcher.similar("no-such-id") == []
+
+
+def test_related_papers_of_a_huge_record_read_a_bounded_part_of_it(tmp_path, monkeypatch):
+    """A 100 MB record held the reader's search lock for ~40 s while its key terms were
+    picked from all of it: they come from the start of its text, as snippets do."""
+    words = " ".join(f"filler{n % 5000}" for n in range(400_000))  # ~4.5 MB
+    records = [
+        {"id": "huge", "title": "Huge", "abstract": f"Otters and rivers. {words}"},
+        {"id": "small", "title": "Small", "abstract": "Otters swim: filler1 filler2 filler3."},
+    ]
+    source = tmp_path / "huge.jsonl"
+    source.write_text("\n".join(json.dumps(record) for record in records))
+    opened, _ = Session.create(tmp_path / "data", [source], Config()).open()
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    read: list[int] = []
+    real = WhooshSearcher.key_terms_from_text
+
+    def spy(self, fieldname, text, *args, **kwargs):
+        read.append(len(text))
+        return real(self, fieldname, text, *args, **kwargs)
+
+    monkeypatch.setattr(WhooshSearcher, "key_terms_from_text", spy)
+    related = searcher.similar("huge")
+    assert read and max(read) <= SIMILAR_SCAN_CHARS + len("Huge ")
+    assert [hit.paper.id for hit in related] == ["small"]
 
 
 WILD = [

@@ -18,7 +18,9 @@ import time
 from pathlib import Path
 
 import pytest
+from generated import write_generated_corpus
 
+from paperterm.index.atomic import FileLock
 from paperterm.index.config import Config
 from paperterm.index.search import build as build_module
 from paperterm.index.search import store as store_module
@@ -447,25 +449,6 @@ KILL_ROUNDS = 12
 KILL_ABSTRACTS = 300
 
 
-def write_generated_corpus(folder: Path, count: int, seed: int = 7) -> None:
-    """`count` distinct abstracts of made-up words, in seed-format text files."""
-    rng = random.Random(seed)
-    syllables = [c + v for c in "bdfgklmnprstvz" for v in "aeiou"]
-    vocabulary = [
-        "".join(rng.choice(syllables) for _ in range(rng.randint(1, 4))) for _ in range(3000)
-    ]
-    folder.mkdir(parents=True)
-    per_file = 100
-    for start in range(0, count, per_file):
-        paragraphs = []
-        for _ in range(start, min(count, start + per_file)):
-            words = rng.choices(vocabulary, k=rng.randint(80, 160))
-            sentences = [" ".join(words[i : i + 16]) for i in range(0, len(words), 16)]
-            paragraphs.append(" ".join(s.capitalize() + "." for s in sentences))
-        body = "\n\n".join([f"Generated part {start // per_file}", *paragraphs])
-        (folder / f"part-{start // per_file:03d}.txt").write_text(body + "\n", encoding="utf-8")
-
-
 def _cli(env: dict[str, str], *args: str, **kwargs) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "paperterm.tui.cli.main", *args],
@@ -540,3 +523,161 @@ def test_an_in_memory_index_writes_nothing_to_the_temp_dir(tmp_path, monkeypatch
     monkeypatch.setattr(tempfile, "tempdir", str(a_file / "tmp"))  # nothing can go there
     opened, _ = _session(a_file / "data").open()
     assert opened.location == ":memory:" and len(opened.papers) == SEED_PAPERS
+
+
+# --- an answer from its own sources only (issue 10) -----------------------------------------
+
+
+def _list_file(path: Path, name: str, abstracts: list[str]) -> Path:
+    path.write_text("\n\n".join([name, *abstracts]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_each_set_of_sources_answers_from_its_own_index(tmp_path):
+    data = tmp_path / "data"
+    a = _list_file(tmp_path / "a.txt", "List A", ["Aardvarks dig burrows at night."])
+    b = _list_file(tmp_path / "b.txt", "List B", ["Bobcats hunt rabbits at dawn."])
+    first, _ = _session(data, [a]).open()
+    with FileLock(_set_root(data, [a]) / "build.lock"):  # "another process rebuilds A"
+        session = _session(data, [b])
+        opened, _ = session.open()
+    assert [p.collection for p in opened.papers] == ["List B"]
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    assert searcher.search("bobcats").total == 1
+    assert searcher.search("aardvarks").total == 0
+    assert session.warnings == []
+    assert _session(data, [a]).open_existing().location == first.location
+
+
+def test_the_indexes_of_the_least_recently_used_sets_are_removed(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    monkeypatch.setattr(store_module, "MAX_SETS", 3)
+    lists = [
+        _list_file(tmp_path / f"{n}.txt", f"List {n}", [f"Abstract number {n} here."])
+        for n in range(5)
+    ]
+    for moment, path in enumerate(lists):
+        _session(data, [path]).open()
+        os.utime(_set_root(data, [path]) / "used", ns=(moment, moment))
+    kept = sorted(p.name for p in (data / "index" / "whoosh").iterdir())
+    assert kept == sorted(_set_root(data, [path]).name for path in lists[2:])
+
+
+@pytest.mark.slow
+def test_a_command_answers_from_its_own_sources_while_another_process_rebuilds(tmp_path):
+    a = tmp_path / "a"
+    write_generated_corpus(a, 300)
+    b = _list_file(tmp_path / "b.txt", "List B", ["Bobcats hunt rabbits at dawn."])
+    env = {**os.environ, "PAPERTERM_DATA_DIR": str(tmp_path / "data")}
+    env["PAPERTERM_CONFIG"] = str(tmp_path / "none.toml")
+    (tmp_path / "none.toml").write_text("")
+    assert _finish(_cli(env, "--source", str(a), "index"))[0] == 0
+    lock = FileLock(_set_root(tmp_path / "data", [a]) / "build.lock")
+    rebuild = _cli(env, "--source", str(a), "index", "--rebuild")
+    try:
+        while lock.try_acquire():  # until the rebuild holds A's lock
+            lock.release()
+            assert rebuild.poll() is None, "the rebuild ended before it was caught"
+        rebuild.send_signal(signal.SIGSTOP)
+        code, out, err = _finish(_cli(env, "--source", str(b), "search", "--json", "bobcats"))
+        assert code == 0, err
+        assert json.loads(out)["total"] == 1
+        code, out, err = _finish(_cli(env, "--source", str(b), "list", "--json"))
+        assert [paper["collection"] for paper in json.loads(out)] == ["List B"]
+        assert err == ""
+    finally:
+        rebuild.send_signal(signal.SIGCONT)
+    assert _finish(rebuild)[0] == 0
+
+
+# --- damage is detected, never served (issue 10) --------------------------------------------
+
+
+def _damage_at(path: Path, offset: int, size: int = 4096) -> None:
+    """Zeros over `size` bytes from `offset` (as `dd conv=notrunc` would write them)."""
+    with open(path, "r+b") as handle:
+        handle.seek(offset)
+        handle.write(b"\0" * min(size, max(0, path.stat().st_size - offset)))
+
+
+def _index_files(generation: Path) -> list[Path]:
+    return sorted(
+        path
+        for path in generation.rglob("*")
+        if path.is_file() and path.name not in ("verified.json",) and path.stat().st_size
+    )
+
+
+def _damage_sweep(tmp_path: Path, rounds: int, seed: int) -> None:
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, 200)
+    data = tmp_path / "data"
+    opened, _ = _session(data, [corpus]).open()
+    queries = ["generated", opened.papers[0].text.split()[2].strip(".").lower(), "ba*"]
+    expected = _answers(opened, queries)
+    rng = random.Random(seed)
+    damaged = 0
+    for _ in range(rounds):
+        generation = Path(_session(data, [corpus]).open()[0].location)
+        target = rng.choice(_index_files(generation))
+        before = target.read_bytes()
+        _damage_at(target, rng.randrange(target.stat().st_size))
+        damaged += target.read_bytes() != before
+        session = _session(data, [corpus])
+        opened, _ = session.open()
+        assert _answers(opened, queries) == expected, f"after damage to {target.name}"
+    assert damaged >= rounds // 2  # most rounds changed something
+
+
+def _answers(opened, queries: list[str]) -> list[tuple[int, list[str]]]:
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    found = []
+    for query in queries:
+        results = searcher.search(query, limit=20)
+        found.append((results.total, [(h.paper.id, h.snippet) for h in results.hits]))
+    return found
+
+
+def test_damage_to_index_files_is_detected_and_repaired(tmp_path):
+    _damage_sweep(tmp_path, rounds=6, seed=1)
+
+
+@pytest.mark.slow
+def test_damage_at_many_offsets_never_gives_a_wrong_answer(tmp_path):
+    _damage_sweep(tmp_path, rounds=82, seed=2)
+
+
+def test_check_reads_every_file_and_says_what_it_found(tmp_path):
+    data = tmp_path / "data"
+    generation = _built(data)
+    session = _session(data)
+    sound = session.check()
+    assert (sound.damaged, sound.rebuilt) == ([], False)
+    assert sound.files > 5
+    postings = next((generation / store_module.ENGINE_FOLDER).glob("*.pst"))
+    stamp = postings.stat()
+    _damage_at(postings, 100, 16)
+    os.utime(postings, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # the mtime put back
+    found = _session(data).check()
+    assert found.damaged == [f"engine/{postings.name}: checksum differs"]
+    assert found.rebuilt and found.location != str(generation)
+    assert _session(data).check().damaged == []
+
+
+# --- change detection not fooled (issue 10) --------------------------------------------------
+
+
+def test_an_edit_that_keeps_the_size_and_the_mtime_is_noticed(tmp_path):
+    data = tmp_path / "data"
+    source = _list_file(tmp_path / "list.txt", "Mine", ["A study of otters and rivers."])
+    _session(data, [source]).open()
+    stamp = source.stat()
+    source.write_text(source.read_text().replace("otters", "beaver"), encoding="utf-8")
+    os.utime(source, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # `touch -r`
+    assert source.stat().st_size == stamp.st_size
+    session = _session(data, [source])
+    assert session.open_existing() is None
+    opened, _ = session.open()
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    assert searcher.search("beaver").total == 1
+    assert searcher.search("otters").total == 0

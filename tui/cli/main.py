@@ -82,6 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     index = commands.add_parser("index", parents=[common], help="build the index if needed")
     index.add_argument("--rebuild", action="store_true", help="rebuild even if up to date")
+    index.add_argument(
+        "--check",
+        action="store_true",
+        help="read every index file against its checksum; rebuild what is damaged",
+    )
     index.set_defaults(run=cmd_index)
 
     add_bookmark_commands(commands, common)
@@ -219,6 +224,8 @@ def cmd_show(ctx: Context) -> int:
 def cmd_index(ctx: Context) -> int:
     """Build the index on disk now. Only an in-memory index (the data dir cannot be written)
     is a failure here, whereas other commands just use it: this one is asked to build."""
+    if ctx.args.check:
+        return _check_index(ctx)
     started = time.perf_counter()
     opened = ctx.open(rebuild=ctx.args.rebuild)
     seconds = time.perf_counter() - started
@@ -232,6 +239,20 @@ def cmd_index(ctx: Context) -> int:
         f"{meta.papers} papers, {len(meta.collections)} collections, {seconds:.2f} s "
         f"({opened.location})"
     )
+    return 0
+
+
+def _check_index(ctx: Context) -> int:
+    """`index --check`: exit status 0 when every file was sound, 1 when damage was found
+    (and the index rebuilt)."""
+    found = ctx.session.check()
+    for problem in found.damaged:
+        ctx.line(f"damaged: {problem}")
+    if found.damaged:
+        ctx.line(f"rebuilt: {found.papers} papers ({found.location})")
+        return FAILURE
+    verb = "built" if found.rebuilt else "sound"
+    ctx.line(f"{verb}: {found.papers} papers, {found.files} files checked ({found.location})")
     return 0
 
 

@@ -1,0 +1,199 @@
+"""Builds that read and index only what changed, and their results: the same as a build
+from nothing, whatever happened before (sources added, removed, changed, merged)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from generated import write_generated_corpus
+
+from paperterm.index.config import Config
+from paperterm.index.search import build as build_module
+from paperterm.index.search.build import Listener
+from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.store import OpenIndex
+from paperterm.index.session import Session
+
+QUERIES = ["generated", "ba", "kelo*", "part", "collection:generated", '"generated part"']
+
+
+def _words(opened: OpenIndex, count: int = 6) -> list[str]:
+    """Some words of the corpus, from its first papers (queries that find something)."""
+    words = []
+    for paper in list(opened.papers)[:count]:
+        words.append(paper.text.split()[3].strip(".").lower())
+    return words
+
+
+def answers(opened: OpenIndex, queries: list[str]) -> list[tuple[int, list]]:
+    """Each query's total and ranked (id, score) pairs."""
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    found = []
+    for query in queries:
+        results = searcher.search(query, limit=30, snippets=False)
+        found.append((results.total, [(h.paper.id, round(h.score, 5)) for h in results.hits]))
+    searcher.close()
+    return found
+
+
+def built(data: Path, sources: list[Path], listener: Listener | None = None) -> OpenIndex:
+    session = Session.create(data, sources, Config())
+    opened = session.open_existing()
+    if opened is None:
+        opened = session.build(listener=listener)
+    return opened
+
+
+def from_nothing(tmp_path: Path, sources: list[Path]) -> OpenIndex:
+    data = tmp_path / "fresh"
+    shutil.rmtree(data, ignore_errors=True)
+    return built(data, sources)
+
+
+class PrepareSpy:
+    """Counts the source files a build reads and prepares."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.paths: list[str] = []
+        real = build_module.prepare_source
+
+        def spy(file, folder):
+            self.paths.append(file.path.name)
+            return real(file, folder)
+
+        monkeypatch.setattr(build_module, "prepare_source", spy)
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    folder = tmp_path / "corpus"
+    write_generated_corpus(folder, 300, per_file=100)
+    return folder
+
+
+def _same_as_from_nothing(tmp_path: Path, opened: OpenIndex, sources: list[Path]) -> None:
+    fresh = from_nothing(tmp_path, sources)
+    assert [p.id for p in opened.papers] == [p.id for p in fresh.papers]
+    queries = QUERIES + _words(fresh)
+    assert answers(opened, queries) == answers(fresh, queries)
+
+
+def test_adding_a_source_reads_and_indexes_only_it(tmp_path, corpus, monkeypatch):
+    data = tmp_path / "data"
+    first = built(data, [corpus])
+    old_parts = {part.id for part in first.meta.parts}
+    write_generated_corpus(corpus, 100, seed=99, first_part=3)
+    spy = PrepareSpy(monkeypatch)
+    second = built(data, [corpus])
+    assert spy.paths == ["part-003.txt"]
+    assert len(second.papers) == 400
+    new_parts = [part for part in second.meta.parts if part.id not in old_parts]
+    assert old_parts <= {part.id for part in second.meta.parts}
+    assert [part.papers for part in new_parts] == [100]
+    _same_as_from_nothing(tmp_path, second, [corpus])
+
+
+def test_removing_a_source_reads_nothing_again(tmp_path, corpus, monkeypatch):
+    data = tmp_path / "data"
+    built(data, [corpus])
+    (corpus / "part-001.txt").unlink()
+    spy = PrepareSpy(monkeypatch)
+    second = built(data, [corpus])
+    assert spy.paths == []
+    assert len(second.papers) == 200
+    assert not any("part 1" in p.collection for p in second.papers)
+    _same_as_from_nothing(tmp_path, second, [corpus])
+
+
+def test_changing_a_source_reads_only_it(tmp_path, corpus, monkeypatch):
+    data = tmp_path / "data"
+    built(data, [corpus])
+    path = corpus / "part-002.txt"
+    path.write_text(path.read_text() + "\nA new abstract about zebras and quokkas.\n")
+    spy = PrepareSpy(monkeypatch)
+    second = built(data, [corpus])
+    assert spy.paths == ["part-002.txt"]
+    assert answers(second, ["quokkas"])[0][0] == 1
+    _same_as_from_nothing(tmp_path, second, [corpus])
+
+
+def test_a_source_that_repeats_papers_of_another_rewrites_their_part(tmp_path, corpus):
+    data = tmp_path / "data"
+    first = built(data, [corpus])
+    copy = tmp_path / "copy.txt"
+    abstracts = (corpus / "part-000.txt").read_text().split("\n\n")[1:6]
+    copy.write_text("\n\n".join(["Copied list", *abstracts]))
+    second = built(data, [corpus, copy])
+    assert len(second.papers) == 300  # the copies merged into the originals
+    merged = [p for p in second.papers if "Copied list" in p.collections]
+    assert len(merged) == 5
+    assert answers(second, ['collection:"copied list"'])[0][0] == 5
+    _same_as_from_nothing(tmp_path, second, [corpus, copy])
+    assert {part.id for part in second.meta.parts}.isdisjoint(p.id for p in first.meta.parts)
+    copy.write_text("Copied list\n\nAn abstract of its own, about wombats.\n")
+    third = built(data, [corpus, copy])  # the copies gone again
+    assert [p.collections for p in third.papers if "Copied list" in p.collections] == [
+        ["Copied list"]
+    ]
+    _same_as_from_nothing(tmp_path, third, [corpus, copy])
+
+
+def test_touching_a_source_reads_nothing_again(tmp_path, corpus, monkeypatch):
+    data = tmp_path / "data"
+    first = built(data, [corpus])
+    os.utime(corpus / "part-001.txt")  # a new mtime and ctime, the same content
+    spy = PrepareSpy(monkeypatch)
+    session = Session.create(data, [corpus], Config())
+    second, _ = session.open()
+    assert spy.paths == []
+    assert second.location != first.location  # the new stamps are recorded...
+    third = Session.create(data, [corpus], Config())
+    assert third.open_existing().location == second.location  # ...so nothing is read again
+
+
+def test_workers_build_what_one_process_builds(tmp_path, corpus, monkeypatch):
+    single = built(tmp_path / "single", [corpus])
+    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(build_module, "FIRST_PART_PAPERS", 50)
+    parallel = built(tmp_path / "parallel", [corpus])
+    assert len(parallel.meta.parts) > 1
+    assert [p.id for p in parallel.papers] == [p.id for p in single.papers]
+    queries = QUERIES + _words(single)
+    assert answers(parallel, queries) == answers(single, queries)
+
+
+def test_search_works_while_the_first_build_runs(tmp_path, corpus, monkeypatch):
+    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(build_module, "FIRST_PART_PAPERS", 50)
+    partial: list[tuple[int, int, int, list[str]]] = []
+    shown: list[int] = []
+
+    def searchable(opened: OpenIndex) -> None:
+        found = answers(opened, ["generated"])[0]
+        ids = [paper.id for paper in opened.papers]
+        assert all(paper_id in ids for paper_id, _ in found[1])
+        partial.append((len(opened.papers), opened.building_total, found[0], ids))
+
+    listener = Listener(searchable=searchable, papers=lambda papers: shown.append(len(papers)))
+    final = built(tmp_path / "data", [corpus], listener)
+    assert partial, "no index was published before the build ended"
+    assert all(0 < count <= total for count, total, _, _ in partial)
+    assert partial[0][0] < len(final.papers)
+    assert all(total_found == count for count, _, total_found, _ in partial)  # all "Generated"
+    assert shown and shown[-1] == len(final.papers)
+    assert answers(final, ["generated"])[0][0] == 300
+
+
+def test_a_damaged_source_record_file_is_read_again(tmp_path, corpus, monkeypatch):
+    data = tmp_path / "data"
+    first = built(data, [corpus])
+    cache = Path(first.location) / "sources" / first.meta.sources[0].cache
+    cache.write_bytes(cache.read_bytes()[:100])
+    (corpus / "part-002.txt").unlink()  # something changed: a build runs
+    spy = PrepareSpy(monkeypatch)
+    second = built(data, [corpus])
+    assert spy.paths == ["part-000.txt"]
+    _same_as_from_nothing(tmp_path, second, [corpus])

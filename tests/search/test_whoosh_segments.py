@@ -1,0 +1,141 @@
+"""The bulk segment writer makes the segment Whoosh's own writer makes: every term, its
+statistics, its postings block by block (ids, weights, positions, block statistics), every
+document's field lengths and stored fields."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hostile.corpus import write_hostile_corpus
+from locations import FIXTURES
+from whoosh import index as whoosh_index
+from whoosh.filedb.filestore import RamStorage
+from whoosh.index import TOC
+from whoosh.reading import IndexReader
+
+from paperterm.index.papers import Paper
+from paperterm.index.search.whoosh_index import INDEX_NAME, make_schema, paper_document
+from paperterm.index.search.whoosh_segments import SegmentBuilder, cut
+from paperterm.index.sources.loader import SourceSpec, bundled_seeds, load_sources
+
+
+def _whoosh_document(paper: Paper) -> dict[str, str]:
+    """The document as Whoosh's writer takes it: `all` as one text."""
+    document = paper_document(paper)
+    return {**document, "all": "\n".join(document["all"])}
+
+
+def _written_by_whoosh(papers: list[Paper]) -> IndexReader:
+    ix = RamStorage().create_index(make_schema(), indexname=INDEX_NAME)
+    writer = ix.writer()
+    for paper in papers:
+        writer.add_document(**_whoosh_document(paper))
+    writer.commit(merge=False)
+    return ix.reader()
+
+
+def _written_by_builder(papers: list[Paper], folder: Path) -> IndexReader:
+    ix = whoosh_index.create_in(str(folder), make_schema(), indexname=INDEX_NAME)
+    builder = SegmentBuilder(ix.storage, ix.schema, INDEX_NAME)
+    for paper in papers:
+        builder.add(paper_document(paper))
+    TOC(ix.schema, [builder.finish()], 1).write(ix.storage, INDEX_NAME)
+    return whoosh_index.open_dir(str(folder), indexname=INDEX_NAME).reader()
+
+
+def _contents(reader: IndexReader) -> tuple[dict, list, dict]:
+    terms = {}
+    for fieldname, btext in reader.all_terms():
+        info = reader.term_info(fieldname, btext)
+        stats = (
+            info.weight(),
+            info.doc_frequency(),
+            info.min_length(),
+            info.max_length(),
+            info.max_weight(),
+            info.min_id(),
+            info.max_id(),
+        )
+        matcher = reader.postings(fieldname, btext)
+        blocks = []
+        while matcher.is_active():
+            about = (
+                matcher.block_max_id(),
+                matcher.block_max_weight(),
+                matcher.block_min_length(),
+                matcher.block_max_length(),
+            )
+            postings = []
+            while matcher.is_active():
+                postings.append((matcher.id(), matcher.weight(), matcher.value()))
+                if matcher.next():  # moved to the next block
+                    break
+            blocks.append((about, postings))
+        terms[(fieldname, btext)] = (stats, blocks)
+    names = reader.schema.names()
+    documents = [
+        (reader.stored_fields(docnum), [reader.doc_field_length(docnum, f) for f in names])
+        for docnum in range(reader.doc_count_all())
+    ]
+    totals = {name: reader.field_length(name) for name in names}
+    return terms, documents, totals
+
+
+def _long_papers() -> list[Paper]:
+    """Enough papers for terms with several blocks (over 128 postings), and texts with
+    positions past 1,024 (the writer encodes short position lists from a table)."""
+    papers = []
+    for number in range(300):
+        words = " ".join(f"word{(number * 7 + i) % 50} common" for i in range(400))
+        text = f"Paper {number} about transformers. {words}" if number % 3 else f"Short {number}."
+        papers.append(
+            Paper(
+                id=f"p{number}",
+                collection=f"C{number % 4}",
+                abstract=text,
+                text=text,
+                title=f"Title {number} of the Common Study" if number % 5 else "",
+                name=f"N{number}" if number % 2 else "",
+                authors=[f"Ada Lovelace{number % 9}", "Grace Hopper"] if number % 7 else [],
+            )
+        )
+    return papers
+
+
+CORPORA = {
+    "seeds (CJK)": lambda tmp: load_sources(bundled_seeds()).papers,
+    "fixtures": lambda tmp: load_sources([SourceSpec(FIXTURES)]).papers,
+    "hostile": lambda tmp: (
+        write_hostile_corpus(tmp / "hostile"),
+        load_sources([SourceSpec(tmp / "hostile")]).papers,
+    )[1],
+    "long texts, many blocks": lambda tmp: _long_papers(),
+}
+
+
+@pytest.mark.parametrize("corpus", CORPORA)
+def test_segment_reads_as_whoosh_writes_it(tmp_path, corpus):
+    papers = CORPORA[corpus](tmp_path)
+    assert papers
+    expected = _contents(_written_by_whoosh(papers))
+    (tmp_path / "index").mkdir()
+    found = _contents(_written_by_builder(papers, tmp_path / "index"))
+    assert found[1] == expected[1]
+    assert found[2] == expected[2]
+    assert found[0].keys() == expected[0].keys()
+    for term, contents in expected[0].items():
+        assert found[0][term] == contents, term
+
+
+def test_cut_is_the_tokenizer_before_stop_words_and_stems():
+    from paperterm.index.search.analysis import WordTokenizer
+
+    tokenizer = WordTokenizer(stem=False, minsize=1)
+    for text in [
+        "The Model's İstanbul x.y 论文列表 ABC-def",
+        "plain ascii, words",
+        "ünïcode Ωmega",
+    ]:
+        tokens = [t.text for t in tokenizer(text, removestops=False)]
+        assert cut(text) == tokens
