@@ -4,17 +4,16 @@ limit), collected exactly, and counted as SQLite FTS5 counts them."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from whoosh import query as Q
-from whoosh.collectors import Collector, FilterCollector, TopCollector, UnlimitedCollector
 from whoosh.index import Index
 from whoosh.searching import Searcher as WhooshSearcher
 
 from paperterm.index.search.analysis import FieldAnalysis
 from paperterm.index.search.engine import Scored
 from paperterm.index.search.plan import Alternative, AnyOf, Plan, Term
+from paperterm.index.search.whoosh_scorer import PlanScorer
 
 
 def compile_plan(plan: Plan) -> Q.Query:
@@ -60,6 +59,7 @@ class WhooshEngine:
         self.analysis = FieldAnalysis()
         self._ids = ids
         self._docnums: dict[str, int] | None = None
+        self._scorer = PlanScorer(self._searcher)
 
     def close(self) -> None:
         self._searcher.close()
@@ -91,30 +91,13 @@ class WhooshEngine:
         self, plan: Plan, limit: int | None, allowed: set[str] | None
     ) -> tuple[Scored, int]:
         allow = None if allowed is None else {self.docnums[i] for i in allowed if i in self.docnums}
-        if not plan.requires_all and (plan.minimum or 0) > 1:
-            enough = self._matching_at_least(plan)
-            allow = enough if allow is None else allow & enough
-        # Whoosh's shortcuts (block-quality skipping, pruning sub-queries that cannot reach
-        # the top N) drop better-scoring papers from multi-word results and undercount the
-        # matches; scoring every match is exact and counts in the same pass.
-        collector: Collector = (
-            UnlimitedCollector()
-            if limit is None
-            else TopCollector(limit, usequality=False, replace=0)
-        )
-        if allow is not None:
-            collector = FilterCollector(collector, allow=allow)
-        self._searcher.search_with_collector(compile_plan(plan), collector)
-        hits = collector.results()
+        # Whoosh's own matchers score a match in ~40 µs, and their shortcuts (block-quality
+        # skipping, pruning sub-queries that cannot reach the top N) dropped better-scoring
+        # papers from multi-word results and undercounted the matches; the plan scorer
+        # scores every match, exactly, term at a time (whoosh_scorer.py).
+        found, total = self._scorer.collect(plan, limit, allow)
         ids = self.ids
-        return [(ids[hit.docnum], float(hit.score or 0.0)) for hit in hits], len(hits)
-
-    def _matching_at_least(self, plan: Plan) -> set[int]:
-        """The documents that match `plan.minimum` of its required groups at least."""
-        matched: Counter[int] = Counter()
-        for group in plan.required:
-            matched.update(self._searcher.docs_for_query(compile_group(group)))
-        return {docnum for docnum, count in matched.items() if count >= (plan.minimum or 0)}
+        return [(ids[docnum], score) for docnum, score in found], total
 
     def similar(self, paper_id: str, text: str, limit: int) -> Scored:
         """More-like-this over the key terms of `text`."""

@@ -1,0 +1,156 @@
+"""The term-at-a-time plan scorer finds what Whoosh's own matchers find, with their scores:
+the same documents, the same totals, scores equal to ~1e-9, in the same order (best first,
+the earlier document first among equals)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from generated import write_generated_corpus
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from whoosh.collectors import UnlimitedCollector
+from wild_queries import WILD_QUERIES
+
+from paperterm.index.config import Config
+from paperterm.index.search import build as build_module
+from paperterm.index.search.plan import Plan
+from paperterm.index.search.query import parse_query
+from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.whoosh_engine import compile_plan
+from paperterm.index.search.whoosh_scorer import PlanScorer
+from paperterm.index.session import Session
+
+QUERIES = [
+    "transformer",
+    "reverse complement DNA",
+    "large language models",
+    '"language models"',
+    '"state of the art"',
+    "title:diffusion",
+    "author:ada",
+    "collection:icml",
+    "-vision",
+    "graph -neural",
+    "model* -train*",
+    "transfomer~",
+    "long-context",
+    "论文",
+    "the of and",
+    "xT",
+    "attention heads sparse mixture experts routing tokens",
+    "generated",
+    "ba*",
+]
+
+
+def whoosh_results(searcher: Searcher, plan: Plan, allowed: set[int] | None) -> dict[int, float]:
+    """What Whoosh's matchers give for the plan: every match and its score."""
+    whoosh = searcher.engine._searcher
+    collector = UnlimitedCollector()
+    query = compile_plan(plan)
+    if not plan.requires_all and (plan.minimum or 0) > 1:
+        counts: dict[int, int] = {}
+        for group in plan.required:
+            for docnum in whoosh.docs_for_query(compile_plan(Plan(required=(group,)))):
+                counts[docnum] = counts.get(docnum, 0) + 1
+        enough = {d for d, count in counts.items() if count >= plan.minimum}
+        allowed = enough if allowed is None else allowed & enough
+    if allowed is not None:
+        from whoosh.collectors import FilterCollector
+
+        collector = FilterCollector(collector, allow=allowed)
+    whoosh.search_with_collector(query, collector)
+    return {hit.docnum: float(hit.score) for hit in collector.results()}
+
+
+def plans_of(searcher: Searcher, text: str) -> list[Plan]:
+    plan = searcher.planner.plan(parse_query(text))
+    plans = [] if plan.everything and not plan.excluded else [plan]
+    if plan.fallback is not None:
+        plans.append(plan.fallback)
+    return plans
+
+
+def same(searcher: Searcher, plan: Plan, allowed: set[int] | None = None) -> None:
+    expected = whoosh_results(searcher, plan, allowed)
+    scorer = PlanScorer(searcher.engine._searcher)
+    found, total = scorer.collect(plan, None, allowed)
+    assert total == len(expected)
+    order = sorted(expected, key=lambda d: (-expected[d], d))
+    for (docnum, score), wanted in zip(found, order, strict=True):
+        assert score == pytest.approx(expected[docnum], rel=1e-9, abs=1e-12)
+        # The same document, or one Whoosh scores the same but for rounding.
+        assert docnum == wanted or expected[docnum] == pytest.approx(expected[wanted], rel=1e-9)
+    top, count = scorer.collect(plan, 5, allowed)
+    assert count == total and top == found[:5]
+
+
+@pytest.fixture(scope="module")
+def searchers(tmp_path_factory: pytest.TempPathFactory) -> list[Searcher]:
+    """The seeds (one part) and a generated corpus in several parts (segments)."""
+    seeds, _ = Session.create(tmp_path_factory.mktemp("seeds"), [], Config()).open()
+    folder = tmp_path_factory.mktemp("generated")
+    write_generated_corpus(folder / "corpus", 600, per_file=100)
+    patch = pytest.MonkeyPatch()
+    patch.setattr(build_module, "PART_POSTINGS", 5_000)
+    try:
+        parts, _ = Session.create(folder / "data", [folder / "corpus"], Config()).open()
+    finally:
+        patch.undo()
+    assert len(parts.meta.parts) > 2
+    return [Searcher(o.ix, o.papers, o.vocabulary()) for o in (seeds, parts)]
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_the_scorer_finds_what_whoosh_finds(searchers, query):
+    for searcher in searchers:
+        for plan in plans_of(searcher, query):
+            same(searcher, plan)
+
+
+def test_allowed_documents_and_the_any_word_minimum(searchers):
+    for searcher in searchers:
+        plan = searcher.planner.plan(parse_query("graph neural networks attention"))
+        assert plan.fallback is not None
+        allowed = set(range(0, searcher.engine.paper_count(), 3))
+        same(searcher, plan, allowed)
+        same(searcher, replace(plan.fallback, minimum=2))
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(WILD_QUERIES) | st.text(max_size=40))
+def test_wild_queries_agree(searchers, text):
+    for searcher in searchers:
+        for plan in plans_of(searcher, text):
+            same(searcher, plan)
+
+
+def test_a_repeated_term_is_read_once(searchers, monkeypatch):
+    searcher = searchers[1]
+    scorer = PlanScorer(searcher.engine._searcher)
+    reads: list[tuple[str, str]] = []
+    real = PlanScorer._read_term
+
+    def spy(self, fieldname, text):
+        reads.append((fieldname, text))
+        return real(self, fieldname, text)
+
+    monkeypatch.setattr(PlanScorer, "_read_term", spy)
+    plan = searcher.planner.plan(parse_query("generated part"))
+    first = scorer.collect(plan, 10, None)
+    count = len(reads)
+    assert scorer.collect(plan, 10, None) == first
+    assert len(reads) == count  # the second time, from the cache
+
+
+def test_scores_from_a_small_index_path(tmp_path: Path):
+    """An index of one document: no division by zero, a score like Whoosh's."""
+    source = tmp_path / "one.txt"
+    source.write_text("One\n\nA single abstract about otters.\n")
+    opened, _ = Session.create(tmp_path / "data", [source], Config()).open()
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    for plan in plans_of(searcher, "otters"):
+        same(searcher, plan)
