@@ -17,7 +17,8 @@ from __future__ import annotations
 import contextlib
 import difflib
 import threading
-from collections.abc import Callable, Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -59,6 +60,9 @@ if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
 
 UrlOpener = Callable[[str], object]
+#: While a first build reads sources, the list takes in what was read at most this often
+#: (seconds): each time it is the whole list so far, 50,000 papers at the end.
+READ_PAPERS_EVERY = 0.25
 #: What a bookmark dialog shows (the tags, the note; None: not bookmarked) and returns.
 Shown = TypeVar("Shown")
 Edit = TypeVar("Edit")
@@ -71,11 +75,20 @@ class CorpusLoaded(Message):
     """The papers, shown at once: while the index is being built (first launch) or while
     the searcher is being set up."""
 
-    def __init__(self, papers: list[Paper], problems: list[str], building: bool) -> None:
+    def __init__(self, papers: Sequence[Paper], problems: list[str], building: bool) -> None:
         super().__init__()
         self.papers = papers
         self.problems = problems
         self.building = building
+
+
+class PartialIndex(Message):
+    """While the first build runs: an index of the papers indexed so far, to search."""
+
+    def __init__(self, opened: OpenIndex, searcher: Searcher) -> None:
+        super().__init__()
+        self.opened = opened
+        self.searcher = searcher
 
 
 class IndexProgress(Message):
@@ -91,6 +104,21 @@ class IndexReady(Message):
         self.opened = opened
         self.searcher = searcher
         self.warnings = warnings
+
+
+class _Throttle:
+    """`due()` is true at most once per `every` seconds (and the first time)."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self.last = -every
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now - self.last < self.every:
+            return False
+        self.last = now
+        return True
 
 
 # --- the app ----------------------------------------------------------------------------------
@@ -189,14 +217,7 @@ class ReaderApp(App[int]):
             self.post_message(CorpusLoaded(papers, [], building=False))
             opened = self.session.open_existing(papers)
         if opened is None:
-            problems = self.session.problems
-            self.post_message(CorpusLoaded([], problems, building=True))
-            listener = Listener(
-                progress=self._post_progress,
-                papers=lambda read: self.post_message(CorpusLoaded(read, problems, True)),
-                cancelled=self._stop.is_set,
-            )
-            opened = self.session.build(listener=listener)
+            opened = self._build()
         # Whoosh is imported here, off the UI thread and after the list is on screen.
         from paperterm.index.search.searcher import Searcher
 
@@ -204,6 +225,31 @@ class ReaderApp(App[int]):
         self.post_message(IndexReady(opened, searcher, list(self.session.warnings)))
         with self.state.search_lock:
             searcher.warm()  # the id -> document table, off the UI thread
+
+    def _build(self) -> OpenIndex:
+        """The first launch (or a source changed): build, showing the papers as they are
+        read, and searching what is indexed so far."""
+        problems = self.session.problems
+        self.post_message(CorpusLoaded([], problems, building=True))
+        shown = _Throttle(READ_PAPERS_EVERY)
+
+        def papers(read: list[Paper]) -> None:
+            if shown.due():
+                self.post_message(CorpusLoaded(read, problems, building=True))
+
+        def searchable(opened: OpenIndex) -> None:
+            from paperterm.index.search.searcher import Searcher
+
+            searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+            self.post_message(PartialIndex(opened, searcher))
+
+        listener = Listener(
+            progress=self._post_progress,
+            papers=papers,
+            searchable=searchable,
+            cancelled=self._stop.is_set,
+        )
+        return self.session.build(listener=listener)
 
     def _post_progress(self, done: int, total: int) -> None:
         self.post_message(IndexProgress(done, total))
@@ -213,8 +259,12 @@ class ReaderApp(App[int]):
         self.main.papers_changed()
 
     def on_index_progress(self, message: IndexProgress) -> None:
-        self.state.index_percent = 100 * message.done // max(1, message.total)
+        self.state.progress(message.done, message.total)
         self.main.progress_changed(message.done, message.total)
+
+    def on_partial_index(self, message: PartialIndex) -> None:
+        self.state.partial_index(message.opened, message.searcher)
+        self.main.index_changed()
 
     def on_index_ready(self, message: IndexReady) -> None:
         if self.state.index_ready(message.opened, message.searcher, message.warnings):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -25,8 +25,10 @@ from paperterm.index.library.bookmarks import (
 )
 from paperterm.index.papers import Paper
 from paperterm.index.search.hits import Hit
+from paperterm.index.search.records import PaperList
 from paperterm.index.search.store import OpenIndex
 from paperterm.index.text.display import safe_text
+from paperterm.tui.view import paper_ids
 
 if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
@@ -77,13 +79,18 @@ class ReaderState:
         self.bookmarks = bookmarks
         self.key_text = key_text
         self.timing = timing
-        self.papers: list[Paper] = []
-        self.by_id: dict[str, Paper] = {}
+        self.papers: Sequence[Paper] = []
+        self.by_id: Mapping[str, Paper] = {}
         self.collections: list[str] = []
         self.searcher: Searcher | None = None
         self.search_lock = threading.Lock()
         self.index_state: IndexState = "loading"
         self.index_percent = 0
+        #: While the first build runs: papers read so far, of about how many.
+        self.index_done = 0
+        self.index_total = 0
+        #: While the first build runs and `searcher` is set: how many papers it searches.
+        self.searchable = 0
         self.index_error = ""
         self.warnings: list[str] = []
         self.bookmarks_problem = ""
@@ -91,8 +98,14 @@ class ReaderState:
 
     # --- papers and the index ------------------------------------------------------------
 
-    def set_papers(self, papers: list[Paper]) -> None:
+    def set_papers(self, papers: Sequence[Paper]) -> None:
+        """The papers to list. A `PaperList` (a built index's) is read as it is looked at:
+        its ids and collections come from its rows file, a paper when it is shown."""
         self.papers = papers
+        if isinstance(papers, PaperList):
+            self.by_id = papers.by_id
+            self.collections = papers.collections
+            return
         self.by_id = {paper.id: paper for paper in papers}
         seen: dict[str, None] = {}
         for paper in papers:
@@ -100,18 +113,30 @@ class ReaderState:
                 seen.setdefault(name, None)
         self.collections = list(seen)
 
-    def corpus_loaded(self, papers: list[Paper], problems: list[str], building: bool) -> None:
+    def corpus_loaded(self, papers: Sequence[Paper], problems: list[str], building: bool) -> None:
         self.set_papers(papers)
         self.warnings = list(dict.fromkeys(problems))
-        self.index_state = "indexing" if building else "opening"
+        if self.searcher is None:
+            self.index_state = "indexing" if building else "opening"
+
+    def progress(self, done: int, total: int) -> None:
+        self.index_done, self.index_total = done, total
+        self.index_percent = 100 * done // max(1, total)
+
+    def partial_index(self, opened: OpenIndex, searcher: Searcher) -> None:
+        """While the first build runs: search what is indexed so far."""
+        if self.index_state in ("indexing", "loading"):
+            self.searcher = searcher
+            self.searchable = len(opened.papers)
 
     def index_ready(self, opened: OpenIndex, searcher: Searcher, warnings: list[str]) -> bool:
         """Search is on; True when the index's papers differ from those shown so far."""
         papers = opened.papers
-        same = papers is self.papers or [p.id for p in papers] == [p.id for p in self.papers]
+        same = papers is self.papers or list(paper_ids(papers)) == list(paper_ids(self.papers))
         if papers is not self.papers:
             self.set_papers(papers)
         self.searcher = searcher
+        self.searchable = 0
         self.index_state = "memory" if opened.location == ":memory:" else "ready"
         self.warnings = list(dict.fromkeys([*self.warnings, *opened.meta.problems, *warnings]))
         return not same

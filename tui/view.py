@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from paperterm.index.library.bookmarks import Bookmark
@@ -65,21 +65,75 @@ def allowed_ids(
             if all(tag in _lower_tags(mark) for tag in tags)
         }
     if filters.collection is not None:
-        in_collection = {p.id for p in papers if filters.collection in p.collections}
+        name = filters.collection
+        in_collection = {i for i, collections in _collections(papers) if name in collections}
         allowed = in_collection if allowed is None else allowed & in_collection
     if excluded:
         tagged = {i for i, mark in marks.items() if any(t in _lower_tags(mark) for t in excluded)}
-        allowed = ({p.id for p in papers} if allowed is None else allowed) - tagged
+        allowed = (set(paper_ids(papers)) if allowed is None else allowed) - tagged
     return allowed
+
+
+def paper_ids(papers: Iterable[Paper]) -> Sequence[str]:
+    """The papers' ids (of a `PaperList`, read from its rows, not its papers)."""
+    ids = getattr(papers, "ids", None)
+    return ids if ids is not None else [paper.id for paper in papers]
+
+
+def _collections(papers: Iterable[Paper]) -> Iterator[tuple[str, Sequence[str]]]:
+    """(id, collections) of each paper; a `PaperList`'s from its rows."""
+    row = getattr(papers, "row", None)
+    if row is None:
+        return ((paper.id, paper.collections) for paper in papers)
+    count = len(papers)  # type: ignore[arg-type]
+    return ((found[0], found[3]) for found in map(row, range(count)))
 
 
 def _lower_tags(mark: Bookmark) -> set[str]:
     return {tag.lower() for tag in mark.tags}
 
 
-def paper_rows(papers: Iterable[Paper], allowed: set[str] | None) -> list[Row]:
-    """The papers in corpus order, restricted to `allowed`."""
-    return [Row(p.id, p) for p in papers if allowed is None or p.id in allowed]
+def paper_rows(papers: Sequence[Paper], allowed: set[str] | None) -> Sequence[Row]:
+    """The papers in corpus order, restricted to `allowed`. Every paper's row is made only
+    when the list looks at it (50,000 rows, ~24 on screen)."""
+    if allowed is None:
+        return PaperRows(papers)
+    ids = paper_ids(papers)
+    return [Row(ids[i], papers[i]) for i in range(len(ids)) if ids[i] in allowed]
+
+
+class PaperRows(Sequence[Row]):
+    """A row for each paper, made when asked for (the paper read then, from a `PaperList`)."""
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        self.papers = papers
+        self._index: dict[str, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.papers)
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        paper = self.papers[index]
+        return Row(paper.id, paper)
+
+    def index_of(self, paper_id: str) -> int | None:
+        """Where the paper's row is, without making the rows before it."""
+        find = getattr(self.papers, "index_of", None)
+        if find is not None:
+            return find(paper_id)
+        if self._index is None:
+            self._index = {paper.id: index for index, paper in enumerate(self.papers)}
+        return self._index.get(paper_id)
+
+
+def row_index(rows: Sequence[Row], paper_id: str) -> int | None:
+    """Where the paper's row is among `rows` (`PaperRows` find it without making them)."""
+    find = getattr(rows, "index_of", None)
+    if find is not None:
+        return find(paper_id)
+    return next((index for index, row in enumerate(rows) if row.id == paper_id), None)
 
 
 def missing_rows(

@@ -30,20 +30,24 @@ import os
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
 from paperterm.index.search import store as versions
 from paperterm.index.search.records import (
-    SOURCE,
-    RecordFile,
     RecordFileError,
     no_collection,
     write_papers,
-    write_records,
+)
+from paperterm.index.search.source_records import (
+    SourceRecords,
+    cache_name,
+    count_words,
+    prepare_source,
+    read_prepared,
 )
 from paperterm.index.search.store import (
     ENGINE_FOLDER,
@@ -59,14 +63,11 @@ from paperterm.index.search.store import (
     SourceEntry,
     SourceFile,
     Store,
-    content_digest,
 )
 from paperterm.index.search.whoosh_index import documents_digest
 from paperterm.index.sources.loader import (
     Prepared,
     merge_records,
-    prepare_file,
-    read_source,
 )
 
 #: A part is closed at the end of the file that takes its postings past this (about 13,000
@@ -102,20 +103,6 @@ class Listener:
 
 
 @dataclass(slots=True)
-class _Source:
-    """One source file during a build."""
-
-    file: SourceFile
-    fingerprint: Fingerprint | None = None
-    cache: str = ""
-    records: list[Prepared] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    words: dict[str, int] = field(default_factory=dict)
-    fresh: bool = True
-    size: int = 0
-
-
-@dataclass(slots=True)
 class _Candidate:
     """A part already written, which the new index may keep."""
 
@@ -134,70 +121,6 @@ class _Written:
     part: object
     digest: str
     papers: int
-
-
-def cache_name(file: SourceFile) -> str:
-    return f"{content_digest(file.key.encode('utf-8', 'surrogateescape'))}.bin"
-
-
-def read_prepared(path: Path, file: SourceFile) -> tuple[list[Prepared], dict, Fingerprint]:
-    """A source's prepared records, word counts and fingerprint from its cache file."""
-    cache = RecordFile(path, SOURCE)
-    try:
-        header = cache.header
-        if header.get("key") != file.key or header.get("parser") != versions.PARSER_VERSION:
-            raise RecordFileError(f"{path}: another source's records")
-        with no_collection():
-            records = [Prepared.from_tuple(row) for row in cache.all()]
-        return records, header, Fingerprint(**header["fingerprint"])
-    finally:
-        cache.close()
-
-
-def prepare_source(file: SourceFile, folder: Path) -> _Source:
-    """Read and prepare one source file, and keep its records in `folder` (its cache)."""
-    source = _Source(file, cache=cache_name(file))
-    source.fingerprint = Fingerprint.of(file.path)  # before reading: a later write shows
-    data, problems = read_source(file.path)
-    if data is not None and source.fingerprint is not None:
-        source.fingerprint.digest = content_digest(data)
-        source.size = len(data)
-        source.records, more = prepare_file(file.path, file.collection, data)
-        problems += more
-    source.problems = [str(problem) for problem in problems]
-    source.words = dict(count_words(record.paper for record in source.records))
-    write_records(
-        folder / source.cache,
-        SOURCE,
-        {
-            "key": file.key,
-            "parser": versions.PARSER_VERSION,
-            "fingerprint": _fingerprint_dict(source.fingerprint),
-            "problems": source.problems,
-            "words": source.words,
-        },
-        (record.to_tuple() for record in source.records),
-    )
-    return source
-
-
-def _fingerprint_dict(fingerprint: Fingerprint | None) -> dict:
-    if fingerprint is None:
-        return {"size": -1, "mtime_ns": -1, "ino": -1, "ctime_ns": -1, "digest": ""}
-    return {
-        "size": fingerprint.size,
-        "mtime_ns": fingerprint.mtime_ns,
-        "ino": fingerprint.ino,
-        "ctime_ns": fingerprint.ctime_ns,
-        "digest": fingerprint.digest,
-    }
-
-
-def count_words(papers: Iterable[Paper]) -> Counter[str]:
-    """The vocabulary's counts of some papers (`Vocabulary.of_papers` counts the same)."""
-    from paperterm.index.search.vocabulary import Vocabulary
-
-    return Vocabulary.count_papers(papers)
 
 
 class Builder:
@@ -239,7 +162,7 @@ class Builder:
 
     def _build(self, base: tuple[Path, Meta] | None) -> OpenIndex:
         assert self.tmp is not None
-        sources = [_Source(file, cache=cache_name(file)) for file in self.files]
+        sources = [SourceRecords(file, cache=cache_name(file)) for file in self.files]
         candidates = self._reuse(sources, base)
         fresh = [source for source in sources if source.fresh]
         candidates += self._prepare(sources, fresh)
@@ -263,7 +186,9 @@ class Builder:
         words.subtract(count_words(record.paper for record in absorbed))
         return self._finish(sources, papers, parts, +words)
 
-    def _reuse(self, sources: list[_Source], base: tuple[Path, Meta] | None) -> list[_Candidate]:
+    def _reuse(
+        self, sources: list[SourceRecords], base: tuple[Path, Meta] | None
+    ) -> list[_Candidate]:
         """Keep the previous generation's records of every source that did not change; its
         parts are candidates for the new index."""
         if base is None:
@@ -306,14 +231,14 @@ class Builder:
                 candidates.append(candidate)
         return candidates
 
-    def _prepare(self, sources: list[_Source], fresh: list[_Source]) -> list[_Candidate]:
+    def _prepare(
+        self, sources: list[SourceRecords], fresh: list[SourceRecords]
+    ) -> list[_Candidate]:
         """Read and prepare the new and changed sources; the parts workers wrote."""
         assert self.tmp is not None
         sizes = [_size(source.file.path) for source in fresh]
         if len(fresh) > 1 and sum(sizes) >= PARALLEL_BYTES:
-            from paperterm.index.search.build_workers import prepare_in_workers
-
-            return prepare_in_workers(self, sources, fresh, sizes)
+            return self._prepare_in_workers(sources, fresh, sizes)
         done = 0
         for source in fresh:
             self.listener.check()
@@ -324,7 +249,76 @@ class Builder:
             self.report(sources, done, done)
         return []
 
-    def report(self, sources: list[_Source], done: int, expected: int) -> None:
+    def _prepare_in_workers(
+        self, sources: list[SourceRecords], fresh: list[SourceRecords], sizes: list[int]
+    ) -> list[_Candidate]:
+        from paperterm.index.search.build_workers import prepare_in_workers
+
+        assert self.tmp is not None
+        total_bytes = sum(sizes) or 1
+        read = {"bytes": 0, "papers": 0}
+        candidates: list[_Candidate] = []
+
+        def expected() -> int:
+            return max(read["papers"], read["papers"] * total_bytes // max(1, read["bytes"]))
+
+        def on_source(source: SourceRecords, size: int) -> None:
+            read["bytes"] += size
+            read["papers"] += len(source.records)
+            self.report(sources, read["papers"], expected())
+
+        def on_part(part: object, keys: list[str], digest: str) -> None:
+            candidates.append(_Candidate(part, keys, digest, None))
+            self._publish_partial(sources, candidates, expected())
+
+        part_sizes = (FIRST_PART_PAPERS, PART_POSTINGS)
+        prepare_in_workers(
+            self.engine.name,
+            self.tmp,
+            fresh,
+            sizes,
+            part_sizes,
+            on_source,
+            on_part,
+            self.listener.check,
+        )
+        return candidates
+
+    def _publish_partial(
+        self, sources: list[SourceRecords], candidates: list[_Candidate], expected: int
+    ) -> None:
+        """Give the listener an index of the parts written so far, in corpus order."""
+        if self.listener.searchable is None:
+            return
+        from paperterm.index.search.vocabulary import Vocabulary
+
+        assert self.tmp is not None
+        position = {source.file.key: index for index, source in enumerate(sources)}
+        ordered = sorted(candidates, key=lambda c: position[c.sources[0]])
+        engine_folder = self.tmp / ENGINE_FOLDER
+        self.engine.commit(engine_folder, [candidate.part for candidate in ordered])
+        covered = [sources[position[key]] for c in ordered for key in c.sources]
+        papers = [record.paper for source in covered for record in source.records]
+        words: Counter[str] = Counter()
+        for source in covered:
+            words.update(source.words)
+        meta = Meta(
+            schema=0,
+            parser=0,
+            engine=self.engine.name,
+            sources=[],
+            parts=[],
+            papers=len(papers),
+            collections=list(dict.fromkeys(c for p in papers for c in p.collections)),
+            built_at=0.0,
+            seconds=0.0,
+        )
+        ix = self.engine.open(engine_folder)
+        self.published_partial = True
+        opened = OpenIndex(ix, papers, meta, str(self.tmp), Vocabulary(dict(words)), expected)
+        self.listener.searchable(opened)
+
+    def report(self, sources: list[SourceRecords], done: int, expected: int) -> None:
         """Tell the listener how far reading is."""
         if self.listener.progress is not None:
             self.listener.progress(done, max(done, expected))
@@ -333,7 +327,7 @@ class Builder:
 
     def _parts(
         self,
-        sources: list[_Source],
+        sources: list[SourceRecords],
         by_source: list[list[Paper]],
         candidates: list[_Candidate],
     ) -> list[_Written]:
@@ -388,7 +382,7 @@ class Builder:
 
     def _finish(
         self,
-        sources: list[_Source],
+        sources: list[SourceRecords],
         papers: list[Paper],
         parts: list[_Written],
         words: Counter[str],

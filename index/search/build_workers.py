@@ -26,15 +26,11 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from paperterm.index.search.records import no_collection
-from paperterm.index.search.store import ENGINE_FOLDER, ENGINES, SOURCES_FOLDER, OpenIndex
+from paperterm.index.search.source_records import SourceRecords, prepare_source, read_prepared
+from paperterm.index.search.store import ENGINE_FOLDER, ENGINES, SOURCES_FOLDER, SourceFile
 from paperterm.index.search.whoosh_index import documents_digest
-
-if TYPE_CHECKING:
-    from paperterm.index.search.build import Builder, _Candidate, _Source
-    from paperterm.index.search.store import SourceFile
 
 #: Seconds between looks at whether the build was cancelled or a worker died.
 _POLL = 0.2
@@ -66,23 +62,26 @@ def split_runs(sizes: Sequence[int], count: int) -> list[range]:
 
 
 def prepare_in_workers(
-    builder: Builder, sources: list[_Source], fresh: list[_Source], sizes: list[int]
-) -> list[_Candidate]:
-    """Prepare `fresh` (some of `sources`) in worker processes; the parts they wrote."""
-    from paperterm.index.search.build import _Candidate, read_prepared
-
-    assert builder.tmp is not None
-    tmp = builder.tmp
+    engine: str,
+    tmp: Path,
+    fresh: list[SourceRecords],
+    sizes: list[int],
+    part_sizes: tuple[int, int],
+    on_source: Callable[[SourceRecords, int], None],
+    on_part: Callable[[object, list[str], str], None],
+    check: Callable[[], None],
+) -> None:
+    """Prepare the `fresh` sources (their files `sizes` bytes) in worker processes. As each
+    is prepared, its records are read back into it and `on_source(source, bytes)` is
+    called; as each part is written, `on_part(part, source keys, digest)`. `check` raises
+    to stop the build (the workers are killed). `part_sizes`: a worker's first part closes
+    after this many papers, the others after this many postings."""
     runs = split_runs(sizes, worker_count(len(fresh)))
-    workers = [_Worker(builder.engine.name, [fresh[i].file for i in run], tmp) for run in runs]
+    workers = [_Worker(engine, [fresh[i].file for i in run], tmp, part_sizes) for run in runs]
     by_key = {source.file.key: source for source in fresh}
-    expected_bytes = sum(sizes) or 1
-    read_bytes = 0
-    read_papers = 0
-    candidates: list[_Candidate] = []
     try:
         while any(not worker.done for worker in workers):
-            builder.listener.check()
+            check()
             for message in _messages(workers):
                 kind = message[0]
                 if kind == "source":
@@ -92,21 +91,15 @@ def prepare_in_workers(
                     source.records, header, source.fingerprint = read_prepared(path, source.file)
                     source.problems = list(header.get("problems", []))
                     source.words = dict(header.get("words", {}))
-                    read_bytes += size
-                    read_papers += len(source.records)
-                    expected = expected_papers(read_papers, read_bytes, expected_bytes)
-                    builder.report(sources, read_papers, expected)
+                    on_source(source, size)
                 elif kind == "part":
                     _, keys, part, digest = message
-                    candidates.append(_Candidate(part, keys, digest, None))
-                    expected = expected_papers(read_papers, read_bytes, expected_bytes)
-                    _publish_partial(builder, sources, candidates, expected)
+                    on_part(part, keys, digest)
                 else:
                     raise OSError(f"a build worker failed: {message[1]}")
     finally:
         for worker in workers:
             worker.stop()
-    return candidates
 
 
 class _Worker:
@@ -115,7 +108,9 @@ class _Worker:
     `multiprocessing` is not used: in the reader, Textual's stand-in for `sys.stderr` has
     no file descriptor, which makes its resource tracker fail to start."""
 
-    def __init__(self, engine: str, files: list[SourceFile], tmp: Path) -> None:
+    def __init__(
+        self, engine: str, files: list[SourceFile], tmp: Path, sizes: tuple[int, int]
+    ) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "paperterm.index.search.build_workers"],
             stdin=subprocess.PIPE,
@@ -128,9 +123,6 @@ class _Worker:
         self.buffer = bytearray()
         self.done = False
         self.said_done = False
-        from paperterm.index.search import build
-
-        sizes = (build.FIRST_PART_PAPERS, build.PART_POSTINGS)
         task = pickle.dumps((engine, files, str(tmp), os.getpid(), sizes))
         try:
             self.process.stdin.write(task)
@@ -183,47 +175,6 @@ def _messages(workers: list[_Worker]) -> list[tuple]:
     return messages
 
 
-def expected_papers(papers: int, done_bytes: int, total_bytes: int) -> int:
-    return max(papers, papers * total_bytes // max(1, done_bytes))
-
-
-def _publish_partial(
-    builder: Builder, sources: list[_Source], candidates: list[_Candidate], expected: int
-) -> None:
-    """Give the listener an index of the parts written so far, in corpus order."""
-    if builder.listener.searchable is None:
-        return
-    from paperterm.index.search.store import Meta
-    from paperterm.index.search.vocabulary import Vocabulary
-
-    assert builder.tmp is not None
-    position = {source.file.key: index for index, source in enumerate(sources)}
-    ordered = sorted(candidates, key=lambda c: position[c.sources[0]])
-    engine_folder = builder.tmp / ENGINE_FOLDER
-    builder.engine.commit(engine_folder, [candidate.part for candidate in ordered])
-    covered = [sources[position[key]] for c in ordered for key in c.sources]
-    papers = [record.paper for source in covered for record in source.records]
-    words: dict[str, int] = {}
-    for source in covered:
-        for word, count in source.words.items():
-            words[word] = words.get(word, 0) + count
-    meta = Meta(
-        schema=0,
-        parser=0,
-        engine=builder.engine.name,
-        sources=[],
-        parts=[],
-        papers=len(papers),
-        collections=list(dict.fromkeys(c for p in papers for c in p.collections)),
-        built_at=0.0,
-        seconds=0.0,
-    )
-    ix = builder.engine.open(engine_folder)
-    builder.published_partial = True
-    opened = OpenIndex(ix, papers, meta, str(builder.tmp), Vocabulary(words), expected)
-    builder.listener.searchable(opened)
-
-
 def work(
     engine_name: str,
     files: list[SourceFile],
@@ -234,8 +185,6 @@ def work(
 ) -> None:
     """A worker's life: prepare `files` in order and write parts of their papers (the first
     closed after `sizes[0]` papers, the others after `sizes[1]` postings)."""
-    from paperterm.index.search.build import prepare_source
-
     first_papers, postings = sizes
     engine = ENGINES[engine_name]()
     folder = Path(tmp)

@@ -24,7 +24,8 @@ from paperterm.tui.state import Timing
 
 @dataclass(slots=True)
 class GatedSession(Session):
-    """A first launch: no index yet; the build reports `percent` and then waits for `gate`
+    """A first launch: no index yet; the build reports `percent` of the papers read and then
+    waits for `gate`
     (or for the app to cancel it). `build_failure` makes the build raise instead; `corpus`
     replaces the configured sources."""
 
@@ -51,10 +52,11 @@ class GatedSession(Session):
         listener: Listener | None = None,
     ) -> OpenIndex:
         listener = listener or Listener(progress=progress, cancelled=cancelled)
+        papers = list(self.load_corpus().papers)
         if listener.papers is not None:
-            listener.papers(list(self.load_corpus().papers))
+            listener.papers(papers)
         if listener.progress is not None:
-            listener.progress(self.percent, 100)
+            listener.progress(len(papers) * self.percent // 100, len(papers))
         while not self.gate.wait(0.02):
             listener.check()
         if self.build_failure is not None:

@@ -34,6 +34,7 @@ from paperterm.tui.view import (
     count_text,
     missing_rows,
     paper_rows,
+    row_index,
     unsaved_text,
 )
 from paperterm.tui.widgets.detail import PaperDetail
@@ -161,9 +162,13 @@ class MainScreen(PaperScreen):
         self.update_status()
 
     def index_changed(self) -> None:
-        if self.waiting_for_index:
+        """Search works now (or searches more: a first build's next part, or its end)."""
+        if self.waiting_for_index or (
+            self.state.searcher and parse_query(self.search_input.value).clauses
+        ):
             self.waiting_for_index = False
-            self.run_search(keep_id=None)
+            current = self.current_row()
+            self.run_search(keep_id=current.id if current else None)
         if self.detail.row is not None:
             self.request_related(self.detail)
         self.update_status()
@@ -293,10 +298,9 @@ class MainScreen(PaperScreen):
         rows = view.rows
         keep_id = request.keep_id
         paper_list = self.paper_list
-        if request.keep_index is not None and keep_id is not None and rows:
-            found = next((i for i, row in enumerate(rows) if row.id == keep_id), None)
-            if found is None:
-                keep_id = rows[min(request.keep_index, len(rows) - 1)].id
+        lost = keep_id is not None and rows and row_index(rows, keep_id) is None
+        if request.keep_index is not None and lost:
+            keep_id = rows[min(request.keep_index, len(rows) - 1)].id
         paper_list.set_rows(rows, keep_id=keep_id, empty_message=self._empty_message())
         if self._focus_results:
             self._focus_results = False
@@ -431,7 +435,7 @@ class MainScreen(PaperScreen):
             {
                 "loading": "loading papers…",
                 "opening": "opening the index…",
-                "indexing": f"indexing {state.index_percent}%",
+                "indexing": _indexing(state),
                 "ready": "index ready",
                 "memory": "in-memory index",
                 "failed": "index failed",
@@ -469,7 +473,16 @@ class MainScreen(PaperScreen):
                 note = f"search starts when the index is ready ({state.index_percent}%)"
         elif self.view.notes:
             note = self.view.notes[0]
+        elif state.searchable and parse_query(self.search_input.value).clauses:
+            note = f"searching the {state.searchable:,} papers indexed so far"
         else:
             note = ""
         self._set_text("#search-note", one_line(note, 60))
         self.query_one("#search-note").display = bool(note)
+
+
+def _indexing(state: ReaderState) -> str:
+    """`indexing 12,000 of 50,000` (papers read and indexed so far, of about how many)."""
+    if not state.index_total:
+        return "indexing…"
+    return f"indexing {state.index_done:,} of {state.index_total:,}"

@@ -3,7 +3,7 @@ more than 50 — no widget per row, only the visible lines are ever rendered."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -17,7 +17,7 @@ from textual.strip import Strip
 
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
-from paperterm.tui.view import Row
+from paperterm.tui.view import Row, row_index
 
 MARKER = "★"
 #: Below this width the collection column is left out, to give the title the room.
@@ -79,7 +79,7 @@ class PaperList(ScrollView, can_focus=True):
     ) -> None:
         super().__init__(id=id)
         self.is_bookmarked = is_bookmarked
-        self.rows: list[Row] = []
+        self.rows: Sequence[Row] = []
         self.cursor = 0
         self.empty_message: list[str] = ["Loading papers…"]
 
@@ -90,13 +90,10 @@ class PaperList(ScrollView, can_focus=True):
         return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
 
     def index_of(self, paper_id: str) -> int | None:
-        for index, row in enumerate(self.rows):
-            if row.id == paper_id:
-                return index
-        return None
+        return row_index(self.rows, paper_id)
 
     def set_rows(
-        self, rows: list[Row], *, keep_id: str | None = None, empty_message: list[str] = ()
+        self, rows: Sequence[Row], *, keep_id: str | None = None, empty_message: list[str] = ()
     ) -> None:
         """Show `rows`; the cursor goes to `keep_id` when it is among them, else to the top."""
         self.rows = rows

@@ -1,5 +1,5 @@
 """Corpora of made-up abstracts in seed-format text files, for index tests (imported by
-name: tests/search is on sys.path)."""
+name: tests/ is on sys.path)."""
 
 from __future__ import annotations
 

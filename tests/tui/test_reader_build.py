@@ -1,0 +1,77 @@
+"""The reader over a built index reads only the papers it shows; on a first launch it lists
+papers as they are read and searches what is indexed so far."""
+
+from __future__ import annotations
+
+import threading
+
+from generated import write_generated_corpus
+from reader_helpers import reader_of, screen_text, settle, type_text, until
+
+from paperterm.index.config import Config
+from paperterm.index.search import build as build_module
+from paperterm.index.search.records import PaperList
+from paperterm.index.session import Session
+
+
+def _loaded(papers: PaperList) -> int:
+    return sum(paper is not None for paper in papers._loaded)
+
+
+async def test_a_warm_start_reads_only_the_papers_on_screen(tmp_path):
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, 2000)
+    Session.create(tmp_path / "data", [corpus], Config()).open()
+    app = reader_of([corpus], tmp_path / "data")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        papers = app.state.papers
+        assert isinstance(papers, PaperList) and len(papers) == 2000
+        assert "2000 papers · index ready" in screen_text(app)
+        assert _loaded(papers) <= 40  # the rows on screen, the one in the detail pane
+        await pilot.press("G")
+        await settle(pilot)
+        assert _loaded(papers) <= 80
+        assert app.main.paper_list.current.id == papers.ids[-1]
+
+
+async def test_a_first_launch_lists_what_is_read_and_searches_what_is_indexed(
+    tmp_path, monkeypatch
+):
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, 1200, per_file=100)
+    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)  # worker processes, even so small
+    monkeypatch.setattr(build_module, "FIRST_PART_PAPERS", 100)
+    held = threading.Event()
+    release = threading.Event()
+    publish = build_module.Builder._publish_partial
+
+    def publish_then_hold(self, *args):
+        publish(self, *args)
+        if not held.is_set():
+            held.set()
+            release.wait(60)  # the build waits here while the test searches
+
+    monkeypatch.setattr(build_module.Builder, "_publish_partial", publish_then_hold)
+    app = reader_of([corpus], tmp_path / "data")
+    try:
+        async with app.run_test(size=(110, 30)) as pilot:
+            await until(pilot, lambda: app.state.searchable > 0, "an index of the first part")
+            state = app.state
+            assert state.index_state == "indexing"
+            assert 0 < state.searchable < 1200
+            assert 0 < len(state.papers) <= 1200
+            assert f"indexing {state.index_done:,} of " in screen_text(app)
+            await pilot.press("slash")
+            await type_text(pilot, "generated")
+            await settle(pilot, index=False)
+            shown = app.main.view
+            assert shown.in_view == state.searchable  # every paper is "Generated"
+            assert f"searching the {state.searchable:,} papers indexed so far" in screen_text(app)
+            release.set()
+            await settle(pilot)
+            assert state.index_state == "ready"
+            assert app.main.view.in_view == 1200  # the search ran again over all of them
+            assert "index ready" in screen_text(app)
+    finally:
+        release.set()
