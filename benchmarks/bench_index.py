@@ -1,24 +1,35 @@
-"""Index build, warm open and query latency (Whoosh, via paperterm), with SQLite FTS5 as a peer.
+"""The index at 2,600 and 50,000 abstracts, beside SQLite FTS5 in the same run: first-launch
+build, adding a source, warm open, `paperterm search` start to answer, queries with snippets.
 
-For each corpus size (2,600 and 50,000 synthetic abstracts from `corpus.py`; `--quick`: 2,600
-only) three child processes run, so each phase's peak RSS is its own:
+For each corpus size (synthetic abstracts from `corpus.py`; `--quick`: 2,600 only) each phase
+runs in a child process of its own, so that its peak memory (RSS) is its own:
 
-  build   first-use `Session.open` into an empty data dir: find files, parse, enrich, write
-          the Whoosh index and the papers file (2,600: median of 3 fresh builds; 50,000: one).
-  search  warm start (`Session.open_existing`, which also loads the papers file), then the query
-          mix below through `Searcher.search(q, limit=20, snippets=True)`, timed from outside
-          per call: 10 rounds (2 above 10,000 abstracts) after one warm-up round.
-  fts5    the same records into a stdlib SQLite FTS5 table (porter tokenizer, bm25 with the
-          same field weights, `snippet()`), then the same queries (fuzzy ones have no FTS5
-          form and are skipped there); both count the total matches, as the CLI shows it.
+  build   the first launch: `Session.open` into an empty data dir (the worker processes it
+          starts are children of the child: their CPU time and peak RSS are reported apart).
+  add     a 2,600-abstract source (one file, another seed) added to the built corpus: what
+          a build then reads, writes and costs.
+  search  warm open (`Session.open_existing`), then the query mix through
+          `Searcher.search(q, limit=20, snippets=True)`: each query once with nothing cached
+          ("first run": the term cache off), then timed rounds after a warm-up round (the
+          terms of the mix cached, as while typing).
+  cli     `paperterm search QUERY` as a fresh process: start to answer, median of 5.
+  fts5    the same records in a stdlib SQLite FTS5 table (porter tokenizer, bm25 with the same
+          field weights, `snippet()`), the same queries (fuzzy ones have no FTS5 form), first
+          run and timed rounds; and a fresh Python process that opens it and answers one
+          query (its start to answer).
 
-Targets (at 2,600): build <= 5 s, search with snippets <= 15 ms mean.
+Wall times depend on the load: every row has its CPU time too, and the load average is
+printed. Issue 14's targets are printed with each row.
+
+    python benchmarks/bench_index.py [--quick] [--sizes N ...] [--rounds R]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import sqlite3
 import statistics
 import subprocess
@@ -30,21 +41,22 @@ from collections.abc import Callable
 from pathlib import Path
 
 import corpus
-from measure import machine, peak_rss_mb, summary_ms, table, timed
+from measure import load_average, machine, peak_rss_mb, summary_ms, table, timed
 
-from paperterm.index import session as session_module
 from paperterm.index.config import Config
-from paperterm.index.search import store as store_module
+from paperterm.index.search import whoosh_scorer
+from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.store import load_papers
+from paperterm.index.search.store import PAPERS_FILE, ROWS_FILE, Meta, Store
 from paperterm.index.session import Session
-from paperterm.index.sources import loader as loader_module
+from paperterm.index.sources.loader import SourceSpec
 
 SIZES = (2600, 50_000)
 QUICK_SIZES = (2600,)
-BUILD_TARGET_S = 5.0
-SEARCH_TARGET_MS = 15.0
+ADDED = 2600
 LIMIT = 20
+CLI_RUNS = 5
+CLI_QUERY = "large language models"
 
 #: (kind, paperterm query, FTS5 query or None when FTS5 has no equivalent)
 QUERIES: list[tuple[str, str, str | None]] = [
@@ -77,64 +89,58 @@ QUERIES: list[tuple[str, str, str | None]] = [
 ]
 
 
-# --- child: build ------------------------------------------------------------------------
+# --- children ----------------------------------------------------------------------------
 
 
-class PhaseTimer:
-    """Wraps module-level functions the build calls, adding up the time spent in each."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = defaultdict(float)
-        self._undo: list[Callable[[], None]] = []
-
-    def wrap(self, module: object, name: str, label: str) -> None:
-        original = getattr(module, name)
-
-        def wrapper(*args, **kwargs):
-            started = time.perf_counter()
-            try:
-                return original(*args, **kwargs)
-            finally:
-                self.seconds[label] += time.perf_counter() - started
-
-        setattr(module, name, wrapper)
-        self._undo.append(lambda: setattr(module, name, original))
-
-    def restore(self) -> None:
-        for undo in reversed(self._undo):
-            undo()
-        self._undo.clear()
+def _cpu() -> tuple[float, float]:
+    """(this process's CPU seconds, its finished children's)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, children.ru_utime + children.ru_stime
 
 
-def build_once(corpus_dir: Path, data_dir: Path) -> dict[str, float]:
-    timer = PhaseTimer()
-    timer.wrap(session_module, "load_sources", "load+parse+enrich")
-    # Display text (render) and derived links, names and titles (enrich).
-    timer.wrap(loader_module, "render", "enrich")
-    timer.wrap(loader_module, "enrich", "enrich")
-    timer.wrap(store_module, "write_documents", "whoosh write")
-    timer.wrap(store_module, "save_papers", "papers file")
-    try:
-        session = Session.create(data_dir, [corpus_dir], Config())
-        cpu_started = time.process_time()
-        total, (opened, problems) = timed(session.open)
-        cpu = time.process_time() - cpu_started
-    finally:
-        timer.restore()
-    if problems:
-        raise SystemExit(f"corpus problems: {problems[:3]}")
-    phases = timer.seconds
-    other = total - phases["load+parse+enrich"] - phases["whoosh write"] - phases["papers file"]
-    return {"total": total, "cpu": cpu, "papers": len(opened.papers), "other": other, **phases}
+def _children_peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
-def child_build(corpus_dir: Path, work: Path, repeats: int) -> dict[str, object]:
-    runs = [build_once(corpus_dir, work / f"data-{i}") for i in range(repeats)]
-    median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
-    return {"build": median, "data_dir": str(work / f"data-{repeats - 1}"), "rss": peak_rss_mb()}
+def _session(data: Path, sources: list[Path]) -> Session:
+    return Session.create(data, sources, Config())
 
 
-# --- child: warm open and search ---------------------------------------------------------
+def child_build(sources: list[Path], data: Path) -> dict[str, object]:
+    """A first launch, or (the data dir built) a build after a source was added."""
+    session = _session(data, sources)
+    before = session.store.read_meta()
+    old_parts = {part.id for part in before[1].parts} if before else set()
+    cpu, children = _cpu()
+    wall, (opened, _) = timed(session.open)
+    cpu_after, children_after = _cpu()
+    meta = opened.meta
+    written = [part for part in meta.parts if part.id not in old_parts]
+    return {
+        "wall": wall,
+        "cpu": cpu_after - cpu,
+        "workers_cpu": children_after - children,
+        "rss": peak_rss_mb(),
+        "workers_rss": _children_peak_mb(),
+        "papers": len(opened.papers),
+        "parts": len(meta.parts),
+        "parts_written": len(written),
+        "papers_written": sum(part.papers for part in written),
+        "sources": len(meta.sources),
+        "sources_read": _sources_read(before[1] if before else None, meta),
+        "location": opened.location,
+    }
+
+
+def _sources_read(before: Meta | None, after: Meta) -> int:
+    """The source files the build read (new, or changed since `before`)."""
+    known = {} if before is None else {entry.key: entry for entry in before.sources}
+    return sum(
+        1
+        for entry in after.sources
+        if entry.key not in known or known[entry.key].fingerprint.digest != entry.fingerprint.digest
+    )
 
 
 Samples = dict[str, list[float]]
@@ -142,60 +148,103 @@ Samples = dict[str, list[float]]
 
 def run_mix(
     search: Callable[[str], object], queries: list[str], rounds: int
-) -> tuple[Samples, Samples]:
-    """Wall and CPU seconds of each call, per query. CPU time is what the query costs when
-    other work on the machine competes for the cores (the wall time includes waiting)."""
-    for query in queries:  # warm-up: first-touch costs are the open's, not the query's
+) -> tuple[Samples, Samples, dict[str, float], dict[str, float]]:
+    """Wall and CPU seconds per query: each query's first run, then `rounds` timed rounds
+    after a warm-up round."""
+    first: dict[str, float] = {}
+    first_cpu: dict[str, float] = {}
+    for query in queries:
+        started = time.process_time()
+        first[query] = timed(lambda q=query: search(q))[0]
+        first_cpu[query] = time.process_time() - started
+    for query in queries:
         search(query)
     wall: Samples = {query: [] for query in queries}
     cpu: Samples = {query: [] for query in queries}
     for _ in range(rounds):
         for query in queries:
-            cpu_started = time.process_time()
+            started = time.process_time()
             wall[query].append(timed(lambda q=query: search(q))[0])
-            cpu[query].append(time.process_time() - cpu_started)
-    return wall, cpu
+            cpu[query].append(time.process_time() - started)
+    return wall, cpu, first, first_cpu
 
 
-def child_search(corpus_dir: Path, data_dir: Path, rounds: int) -> dict[str, object]:
-    session = Session.create(data_dir, [corpus_dir], Config())
-    first_open, opened = timed(session.open_existing)
+def child_search(sources: list[Path], data: Path, rounds: int) -> dict[str, object]:
+    open_s, opened = timed(_session(data, sources).open_existing)
     if opened is None:
         raise SystemExit("the index built by the build phase is not current")
     searcher_s, searcher = timed(lambda: Searcher(opened.ix, opened.papers, opened.vocabulary()))
     rss_open = peak_rss_mb()
-    reopen = [
-        timed(Session.create(data_dir, [corpus_dir], Config()).open_existing)[0] for _ in range(3)
-    ]
+    reopen = [timed(_session(data, sources).open_existing)[0] for _ in range(3)]
     totals: dict[str, int] = {}
+    cache = whoosh_scorer.CACHE_POSTINGS
 
     def search(query: str) -> None:
-        results = searcher.search(query, limit=LIMIT, snippets=True)
-        totals[query] = results.total
+        totals[query] = searcher.search(query, limit=LIMIT, snippets=True).total
 
-    samples, cpu = run_mix(search, [q for _, q, _ in QUERIES], rounds)
-    searcher.close()
+    queries = [q for _, q, _ in QUERIES]
+    whoosh_scorer.CACHE_POSTINGS = 0  # first runs: nothing cached from one query to the next
+    first, first_cpu = {}, {}
+    for query in queries:
+        searcher.engine._scorer._cache.clear()
+        searcher.engine._scorer._cached = 0
+        started = time.process_time()
+        first[query] = timed(lambda q=query: search(q))[0]
+        first_cpu[query] = time.process_time() - started
+    whoosh_scorer.CACHE_POSTINGS = cache
+    wall, cpu, _, _ = run_mix(search, queries, rounds)
     return {
-        "open_s": first_open,
+        "open_s": open_s,
         "reopen_s": statistics.median(reopen),
         "searcher_s": searcher_s,
         "rss_open": rss_open,
-        "samples": samples,
+        "first": first,
+        "first_cpu": first_cpu,
+        "samples": wall,
         "cpu": cpu,
         "totals": totals,
         "rss": peak_rss_mb(),
     }
 
 
-# --- child: SQLite FTS5 ------------------------------------------------------------------
+def child_cli(sources: list[Path], data: Path) -> dict[str, object]:
+    command = [sys.executable, "-m", "paperterm.tui.cli.main", "--data-dir", str(data)]
+    for source in sources:
+        command += ["--source", str(source)]
+    command += ["search", CLI_QUERY]
+    config = data.parent / "empty-config.toml"
+    config.write_text("", encoding="utf-8")
+    env = {**os.environ, "PAPERTERM_CONFIG": str(config), "NO_COLOR": "1"}
+    walls = []
+    for _ in range(CLI_RUNS + 1):  # the first one warms the file cache
+        children = _cpu()[1]
+        started = time.perf_counter()
+        subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+        walls.append((time.perf_counter() - started, _cpu()[1] - children))
+    walls = walls[1:]
+    return {
+        "wall": statistics.median(w for w, _ in walls),
+        "cpu": statistics.median(c for _, c in walls),
+    }
+
 
 FTS_COLUMNS = ("name", "title", "abstract", "authors", "collection")
 #: bm25 weights in column order (id, then FTS_COLUMNS): the Whoosh field boosts.
 FTS_RANK = "bm25(0.0, 4.0, 2.5, 1.0, 1.5, 0.5)"
+FTS_ANSWER = """
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+rows = con.execute(
+    "SELECT id, rank, snippet(papers, 3, '**', '**', '…', 28) FROM papers "
+    "WHERE papers MATCH ? ORDER BY rank LIMIT 10", (sys.argv[2],)).fetchall()
+print(len(rows))
+"""
 
 
-def fts_build(db: Path, papers_file: Path) -> tuple[sqlite3.Connection, float, int]:
-    papers = load_papers(papers_file)
+def fts_build(db: Path, folder: Path) -> tuple[sqlite3.Connection, float, int]:
+    papers = PaperList(
+        RecordFile(folder / PAPERS_FILE, PAPERS), RecordFile(folder / ROWS_FILE, ROWS)
+    )
     started = time.perf_counter()
     con = sqlite3.connect(db)
     con.execute(
@@ -233,29 +282,44 @@ def _fts_run(con: sqlite3.Connection, match: str) -> tuple[list[tuple], int]:
     return rows, total[0]
 
 
-def child_fts(data_dir: Path, work: Path, rounds: int) -> dict[str, object]:
-    folder = store_module.Store(data_dir).current_generation()
+def child_fts(sources: list[Path], data: Path, work: Path, rounds: int) -> dict[str, object]:
+    folder = Store(data, [SourceSpec(path) for path in sources]).current_generation()
     assert folder is not None
-    con, build_s, count = fts_build(work / "fts.db", folder / store_module.PAPERS_FILE)
+    cpu = time.process_time()
+    con, build_s, count = fts_build(work / "fts.db", folder)
+    build_cpu = time.process_time() - cpu
     rss_build = peak_rss_mb()
     totals: dict[str, int] = {}
 
     def search(query: str) -> None:
         totals[query] = fts_search(con, query)[1]
 
-    samples, cpu = run_mix(search, [f for _, _, f in QUERIES if f is not None], rounds)
-    reopen_s, _ = timed(
-        lambda: sqlite3.connect(work / "fts.db").execute("SELECT count(*) FROM papers").fetchone()
+    wall, cpu_samples, first, first_cpu = run_mix(
+        search, [f for _, _, f in QUERIES if f is not None], rounds
     )
     con.close()
+    answers = []
+    for _ in range(CLI_RUNS + 1):
+        answers.append(
+            timed(
+                lambda: subprocess.run(
+                    [sys.executable, "-c", FTS_ANSWER, str(work / "fts.db"), CLI_QUERY],
+                    check=True,
+                    stdout=subprocess.DEVNULL,
+                )
+            )[0]
+        )
     return {
         "build_s": build_s,
+        "build_cpu": build_cpu,
         "papers": count,
-        "reopen_s": reopen_s,
         "rss_build": rss_build,
-        "samples": samples,
-        "cpu": cpu,
+        "first": first,
+        "first_cpu": first_cpu,
+        "samples": wall,
+        "cpu": cpu_samples,
         "totals": totals,
+        "answer_s": statistics.median(answers[1:]),
         "rss": peak_rss_mb(),
         "sqlite": sqlite3.sqlite_version,
     }
@@ -271,79 +335,100 @@ def run_child(*args: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def by_kind(samples: dict[str, list[float]], pick: int) -> dict[str, list[float]]:
-    """Latency samples grouped by query kind (`pick`: 1 for paperterm, 2 for FTS5)."""
-    grouped: dict[str, list[float]] = defaultdict(list)
-    for row in QUERIES:
-        if row[pick] is not None and row[pick] in samples:
-            grouped[row[0]].extend(samples[row[pick]])
-            grouped["all"].extend(samples[row[pick]])
-    return grouped
-
-
 def measure_size(n: int, rounds: int) -> dict:
     with tempfile.TemporaryDirectory(prefix="paperterm-bench-") as tmp:
         work = Path(tmp)
         pool = corpus.sentence_pool()
         corpus.write_text(work / "corpus", corpus.make_abstracts(n, pool=pool))
-        repeats = 3 if n <= 10_000 else 1
-        built = run_child("build", str(n), tmp, str(repeats))
-        searched = run_child("search", str(n), tmp, built["data_dir"], str(rounds))
-        fts = run_child("fts", str(n), tmp, built["data_dir"], str(rounds))
+        data = work / "data"
+        started = {"load": load_average()}
+        built = run_child("build", tmp, "corpus")
+        added_folder = work / "added"
+        extra = corpus.make_abstracts(ADDED, seed=corpus.DEFAULT_SEED + 1, pool=pool)
+        corpus.write_text(added_folder, extra, per_file=ADDED)
+        (work / "corpus" / "zz-added.txt").write_bytes(next(added_folder.iterdir()).read_bytes())
+        added = run_child("build", tmp, "corpus")
+        (work / "corpus" / "zz-added.txt").unlink()
+        run_child("build", tmp, "corpus")  # back to the N abstracts for the rest
+        searched = run_child("search", tmp, "corpus", str(rounds))
+        cli = run_child("cli", tmp, "corpus")
+        fts = run_child("fts", tmp, "corpus", str(rounds))
+        del data
     return {
         "n": n,
         "built": built,
+        "added": added,
         "searched": searched,
+        "cli": cli,
         "fts": fts,
-        "repeats": repeats,
         "rounds": rounds,
+        "load": started["load"],
+        "load_end": load_average(),
     }
+
+
+def by_kind(samples: dict[str, list[float]] | dict[str, float], pick: int) -> dict[str, list]:
+    """Samples grouped by query kind (`pick`: 1 for paperterm, 2 for FTS5)."""
+    grouped: dict[str, list[float]] = defaultdict(list)
+    for row in QUERIES:
+        if row[pick] is not None and row[pick] in samples:
+            found = samples[row[pick]]
+            values = found if isinstance(found, list) else [found]
+            grouped[row[0]].extend(values)
+            grouped["all"].extend(values)
+    return grouped
+
+
+def _met(value: float, target: float) -> str:
+    return "met" if value <= target else "MISSED"
 
 
 def report(results: list[dict]) -> None:
     print(f"\nmachine: {machine()}; SQLite {results[0]['fts']['sqlite']}")
-    rounds = ", ".join(f"{r['rounds']} at {r['n']}" for r in results)
-    print(f"queries: {len(QUERIES)} in the mix; timed rounds after a warm-up round: {rounds}\n")
+    loads = ", ".join(f"{r['load']}-{r['load_end']} at {r['n']}" for r in results)
+    print(f"load average (1 min) at the start and end of each size: {loads}\n")
     rows = []
     for r in results:
-        b = r["built"]["build"]
+        b, f = r["built"], r["fts"]
         rows.append(
             [
                 r["n"],
-                b["total"],
+                b["wall"],
                 b["cpu"],
-                b["load+parse+enrich"],
-                b["enrich"],
-                b["whoosh write"],
-                b["papers file"],
-                b["other"],
-                r["built"]["rss"],
-                r["fts"]["build_s"],
-                r["fts"]["rss_build"],
+                b["workers_cpu"],
+                b["rss"],
+                b["workers_rss"],
+                b["parts"],
+                f["build_s"],
+                f["build_cpu"],
+                f["rss_build"],
             ]
         )
-    print(
-        f"First-use build, seconds (median of {results[0]['repeats']} fresh builds at 2,600;"
-        " one at 50,000)"
-    )
-    print(
-        table(
+    print("First-launch build (s; peak RSS MB; workers: the build's worker processes)")
+    headers = ["abstracts", "wall", "CPU", "workers CPU", "peak MB", "workers peak MB"]
+    headers += ["parts", "FTS5 insert", "FTS5 CPU", "FTS5 peak MB"]
+    print(table(headers, rows))
+    rows = []
+    for r in results:
+        a = r["added"]
+        rows.append(
             [
-                "abstracts",
-                "total",
-                "CPU",
-                "parse",
-                "(enrich)",
-                "whoosh write",
-                "papers file",
-                "other",
-                "peak MB",
-                "FTS5 insert",
-                "FTS5 peak MB",
-            ],
-            rows,
+                r["n"],
+                ADDED,
+                a["wall"],
+                a["cpu"],
+                a["workers_cpu"],
+                a["sources_read"],
+                a["sources"],
+                a["papers_written"],
+                a["parts_written"],
+                a["rss"],
+            ]
         )
-    )
+    print(f"\nAdding a {ADDED:,}-abstract source (one file) to the built corpus")
+    headers = ["abstracts", "added", "wall s", "CPU s", "workers CPU s", "sources read"]
+    headers += ["of sources", "papers indexed", "parts written", "peak MB"]
+    print(table(headers, rows))
     rows = []
     for r in results:
         s = r["searched"]
@@ -354,99 +439,98 @@ def report(results: list[dict]) -> None:
                 s["reopen_s"] * 1000,
                 s["searcher_s"] * 1000,
                 s["rss_open"],
-                r["fts"]["reopen_s"] * 1000,
+                r["cli"]["wall"],
+                r["cli"]["cpu"],
+                r["fts"]["answer_s"],
             ]
         )
-    print("\nWarm open, ms (open_existing = fingerprint + open Whoosh + load the papers file)")
-    print(
-        table(
-            [
-                "abstracts",
-                "first open",
-                "reopen median",
-                "Searcher()",
-                "peak MB after open",
-                "FTS5 connect+count",
-            ],
-            rows,
-        )
-    )
+    print("\nWarm open (ms), and a command's start to its first answer (s)")
+    headers = ["abstracts", "open", "reopen median", "Searcher()", "peak MB after open"]
+    headers += ["`paperterm search`", "its CPU", "FTS5: python -c query"]
+    print(table(headers, rows))
     rows = []
     for r in results:
-        ours = by_kind(r["searched"]["samples"], 1)
-        ours_cpu = by_kind(r["searched"]["cpu"], 1)
-        peer = by_kind(r["fts"]["samples"], 2)
-        peer_cpu = by_kind(r["fts"]["cpu"], 2)
-        for kind in ["all", *dict.fromkeys(q[0] for q in QUERIES)]:
-            a = summary_ms(ours[kind])
-            row = [r["n"], kind, a["p50"], a["p95"], a["mean"], a["max"]]
-            row.append(summary_ms(ours_cpu[kind])["mean"])
-            if kind in peer:
-                f = summary_ms(peer[kind])
-                row += [f["p50"], f["p95"], f["mean"], summary_ms(peer_cpu[kind])["mean"]]
-            else:
-                row += ["n/a"] * 4
-            rows.append(row)
-    print("\nQuery latency with snippets, limit 20, ms (wall; CPU mean: the process's own time)")
+        s, f = r["searched"], r["fts"]
+        for label, ours, peer in (
+            ("first run", by_kind(s["first"], 1), by_kind(f["first"], 2)),
+            ("rounds", by_kind(s["samples"], 1), by_kind(f["samples"], 2)),
+        ):
+            ours_cpu = by_kind(s["first_cpu" if label == "first run" else "cpu"], 1)
+            peer_cpu = by_kind(f["first_cpu" if label == "first run" else "cpu"], 2)
+            for kind in ["all", *dict.fromkeys(q[0] for q in QUERIES)]:
+                a = summary_ms(ours[kind])
+                row = [r["n"], label, kind, a["mean"], a["p95"], a["max"]]
+                row.append(summary_ms(ours_cpu[kind])["mean"])
+                if kind in peer:
+                    p = summary_ms(peer[kind])
+                    row += [p["mean"], p["p95"], summary_ms(peer_cpu[kind])["mean"]]
+                else:
+                    row += ["n/a"] * 3
+                rows.append(row)
     print(
-        table(
-            [
-                "abstracts",
-                "queries",
-                "p50",
-                "p95",
-                "mean",
-                "max",
-                "CPU mean",
-                "FTS5 p50",
-                "FTS5 p95",
-                "FTS5 mean",
-                "FTS5 CPU mean",
-            ],
-            rows,
-        )
+        "\nQueries with snippets, limit 20, ms: each query's first run (nothing cached), and "
+        f"timed rounds after a warm-up round ({results[0]['rounds']} at {results[0]['n']})"
     )
+    headers = ["abstracts", "runs", "queries", "mean", "p95", "max", "CPU mean"]
+    headers += ["FTS5 mean", "FTS5 p95", "FTS5 CPU mean"]
+    print(table(headers, rows))
     rows = []
     for r in results:
         for kind, ours, peer in QUERIES:
-            a = summary_ms(r["searched"]["samples"][ours])
-            f = summary_ms(r["fts"]["samples"][peer]) if peer else None
             rows.append(
                 [
                     r["n"],
                     kind,
                     ours,
                     r["searched"]["totals"][ours],
-                    a["mean"],
+                    r["searched"]["first"][ours] * 1000,
+                    summary_ms(r["searched"]["samples"][ours])["mean"],
                     r["fts"]["totals"][peer] if peer else "n/a",
-                    f["mean"] if f else "n/a",
+                    summary_ms(r["fts"]["samples"][peer])["mean"] if peer else "n/a",
                 ]
             )
-    print("\nPer query: matches and mean ms")
-    print(
-        table(["abstracts", "kind", "query", "matches", "mean", "FTS5 matches", "FTS5 mean"], rows)
-    )
-    small = next((r for r in results if r["n"] == 2600), None)
-    if small:
-        build = small["built"]["build"]
-        mean = summary_ms(by_kind(small["searched"]["samples"], 1)["all"])["mean"]
-        cpu = summary_ms(by_kind(small["searched"]["cpu"], 1)["all"])["mean"]
-        print(
-            f"\ntargets at 2,600: build {build['total']:.2f} s, CPU {build['cpu']:.2f} s "
-            f"(<= {BUILD_TARGET_S} s: {'met' if build['total'] <= BUILD_TARGET_S else 'MISSED'})"
-            f"; search mean {mean:.2f} ms, CPU {cpu:.2f} ms "
-            f"(<= {SEARCH_TARGET_MS} ms: {'met' if mean <= SEARCH_TARGET_MS else 'MISSED'})"
-        )
+    print("\nPer query: matches and ms")
+    headers = ["abstracts", "kind", "query", "matches", "first", "rounds mean"]
+    print(table([*headers, "FTS5 matches", "FTS5 mean"], rows))
+    print("\nIssue 14 targets:")
+    for r in results:
+        n, b, a, s, f = r["n"], r["built"], r["added"], r["searched"], r["fts"]
+        build_target = 2.0 if n <= 2600 else 30.0
+        verdict = _met(b["wall"], build_target)
+        line = [f"  {n:,}: first-launch build {b['wall']:.1f} s ({verdict} <= {build_target:g} s)"]
+        if n > 2600:
+            peak = max(b["rss"], b["workers_rss"])
+            line.append(f"peak {peak:.0f} MB ({_met(peak, 300)} <= 300)")
+            line.append(
+                f"add {ADDED:,}: {a['wall']:.1f} s ({_met(a['wall'], 5)} <= 5), "
+                f"{a['sources_read']} source read"
+            )
+            start = r["cli"]["wall"]
+            line.append(f"search start {start:.2f} s ({_met(start, 1)} <= 1)")
+        for label, key in (("first run", "first"), ("rounds", "samples")):
+            ours = summary_ms(by_kind(s[key], 1)["all"])
+            peer = summary_ms(by_kind(f[key], 2)["all"])
+            verdict = "met" if ours["mean"] <= peer["mean"] else "MISSED"
+            line.append(
+                f"queries ({label}) mean {ours['mean']:.1f} / p95 {ours['p95']:.1f} ms, FTS5 "
+                f"{peer['mean']:.1f} / {peer['p95']:.1f} ({verdict} <= FTS5; p95 "
+                f"{_met(ours['p95'], 50)} <= 50)"
+            )
+        print("; ".join(line))
 
 
 def child_main(argv: list[str]) -> None:
-    mode, _n, work = argv[0], argv[1], Path(argv[2])
+    mode, work = argv[0], Path(argv[1])
+    sources = [work / argv[2]]
+    data = work / "data"
     if mode == "build":
-        result = child_build(work / "corpus", work, int(argv[3]))
+        result = child_build(sources, data)
     elif mode == "search":
-        result = child_search(work / "corpus", Path(argv[3]), int(argv[4]))
+        result = child_search(sources, data, int(argv[3]))
+    elif mode == "cli":
+        result = child_cli(sources, data)
     else:
-        result = child_fts(Path(argv[3]), work, int(argv[4]))
+        result = child_fts(sources, data, work, int(argv[3]))
     print(json.dumps(result))
 
 
@@ -458,14 +542,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="2,600 abstracts only")
     parser.add_argument("--sizes", type=int, nargs="+", help="corpus sizes to measure")
     parser.add_argument(
-        "--rounds", type=int, help="timed rounds of the mix (default 10; 2 above 10,000)"
+        "--rounds", type=int, help="timed rounds of the mix (default 10; 3 above 10,000)"
     )
     args = parser.parse_args()
     sizes = args.sizes or (QUICK_SIZES if args.quick else SIZES)
     results = []
     for n in sizes:
         started = time.perf_counter()
-        rounds = args.rounds or (10 if n <= 10_000 else 2)
+        rounds = args.rounds or (10 if n <= 10_000 else 3)
         results.append(measure_size(n, rounds))
         print(f"measured {n} abstracts in {time.perf_counter() - started:.0f} s", flush=True)
     report(results)

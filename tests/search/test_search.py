@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from plan_bounds import QUERY_LEAVES, beyond_first, bounded_plan, plan_leaves
 from whoosh import query as Q
@@ -26,9 +26,16 @@ from paperterm.index.search.plan import (
     Plan,
     Term,
 )
-from paperterm.index.search.searcher import SIMILAR_SCAN_CHARS, Searcher, mark, snippet
+from paperterm.index.search.searcher import (
+    SIMILAR_SCAN_CHARS,
+    Matcher,
+    Searcher,
+    mark,
+    snippet,
+)
 from paperterm.index.search.whoosh_engine import compile_alternative, compile_group
 from paperterm.index.session import Session
+from paperterm.index.text.words import stem
 
 
 def _first_text(searcher, query):
@@ -415,3 +422,23 @@ def test_did_you_mean_looks_up_a_few_unknown_words_only(seed_searcher, monkeypat
     calls.clear()
     assert seed_searcher.search("transfomer").suggestion == "transformer"
     assert calls == ["transfomer"]
+
+
+_TEXT_PIECES = st.sampled_from(
+    ["model", "models", "Modeling", "x.model", "model.x", "modelx", "_model", "a..model",
+     "happy", "happiness", "transformer", "Transformers", "attention", "atten", "3.5",
+     " ", "  ", "\n", ".", ",", "-", "(", "DNA", "dna", "e.g.", "U.S.", "x_y"]
+)  # fmt: skip
+
+
+@settings(max_examples=400)
+@example(words=["happy"], prefixes=[], text="Happy happiness")
+@example(words=["model", "dna"], prefixes=[], text="x.model a..model model.x DNA")
+@given(
+    words=st.lists(st.sampled_from(["model", "happy", "transformer", "attention", "dna"])),
+    prefixes=st.lists(st.sampled_from(["mod", "trans", "att", "x"]), max_size=2),
+    text=st.lists(_TEXT_PIECES, max_size=40).map("".join),
+)
+def test_spans_found_by_pattern_are_those_found_word_by_word(words, prefixes, text):
+    matcher = Matcher({stem(w) for w in words[::2]}, set(words[1::2]), tuple(prefixes))
+    assert matcher.spans(text) == matcher.spans_word_by_word(text)
