@@ -42,9 +42,8 @@ _INT = struct.Struct("!i")
 #: Terms whose postings are kept from one query to the next (the words typed so far come
 #: back at every keystroke), up to this many postings in all: 12 bytes each, 24 MB.
 CACHE_POSTINGS = 2_000_000
-#: The positions of a posting of a term found once, at position p < 256 (most are these):
-#: `Positions.encode([p])` is the count, then `pickle.dumps([p], 2)`.
-_ONCE_HEAD = b"\x00\x00\x00\x01\x80\x02]q\x00K"
+#: The same for the positions phrases read (~60 bytes each, 24 MB).
+CACHE_VALUES = 400_000
 
 
 class PlanScorer:
@@ -60,6 +59,8 @@ class PlanScorer:
         self._norms: dict[str, list[float]] = {}
         self._cache: OrderedDict[tuple[str, str], _TermPostings] = OrderedDict()
         self._cached = 0
+        self._value_cache: OrderedDict[tuple[str, str], dict[int, bytes]] = OrderedDict()
+        self._values_cached = 0
 
     # --- a plan ----------------------------------------------------------------------------
 
@@ -148,15 +149,15 @@ class PlanScorer:
     def _read_term(self, fieldname: str, text: str) -> _TermPostings:
         postings = _TermPostings(array("I"), array("d"))
         rows = self._rows(fieldname, text)
+        # Mapped built-in methods: a posting costs no Python bytecode of its own.
         for ids, offset, weights, lengths, _ in self._postings(fieldname, text):
+            found = map(lengths.__getitem__, ids)
             if weights is None or isinstance(weights, float):
                 row = rows[1.0 if weights is None else weights]
-                postings.scores.extend([row[lengths[d]] for d in ids])
+                postings.scores.extend(map(row.__getitem__, found))
             else:
-                postings.scores.extend(
-                    [rows[w][lengths[d]] for d, w in zip(ids, weights, strict=True)]
-                )
-            postings.docs.extend([offset + d for d in ids] if offset else ids)
+                postings.scores.extend(map(list.__getitem__, map(rows.__getitem__, weights), found))
+            postings.docs.extend(map(offset.__add__, ids) if offset else ids)
         return postings
 
     def _rows(self, fieldname: str, text: str) -> _Rows:
@@ -172,22 +173,9 @@ class PlanScorer:
             return {}
         smallest = min(words, key=lambda word: len(word.docs))
         candidates = set(smallest.docs).intersection(*(word.docs for word in words))
-        first, *rest = [self._values(phrase.field, word, candidates) for word in phrase.words]
-        matching = []
-        for docnum in candidates:
-            starts = _positions(first[docnum])
-            for shift, found in enumerate(rest, start=1):
-                value = found[docnum]
-                if len(value) == 13 and value.startswith(_ONCE_HEAD):  # found once
-                    starts = {value[10] - shift} & starts
-                else:
-                    starts &= {p - shift for p in accumulate(pickle.loads(value[4:]))}
-                if not starts:
-                    break
-            else:
-                matching.append(docnum)
-        matching.sort()
-        scores = {docnum: 0.0 for docnum in matching}
+        values = [self._values(phrase.field, word) for word in phrase.words]
+        matching = sorted(_following(candidates, values))
+        scores = dict.fromkeys(matching, 0.0)
         for word in words:
             word_scores = dict(zip(word.docs, word.scores, strict=True))
             for docnum in matching:
@@ -197,12 +185,20 @@ class PlanScorer:
                 scores[docnum] *= phrase.weight
         return scores
 
-    def _values(self, fieldname: str, text: str, wanted: set[int]) -> dict[int, bytes]:
-        """The encoded positions of a term in the `wanted` documents."""
-        found: dict[int, bytes] = {}
-        for ids, offset, _, _, values in self._postings(fieldname, text, positions=True):
-            docs = [offset + d for d in ids] if offset else ids
-            found.update((d, v) for d, v in zip(docs, values, strict=True) if d in wanted)
+    def _values(self, fieldname: str, text: str) -> dict[int, bytes]:
+        """Document -> the term's encoded positions there (kept like postings)."""
+        key = (fieldname, text)
+        found = self._value_cache.pop(key, None)
+        if found is None:
+            found = {}
+            for ids, offset, _, _, values in self._postings(fieldname, text, positions=True):
+                docs = [offset + d for d in ids] if offset else ids
+                found.update(zip(docs, values, strict=True))
+            self._values_cached += len(found)
+            while self._values_cached > CACHE_VALUES and self._value_cache:
+                _, dropped = self._value_cache.popitem(last=False)
+                self._values_cached -= len(dropped)
+        self._value_cache[key] = found
         return found
 
     # --- reading ---------------------------------------------------------------------------
@@ -279,9 +275,30 @@ def _blocks(
         stream.seek(start + size)
 
 
+def _following(candidates: set[int], values: list[dict[int, bytes]]) -> Iterator[int]:
+    """The candidates where the words (their positions: `values`) follow each other.
+
+    A position list is `Positions.encode`'s: the count, then the gaps pickled (protocol 2);
+    13 bytes long exactly when the word is there once, before position 256, which is then
+    its 11th byte: most postings are these, and are read without unpickling."""
+    first, *rest = values
+    for docnum in candidates:
+        value = first[docnum]
+        starts = {value[10]} if len(value) == 13 else _positions(value)
+        for shift, found in enumerate(rest, start=1):
+            value = found[docnum]
+            if len(value) == 13:
+                start = value[10] - shift
+                starts = {start} if start in starts else set()
+            else:
+                starts &= {p - shift for p in _positions(value)}
+            if not starts:
+                break
+        else:
+            yield docnum
+
+
 def _positions(value: bytes) -> set[int]:
-    if len(value) == 13 and value.startswith(_ONCE_HEAD):
-        return {value[10]}
     return set(accumulate(pickle.loads(value[4:])))
 
 
@@ -301,8 +318,9 @@ def _all_of(groups: list[Scores]) -> Scores:
     if len(groups) == 1:
         return groups[0]
     first, *others = groups
-    smallest = min(groups, key=len)
-    common = [d for d in smallest if all(d in group for group in groups)]
+    common = set(min(groups, key=len))
+    for group in groups:
+        common.intersection_update(group.keys())
     total = {docnum: first[docnum] for docnum in common}
     for group in others:
         for docnum in common:
