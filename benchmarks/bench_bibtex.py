@@ -25,7 +25,8 @@ import corpus
 from bench_index import build_once
 from measure import machine, table
 
-from paperterm.index.sources.loader import SourceSpec, load_sources
+from paperterm.index.sources.files import SourceSpec
+from paperterm.index.sources.loader import load_sources
 
 N = 2600
 TARGET_RATIO = 2.0

@@ -29,7 +29,8 @@ import bibtexparser
 import corpus
 from measure import machine, table
 
-from paperterm.index.sources.loader import SourceSpec, load_sources
+from paperterm.index.sources.files import SourceSpec
+from paperterm.index.sources.loader import load_sources
 from paperterm.index.text import display
 from paperterm.index.text.field_text import clean
 

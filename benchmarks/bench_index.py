@@ -49,7 +49,7 @@ from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import PAPERS_FILE, ROWS_FILE, Meta, Store
 from paperterm.index.session import Session
-from paperterm.index.sources.loader import SourceSpec
+from paperterm.index.sources.files import SourceSpec
 
 SIZES = (2600, 50_000)
 QUICK_SIZES = (2600,)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paperterm.index.sources import bibtex as bibtex_source
-from paperterm.index.sources.loader import bundled_seeds
+from paperterm.index.sources.files import bundled_seeds
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_CORPORA = REPO.parent / "shared" / "corpora"

@@ -30,7 +30,7 @@ from paperterm.index.config import Config
 from paperterm.index.papers import Paper
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.session import Session
-from paperterm.index.sources.loader import bundled_seeds
+from paperterm.index.sources.files import bundled_seeds
 
 SEED = 5
 LIMIT = 50

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from platformdirs import user_config_dir, user_data_dir
 
-from paperterm.index.sources.loader import SourceSpec
+from paperterm.index.sources.files import SourceSpec
 from paperterm.index.toml_text import TomlSyntaxError, parse_toml
 from paperterm.index.user_files import read_regular_file
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperterm.index.config import Config
 from paperterm.index.problems import Problem
-from paperterm.index.search.build import Builder, Listener
+from paperterm.index.search.listener import Listener
 from paperterm.index.search.records import PaperList
 from paperterm.index.search.store import (
     Meta,
@@ -20,13 +21,10 @@ from paperterm.index.search.store import (
     SourceFile,
     Store,
 )
-from paperterm.index.sources.loader import (
-    Corpus,
-    SourceSpec,
-    bundled_seeds,
-    discover,
-    load_sources,
-)
+from paperterm.index.sources.files import SourceSpec, bundled_seeds, discover
+
+if TYPE_CHECKING:
+    from paperterm.index.sources.loader import Corpus
 
 
 class SessionError(Exception):
@@ -128,6 +126,8 @@ class Session:
         return opened
 
     def load_corpus(self) -> Corpus:
+        from paperterm.index.sources.loader import load_sources  # the parsers, when needed
+
         return load_sources(self.specs)
 
     def build(
@@ -150,6 +150,8 @@ class Session:
                     ready = self.open_existing()
                     if ready is not None and not self._restamped:
                         return ready
+                from paperterm.index.search.build import Builder  # the parsers, when needed
+
                 builder = Builder(store, self.files(), self._problems, listener, reuse=not force)
                 opened = builder.run()
             store.remove_old_sets()

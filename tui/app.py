@@ -43,7 +43,8 @@ from paperterm.index.library.edits import save_note, save_tags
 from paperterm.index.library.export import EXPORTERS
 from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
-from paperterm.index.search.build import Listener
+from paperterm.index.search.listener import Listener
+from paperterm.index.search.records import PaperList
 from paperterm.index.search.store import BuildCancelled, OpenIndex
 from paperterm.index.session import Session
 from paperterm.index.text.display import one_line, safe_text
@@ -155,6 +156,12 @@ class ReaderApp(App[int]):
             timing or Timing.from_config(config),
         )
         self._stop = threading.Event()
+        # A built index's rows (a stat per source, a few small reads: ~1 ms at 2,600
+        # papers, ~6 ms at 50,000) are read before the first frame, which then shows them:
+        # a worker would have drawn a "Loading" frame first and the list ~50 ms later.
+        papers = session.open_papers()
+        if papers is not None:
+            self.state.corpus_loaded(papers, [], building=False)
 
     # --- start and stop ------------------------------------------------------------------
 
@@ -210,11 +217,9 @@ class ReaderApp(App[int]):
 
     @work(thread=True, exit_on_error=False, group="index", name="open index")
     def load_index(self) -> None:
-        # The papers first (no Whoosh needed), so the list shows before the index opens.
-        papers = self.session.open_papers()
+        papers = self.state.papers if isinstance(self.state.papers, PaperList) else None
         opened = None
         if papers is not None:
-            self.post_message(CorpusLoaded(papers, [], building=False))
             opened = self.session.open_existing(papers)
         if opened is None:
             opened = self._build()

@@ -42,7 +42,7 @@ from paperterm.index.config import Config, default_config_path
 from paperterm.index.library.bookmarks import BookmarksError
 from paperterm.index.library.pending import replay_commands
 from paperterm.index.session import Session
-from paperterm.index.sources.loader import bundled_seeds
+from paperterm.index.sources.files import bundled_seeds
 from paperterm.index.text.display import safe_text
 from paperterm.tui.app import ReaderApp, make_app
 from paperterm.tui.terminal import ReaderDriver

@@ -30,13 +30,14 @@ import os
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
 from paperterm.index.search import store as versions
+from paperterm.index.search.listener import Listener
 from paperterm.index.search.records import (
     RecordFileError,
     no_collection,
@@ -55,7 +56,6 @@ from paperterm.index.search.store import (
     ROWS_FILE,
     SOURCES_FOLDER,
     VOCABULARY_FILE,
-    BuildCancelled,
     Fingerprint,
     Meta,
     OpenIndex,
@@ -65,10 +65,7 @@ from paperterm.index.search.store import (
     Store,
 )
 from paperterm.index.search.whoosh_index import documents_digest
-from paperterm.index.sources.loader import (
-    Prepared,
-    merge_records,
-)
+from paperterm.index.sources.loader import Prepared, merge_records
 
 #: A part is closed at the end of the file that takes its postings past this (about 13,000
 #: abstracts: a segment of ~15 MB, built in ~110 MB of memory).
@@ -81,25 +78,6 @@ MAX_PARTS = 12
 #: Below this many bytes to read, a build does not start worker processes (starting one
 #: costs ~0.3 s; preparing 1 MB of abstracts ~0.5 s).
 PARALLEL_BYTES = 1_500_000
-
-
-@dataclass(slots=True)
-class Listener:
-    """What a build tells its caller as it goes (each may be None); called from the thread
-    that runs the build."""
-
-    #: (papers read so far, papers expected): the expected count is estimated from the
-    #: bytes read until every file is read.
-    progress: Callable[[int, int], None] | None = None
-    #: The papers read so far, in corpus order (before duplicates are merged).
-    papers: Callable[[list[Paper]], None] | None = None
-    #: An index of what is indexed so far (`OpenIndex.building_total` says of how much).
-    searchable: Callable[[OpenIndex], None] | None = None
-    cancelled: Callable[[], bool] | None = None
-
-    def check(self) -> None:
-        if self.cancelled is not None and self.cancelled():
-            raise BuildCancelled
 
 
 @dataclass(slots=True)
@@ -252,7 +230,10 @@ class Builder:
     def _prepare_in_workers(
         self, sources: list[SourceRecords], fresh: list[SourceRecords], sizes: list[int]
     ) -> list[_Candidate]:
-        from paperterm.index.search.build_workers import prepare_in_workers
+        """The first file is read and indexed here (its first papers on screen at once, and
+        search over it soon after); the others by worker processes, started once the first
+        papers are shown."""
+        from paperterm.index.search.build_workers import WorkerPool
 
         assert self.tmp is not None
         total_bytes = sum(sizes) or 1
@@ -271,17 +252,28 @@ class Builder:
             candidates.append(_Candidate(part, keys, digest, None))
             self._publish_partial(sources, candidates, expected())
 
+        def early(records: list) -> None:
+            if self.listener.papers is not None:
+                self.listener.papers([record.paper for record in records])
+            pool.start()
+
         part_sizes = (FIRST_PART_PAPERS, PART_POSTINGS)
-        prepare_in_workers(
-            self.engine.name,
-            self.tmp,
-            fresh,
-            sizes,
-            part_sizes,
-            on_source,
-            on_part,
-            self.listener.check,
-        )
+        pool = WorkerPool(self.engine.name, self.tmp, fresh[1:], sizes[1:], part_sizes)
+        try:
+            first = fresh[0]
+            prepared = prepare_source(first.file, self.tmp / SOURCES_FOLDER, early)
+            first.records, first.fingerprint = prepared.records, prepared.fingerprint
+            first.problems, first.words = prepared.problems, prepared.words
+            on_source(first, sizes[0])
+            if first.records:  # its part too, so that it is searched from the start
+                writer = self.engine.part_writer(self.tmp / ENGINE_FOLDER)
+                papers = [record.paper for record in first.records]
+                for paper in papers:
+                    writer.add(paper)
+                on_part(writer.finish(), [first.file.key], documents_digest(papers))
+            pool.run(on_source, on_part, self.listener.check)
+        finally:
+            pool.stop()
         return candidates
 
     def _publish_partial(

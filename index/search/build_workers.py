@@ -61,33 +61,51 @@ def split_runs(sizes: Sequence[int], count: int) -> list[range]:
     return runs
 
 
-def prepare_in_workers(
-    engine: str,
-    tmp: Path,
-    fresh: list[SourceRecords],
-    sizes: list[int],
-    part_sizes: tuple[int, int],
-    on_source: Callable[[SourceRecords, int], None],
-    on_part: Callable[[object, list[str], str], None],
-    check: Callable[[], None],
-) -> None:
-    """Prepare the `fresh` sources (their files `sizes` bytes) in worker processes. As each
-    is prepared, its records are read back into it and `on_source(source, bytes)` is
-    called; as each part is written, `on_part(part, source keys, digest)`. `check` raises
-    to stop the build (the workers are killed). `part_sizes`: a worker's first part closes
-    after this many papers, the others after this many postings."""
-    runs = split_runs(sizes, worker_count(len(fresh)))
-    workers = [_Worker(engine, [fresh[i].file for i in run], tmp, part_sizes) for run in runs]
-    by_key = {source.file.key: source for source in fresh}
-    try:
-        while any(not worker.done for worker in workers):
+class WorkerPool:
+    """Worker processes preparing some sources (their files `sizes` bytes), one run of
+    consecutive files each. `part_sizes`: a worker's first part closes after this many
+    papers, the others after this many postings."""
+
+    def __init__(
+        self,
+        engine: str,
+        tmp: Path,
+        fresh: list[SourceRecords],
+        sizes: list[int],
+        part_sizes: tuple[int, int],
+    ) -> None:
+        self.engine, self.tmp, self.fresh = engine, tmp, fresh
+        self.runs = split_runs(sizes, worker_count(len(fresh)))
+        self.part_sizes = part_sizes
+        self.workers: list[_Worker] = []
+
+    def start(self) -> None:
+        """Start the workers (once); they take ~0.3 s to be at work."""
+        if not self.workers:
+            self.workers = [
+                _Worker(self.engine, [self.fresh[i].file for i in run], self.tmp, self.part_sizes)
+                for run in self.runs
+            ]
+
+    def run(
+        self,
+        on_source: Callable[[SourceRecords, int], None],
+        on_part: Callable[[object, list[str], str], None],
+        check: Callable[[], None],
+    ) -> None:
+        """Until every worker is done: as each source is prepared, its records are read back
+        into it and `on_source(source, bytes)` is called; as each part is written,
+        `on_part(part, source keys, digest)`. `check` raises to stop."""
+        self.start()
+        by_key = {source.file.key: source for source in self.fresh}
+        while any(not worker.done for worker in self.workers):
             check()
-            for message in _messages(workers):
+            for message in _messages(self.workers):
                 kind = message[0]
                 if kind == "source":
                     _, key, size = message
                     source = by_key[key]
-                    path = tmp / SOURCES_FOLDER / source.cache
+                    path = self.tmp / SOURCES_FOLDER / source.cache
                     source.records, header, source.fingerprint = read_prepared(path, source.file)
                     source.problems = list(header.get("problems", []))
                     source.words = dict(header.get("words", {}))
@@ -97,8 +115,9 @@ def prepare_in_workers(
                     on_part(part, keys, digest)
                 else:
                     raise OSError(f"a build worker failed: {message[1]}")
-    finally:
-        for worker in workers:
+
+    def stop(self) -> None:
+        for worker in self.workers:
             worker.stop()
 
 

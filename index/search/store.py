@@ -58,7 +58,7 @@ from paperterm.index.atomic import (
 from paperterm.index.papers import Paper
 from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile, RecordFileError
 from paperterm.index.search.whoosh_index import WhooshFiles
-from paperterm.index.sources.loader import SourceSpec
+from paperterm.index.sources.files import SourceSpec
 
 if TYPE_CHECKING:
     from whoosh.index import Index

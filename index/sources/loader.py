@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import os
 import re
 import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from paperterm.index.links import Known, paper_links
@@ -33,30 +31,13 @@ from paperterm.index.papers import (
 )
 from paperterm.index.problems import Problem
 from paperterm.index.sources.enrich import enrich, render
+from paperterm.index.sources.files import FORMATS, SourceSpec, discover
 
 Parser = Callable[[Path, str, str | None], tuple[list[Paper], list[Problem]]]
 
-#: Extensions we read when walking a folder, and the parser module for each. Parsers are
-#: imported when first needed: a start with a ready index parses nothing and skips them.
-FORMATS: dict[str, str] = {
-    ".txt": "text_list",
-    ".bib": "bibtex",
-    ".bibtex": "bibtex",
-    ".json": "json_records",
-    ".jsonl": "json_records",
-    ".ndjson": "json_records",
-}
 _SNIFF_BYTES = 8192
 _BIB_ENTRY = re.compile(r"^[ \t]*@[ \t]*[a-zA-Z]+[ \t]*[{(]", re.MULTILINE)
 _NOT_WORD = re.compile(r"[\W_]+")
-
-
-@dataclass(frozen=True, slots=True)
-class SourceSpec:
-    """A configured source: a file or folder, with an optional collection name override."""
-
-    path: Path
-    collection: str | None = None
 
 
 @dataclass(slots=True)
@@ -72,60 +53,6 @@ class Corpus:
             for name in paper.collections:
                 seen.setdefault(name, None)
         return list(seen)
-
-
-def bundled_seeds() -> list[SourceSpec]:
-    """The ICML 2024 lists shipped inside the package."""
-    folder = resources.files("paperterm.seeds")
-    return [
-        SourceSpec(Path(str(entry)))
-        for entry in sorted(folder.iterdir(), key=lambda e: e.name)
-        if entry.name.endswith(".txt")
-    ]
-
-
-def discover(spec: SourceSpec) -> tuple[list[Path], list[Problem]]:
-    """The corpus files a source names: the file itself, or a folder's files, recursively.
-
-    Folders are walked in sorted order (so results do not depend on the file system),
-    symlinked folders are followed once (loops are cut), unreadable entries are reported.
-    """
-    path = spec.path
-    if not path.exists():
-        return [], [Problem(str(path), 0, "no such file or folder")]
-    if not path.is_dir():
-        return [path], []
-    found: list[Path] = []
-    problems: list[Problem] = []
-    seen_dirs: set[tuple[int, int]] = set()
-
-    def walk(folder: Path) -> None:
-        try:
-            info = folder.stat()
-        except OSError as error:
-            problems.append(Problem(str(folder), 0, f"cannot read folder: {error.strerror}"))
-            return
-        key = (info.st_dev, info.st_ino)
-        if key in seen_dirs:
-            return
-        seen_dirs.add(key)
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError as error:
-            problems.append(Problem(str(folder), 0, f"cannot read folder: {error.strerror}"))
-            return
-        for entry in entries:
-            child = Path(entry.path)
-            try:
-                if entry.is_dir():
-                    walk(child)
-                elif entry.is_file() and child.suffix.lower() in FORMATS:
-                    found.append(child)
-            except OSError as error:
-                problems.append(Problem(str(child), 0, f"cannot read: {error.strerror}"))
-
-    walk(path)
-    return found, problems
 
 
 def looks_binary(data: bytes) -> bool:

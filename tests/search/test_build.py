@@ -12,7 +12,7 @@ from generated import write_generated_corpus
 
 from paperterm.index.config import Config
 from paperterm.index.search import build as build_module
-from paperterm.index.search.build import Listener
+from paperterm.index.search.listener import Listener
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session

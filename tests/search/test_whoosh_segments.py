@@ -17,7 +17,8 @@ from whoosh.reading import IndexReader
 from paperterm.index.papers import Paper
 from paperterm.index.search.whoosh_index import INDEX_NAME, make_schema, paper_document
 from paperterm.index.search.whoosh_segments import SegmentBuilder, cut
-from paperterm.index.sources.loader import SourceSpec, bundled_seeds, load_sources
+from paperterm.index.sources.files import SourceSpec, bundled_seeds
+from paperterm.index.sources.loader import load_sources
 
 
 def _whoosh_document(paper: Paper) -> dict[str, str]:

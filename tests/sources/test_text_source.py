@@ -4,7 +4,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperterm.index.sources.loader import SourceSpec, bundled_seeds, load_file, load_sources
+from paperterm.index.sources.files import SourceSpec, bundled_seeds
+from paperterm.index.sources.loader import load_file, load_sources
 from paperterm.index.sources.text_list import parse
 
 

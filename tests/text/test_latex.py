@@ -13,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from locations import CORPORA, ROOT
 
-from paperterm.index.sources.loader import SourceSpec, load_sources
+from paperterm.index.sources.files import SourceSpec
+from paperterm.index.sources.loader import load_sources
 from paperterm.index.text.display import display_text
 from paperterm.index.text.latex import Held, decode
 

@@ -13,7 +13,7 @@ from textual.keys import _character_to_key
 from textual.pilot import Pilot
 
 from paperterm.index.config import Config
-from paperterm.index.search.build import Listener
+from paperterm.index.search.listener import Listener
 from paperterm.index.search.store import OpenIndex, Progress
 from paperterm.index.session import Session
 from paperterm.index.sources.loader import Corpus

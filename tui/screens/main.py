@@ -121,6 +121,8 @@ class MainScreen(PaperScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one(PaperList).focus()
+        if self.state.papers:  # read before the app started: in the first frame
+            self.papers_changed()
         self.post_message(self.Ready())
         self.update_status()
 
@@ -163,9 +165,9 @@ class MainScreen(PaperScreen):
 
     def index_changed(self) -> None:
         """Search works now (or searches more: a first build's next part, or its end)."""
-        if self.waiting_for_index or (
-            self.state.searcher and parse_query(self.search_input.value).clauses
-        ):
+        searching = self.state.searcher and parse_query(self.search_input.value).clauses
+        # No papers: the list's message changes ("Reading the sources…", "No papers…").
+        if self.waiting_for_index or searching or not self.state.papers:
             self.waiting_for_index = False
             current = self.current_row()
             self.run_search(keep_id=current.id if current else None)
@@ -315,6 +317,8 @@ class MainScreen(PaperScreen):
         if not self.state.papers:
             if self.state.index_state == "loading":
                 return ["Loading papers…"]
+            if self.state.index_state == "indexing":
+                return ["Reading the sources…"]
             return ["No papers. Add sources in the config file (see config.example.toml)."]
         if parsed.clauses:
             lines = [f"No papers match “{one_line(text, 60)}”."]
