@@ -383,48 +383,27 @@ def _met(value: float, target: float) -> str:
     return "met" if value <= target else "MISSED"
 
 
+BUILD_FIELDS = ("wall", "cpu", "workers_cpu", "rss", "workers_rss", "parts")
+FTS_FIELDS = ("build_s", "build_cpu", "rss_build")
+ADD_FIELDS = (
+    "wall", "cpu", "workers_cpu", "sources_read", "sources", "papers_written", "parts_written",
+    "rss",
+)  # fmt: skip
+
+
 def report(results: list[dict]) -> None:
     print(f"\nmachine: {machine()}; SQLite {results[0]['fts']['sqlite']}")
     loads = ", ".join(f"{r['load']}-{r['load_end']} at {r['n']}" for r in results)
     print(f"load average (1 min) at the start and end of each size: {loads}\n")
-    rows = []
-    for r in results:
-        b, f = r["built"], r["fts"]
-        rows.append(
-            [
-                r["n"],
-                b["wall"],
-                b["cpu"],
-                b["workers_cpu"],
-                b["rss"],
-                b["workers_rss"],
-                b["parts"],
-                f["build_s"],
-                f["build_cpu"],
-                f["rss_build"],
-            ]
-        )
+    rows = [
+        [r["n"], *(r["built"][k] for k in BUILD_FIELDS), *(r["fts"][k] for k in FTS_FIELDS)]
+        for r in results
+    ]
     print("First-launch build (s; peak RSS MB; workers: the build's worker processes)")
     headers = ["abstracts", "wall", "CPU", "workers CPU", "peak MB", "workers peak MB"]
     headers += ["parts", "FTS5 insert", "FTS5 CPU", "FTS5 peak MB"]
     print(table(headers, rows))
-    rows = []
-    for r in results:
-        a = r["added"]
-        rows.append(
-            [
-                r["n"],
-                ADDED,
-                a["wall"],
-                a["cpu"],
-                a["workers_cpu"],
-                a["sources_read"],
-                a["sources"],
-                a["papers_written"],
-                a["parts_written"],
-                a["rss"],
-            ]
-        )
+    rows = [[r["n"], ADDED, *(r["added"][k] for k in ADD_FIELDS)] for r in results]
     print(f"\nAdding a {ADDED:,}-abstract source (one file) to the built corpus")
     headers = ["abstracts", "added", "wall s", "CPU s", "workers CPU s", "sources read"]
     headers += ["of sources", "papers indexed", "parts written", "peak MB"]

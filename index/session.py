@@ -177,18 +177,9 @@ class Session:
             listener.check()
         store = self.store
         ix = store.engine.in_memory(corpus.papers)
-        meta = Meta(
-            schema=0,
-            parser=0,
-            engine=store.engine.name,
-            sources=[],
-            parts=[],
-            papers=len(corpus.papers),
-            collections=corpus.collections,
-            built_at=time.time(),
-            seconds=round(time.perf_counter() - started, 3),
-            problems=[str(problem) for problem in corpus.problems],
-        )
+        seconds = round(time.perf_counter() - started, 3)
+        problems = [str(problem) for problem in corpus.problems]
+        meta = Meta.transient(store.engine.name, corpus.papers, problems, seconds)
         vocabulary = Vocabulary.of_papers(corpus.papers)
         return OpenIndex(ix, corpus.papers, meta, ":memory:", vocabulary)
 

@@ -230,9 +230,9 @@ class Builder:
     def _prepare_in_workers(
         self, sources: list[SourceRecords], fresh: list[SourceRecords], sizes: list[int]
     ) -> list[_Candidate]:
-        """The first file is read and indexed here (its first papers on screen at once, and
-        search over it soon after); the others by worker processes, started once the first
-        papers are shown."""
+        """Worker processes read and index the files. While a reader watches, the first file
+        is read and indexed here (its first papers on screen at once, and searched soon
+        after), and the workers start once its first papers are shown."""
         from paperterm.index.search.build_workers import WorkerPool
 
         assert self.tmp is not None
@@ -258,19 +258,23 @@ class Builder:
             pool.start()
 
         part_sizes = (FIRST_PART_PAPERS, PART_POSTINGS)
-        pool = WorkerPool(self.engine.name, self.tmp, fresh[1:], sizes[1:], part_sizes)
+        watched = self.listener.papers is not None or self.listener.searchable is not None
+        here = fresh[:1] if watched else []  # nobody watching (`paperterm index`): all there
+        pool = WorkerPool(
+            self.engine.name, self.tmp, fresh[len(here) :], sizes[len(here) :], part_sizes
+        )
         try:
-            first = fresh[0]
-            prepared = prepare_source(first.file, self.tmp / SOURCES_FOLDER, early)
-            first.records, first.fingerprint = prepared.records, prepared.fingerprint
-            first.problems, first.words = prepared.problems, prepared.words
-            on_source(first, sizes[0])
-            if first.records:  # its part too, so that it is searched from the start
-                writer = self.engine.part_writer(self.tmp / ENGINE_FOLDER)
-                papers = [record.paper for record in first.records]
-                for paper in papers:
-                    writer.add(paper)
-                on_part(writer.finish(), [first.file.key], documents_digest(papers))
+            for first in here:
+                prepared = prepare_source(first.file, self.tmp / SOURCES_FOLDER, early)
+                first.records, first.fingerprint = prepared.records, prepared.fingerprint
+                first.problems, first.words = prepared.problems, prepared.words
+                on_source(first, sizes[0])
+                if first.records:  # its part too, so that it is searched from the start
+                    writer = self.engine.part_writer(self.tmp / ENGINE_FOLDER)
+                    papers = [record.paper for record in first.records]
+                    for paper in papers:
+                        writer.add(paper)
+                    on_part(writer.finish(), [first.file.key], documents_digest(papers))
             pool.run(on_source, on_part, self.listener.check)
         finally:
             pool.stop()
@@ -294,17 +298,7 @@ class Builder:
         words: Counter[str] = Counter()
         for source in covered:
             words.update(source.words)
-        meta = Meta(
-            schema=0,
-            parser=0,
-            engine=self.engine.name,
-            sources=[],
-            parts=[],
-            papers=len(papers),
-            collections=list(dict.fromkeys(c for p in papers for c in p.collections)),
-            built_at=0.0,
-            seconds=0.0,
-        )
+        meta = Meta.transient(self.engine.name, papers)
         ix = self.engine.open(engine_folder)
         self.published_partial = True
         opened = OpenIndex(ix, papers, meta, str(self.tmp), Vocabulary(dict(words)), expected)

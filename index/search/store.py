@@ -240,6 +240,25 @@ class Meta:
     def to_json(self) -> dict:
         return asdict(self)
 
+    @classmethod
+    def transient(
+        cls, engine: str, papers: Sequence[Paper], problems: Sequence[str] = (), seconds=0.0
+    ) -> Meta:
+        """The record of an index kept in no generation (in memory, or a build's parts so
+        far): counts and collections only."""
+        return cls(
+            schema=0,
+            parser=0,
+            engine=engine,
+            sources=[],
+            parts=[],
+            papers=len(papers),
+            collections=list(dict.fromkeys(c for paper in papers for c in paper.collections)),
+            built_at=time.time(),
+            seconds=seconds,
+            problems=list(problems),
+        )
+
     @property
     def current_versions(self) -> bool:
         return self.schema == SCHEMA_VERSION and self.parser == PARSER_VERSION
