@@ -56,6 +56,7 @@ from paperterm.index.atomic import (
     write_json,
 )
 from paperterm.index.papers import Paper
+from paperterm.index.search.engine_files import EngineFiles
 from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile, RecordFileError
 from paperterm.index.search.whoosh_index import WhooshFiles
 from paperterm.index.sources.files import SourceSpec
@@ -80,7 +81,8 @@ ROWS_FILE = "rows.bin"
 VOCABULARY_FILE = "vocab.json"
 SOURCES_FOLDER = "sources"
 ENGINE_FOLDER = "engine"
-ENGINES = {"whoosh": WhooshFiles}
+#: The engines whose indexes the store keeps, by name (`engine_files.EngineFiles`).
+ENGINES: dict[str, Callable[[], EngineFiles]] = {"whoosh": WhooshFiles}
 _READ_CHUNK = 1 << 20
 
 
@@ -327,7 +329,7 @@ class Store:
     def __init__(self, data_dir: Path, specs: Sequence[SourceSpec], engine: str = "whoosh"):
         self.data_dir = data_dir
         self.specs = list(specs)
-        self.engine = ENGINES[engine]()
+        self.engine: EngineFiles = ENGINES[engine]()
         self.engine_root = data_dir / "index" / engine
         self.root = self.engine_root / set_key(self.specs)
 
