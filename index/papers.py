@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 _WS = re.compile(r"\s+")
 
@@ -63,7 +65,7 @@ class Paper:
         return record
 
     @classmethod
-    def from_json(cls, record: dict) -> Paper:
+    def from_json(cls, record: Mapping[str, Any]) -> Paper:
         return cls(
             id=record["id"],
             collection=record["collection"],

@@ -161,7 +161,7 @@ class ReaderApp(App[int]):
         self.save_pending()
         self.exit(0)
 
-    def action_quit(self) -> None:
+    async def action_quit(self) -> None:
         self.shut_down()
 
     def save_pending(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.keys import REPLACED_KEYS, Keys, _character_to_key, key_to_character
 
 from paperterm.index.config import Config, check_key_ids
@@ -87,12 +87,12 @@ SPECS: tuple[KeySpec, ...] = (
 BY_ID = {spec.id: spec for spec in SPECS}
 
 
-def bindings(*ids: str) -> list[Binding]:
+def bindings(*ids: str) -> list[BindingType]:
     """The `Binding`s for these ids, for a widget's `BINDINGS`."""
     return [BY_ID[binding_id].binding() for binding_id in ids]
 
 
-def scope_bindings(scope: str) -> list[Binding]:
+def scope_bindings(scope: str) -> list[BindingType]:
     return [spec.binding() for spec in SPECS if spec.scope == scope]
 
 

@@ -16,8 +16,11 @@ Scored = list[tuple[str, float]]
 
 
 class Engine(Protocol):
-    #: How the engine's fields cut text into terms (the planner cuts queries the same way).
-    analysis: Analysis
+    @property
+    def analysis(self) -> Analysis:
+        """How the engine's fields cut text into terms (the planner cuts queries the same
+        way)."""
+        ...
 
     def close(self) -> None: ...
 

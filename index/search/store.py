@@ -310,7 +310,7 @@ def build_in_memory(
     started = time.perf_counter()
     from whoosh.filedb.filestore import RamStorage
 
-    class MemoryStorage(RamStorage):
+    class MemoryStorage(RamStorage):  # type: ignore[misc]  # Whoosh has no type hints
         """RamStorage whose writers' scratch space is memory too. Whoosh's own puts it in
         a folder named after the index in the temp dir, `/tmp/MAIN.tmp` for every process:
         two in-memory builds at once (a reader and a CLI over an unwritable data dir)

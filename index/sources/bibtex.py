@@ -171,7 +171,10 @@ def parse(
     volumes: dict[str, tuple[str, int | None]] = {}
     for block in library.blocks:
         if isinstance(block, DuplicateFieldKeyBlock):
-            entry = block.ignore_error_block
+            kept = block.ignore_error_block
+            if not isinstance(kept, Entry):  # bibtexparser always keeps the entry
+                continue
+            entry = kept
             repeated = ", ".join(sorted(block.duplicate_keys))
             problems.append(
                 Problem(

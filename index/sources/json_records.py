@@ -67,6 +67,13 @@ def _line_of(text: str, index: int) -> int:
     return text.count("\n", 0, index) + 1
 
 
+def _after_space(text: str, index: int) -> int:
+    """The first position at or after `index` that is not JSON white space."""
+    while index < len(text) and text[index] in " \t\n\r":
+        index += 1
+    return index
+
+
 def _array_items(text: str, start: int) -> tuple[list[tuple[int, Any]], str | None, int]:
     """The values of the JSON array opening at `text[start]`, each with its line.
 
@@ -76,9 +83,8 @@ def _array_items(text: str, start: int) -> tuple[list[tuple[int, Any]], str | No
     decoder = json.JSONDecoder()
     items: list[tuple[int, Any]] = []
     index = start + 1
-    ws = re.compile(r"\s*")
     while True:
-        index = ws.match(text, index).end()
+        index = _after_space(text, index)
         if index < len(text) and text[index] == "]":
             return items, None, 0
         try:
@@ -88,7 +94,7 @@ def _array_items(text: str, start: int) -> tuple[list[tuple[int, Any]], str | No
         except RecursionError:
             return items, "nested too deeply", _line_of(text, index)
         items.append((_line_of(text, index), value))
-        index = ws.match(text, end).end()
+        index = _after_space(text, end)
         if index < len(text) and text[index] == ",":
             index += 1
         elif index < len(text) and text[index] == "]":
@@ -120,8 +126,8 @@ def _records(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Problem
             if isinstance(document.get(key), list):
                 match = _LIST_START.search(text)
                 if match:
-                    items, error, _ = _array_items(text, match.end() - 1)
-                    if error is None and len(items) == len(document[key]):
+                    items, failure, _ = _array_items(text, match.end() - 1)
+                    if failure is None and len(items) == len(document[key]):
                         return items, []
                 return [(0, item) for item in document[key]], []
         if _PAPER_KEYS & set(document):

@@ -152,7 +152,8 @@ def pick_parser(path: Path, text: str) -> Parser:
             module = "bibtex"
         else:
             module = "text_list"
-    return importlib.import_module(f"paperterm.index.sources.{module}").parse
+    parser: Parser = importlib.import_module(f"paperterm.index.sources.{module}").parse
+    return parser
 
 
 def load_file(path: Path, collection: str | None = None) -> tuple[list[Paper], list[Problem]]:

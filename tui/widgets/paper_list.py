@@ -3,7 +3,7 @@ more than 50 — no widget per row, only the visible lines are ever rendered."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -96,7 +96,7 @@ class PaperList(ScrollView, can_focus=True):
         return None
 
     def set_rows(
-        self, rows: list[Row], *, keep_id: str | None = None, empty_message: list[str] = ()
+        self, rows: list[Row], *, keep_id: str | None = None, empty_message: Sequence[str] = ()
     ) -> None:
         """Show `rows`; the cursor goes to `keep_id` when it is among them, else to the top."""
         self.rows = rows
