@@ -40,6 +40,7 @@ from paperterm.index.library.bookmarks import (
 )
 from paperterm.index.library.edits import save_note, save_tags
 from paperterm.index.library.export import EXPORTERS
+from paperterm.index.library.export_items import bookmark_items
 from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
 from paperterm.index.search.store import BuildCancelled, OpenIndex
@@ -341,7 +342,7 @@ class ReaderApp(App[int]):
     def export_bookmarks(self, kind: str) -> None:
         export = EXPORTERS[kind]
         marks = self.state.bookmarks.bookmarks
-        text = export.export(marks, self.state.by_id)
+        text = export.export(bookmark_items(marks, self.state.by_id))
         path = Path(self.session.data_dir) / f"bookmarks-export.{export.suffix}"
         try:
             # Through a symlink, into a FIFO someone reads (never waiting for one): see

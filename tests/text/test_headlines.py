@@ -139,4 +139,4 @@ def test_the_heuristics_raise_nothing_even_without_the_safety_net(abstract: str,
     # derive_name and derive_title turn any exception into a fallback; a bug hidden that
     # way would only show as worse names, so the internals are exercised here directly.
     analysis = names.analyse(abstract)
-    assert isinstance(headlines._title(analysis, name or analysis.name), str)
+    assert all(isinstance(t, str) for t in headlines._candidates(analysis, name or analysis.name))

@@ -21,6 +21,7 @@ from platformdirs import user_log_dir
 from paperterm.index.config import (
     ConfigError,
 )
+from paperterm.index.papers import name_label
 from paperterm.index.search.hits import Results, mark
 from paperterm.index.session import SessionError
 from paperterm.index.text.display import safe_text
@@ -118,8 +119,7 @@ def cmd_list(ctx: Context) -> int:
         ctx.emit_json([paper.to_json() for paper in papers], indent=1)
         return 0
     for paper in papers:
-        name = f"{paper.name}: " if paper.name and not paper.title.startswith(paper.name) else ""
-        ctx.line(f"{paper.id}  {name}{paper.title}  [{', '.join(paper.collections)}]")
+        ctx.line(f"{paper.id}  {paper.title}  [{', '.join(paper.collections)}]")
     return 0
 
 
@@ -181,8 +181,7 @@ def _print_results(ctx: Context, results: Results) -> None:
         return
     for rank, hit in enumerate(results.hits, start=1):
         paper = hit.paper
-        name = f"{paper.name}: " if paper.name and not paper.title.startswith(paper.name) else ""
-        ctx.line(f"{rank:>2}. {name}{paper.title}  [{paper.collection}]  {paper.id}")
+        ctx.line(f"{rank:>2}. {paper.title}  [{paper.collection}]  {paper.id}")
         snippet = safe_text(hit.snippet, keep_newlines=False)
         if bold:
             # Spans index the snippet; safe_text keeps its length only if nothing was removed.
@@ -201,7 +200,7 @@ def cmd_show(ctx: Context) -> int:
         ctx.emit_json(paper.to_json(), indent=1)
         return 0
     ctx.line(paper.title)
-    if paper.name:
+    if name_label(paper):
         ctx.line(f"Name: {paper.name}")
     ctx.line(f"Collection: {', '.join(paper.collections)}")
     if paper.authors:
