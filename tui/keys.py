@@ -60,8 +60,10 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec("command_palette", "ctrl+p", "command_palette", "Commands", "app", priority=True),
     KeySpec("bookmark", "b", "toggle_bookmark", "Bookmark or unbookmark the paper", "app"),
     KeySpec("bookmarks_only", "B", "bookmarks_only", "Show only bookmarks (toggle)", "app"),
-    KeySpec("copy_link", "y", "copy_link", "Copy the link (or the citation)", "app"),
-    KeySpec("open_link", "o", "open_link", "Open the link in a browser", "app"),
+    KeySpec("copy_link", "y", "copy_link", "Copy the paper's link (or its citation)", "app"),
+    KeySpec("copy_bibtex", "Y", "copy_bibtex", "Copy the paper's BibTeX entry", "app"),
+    KeySpec("open_link", "o", "open_link", "Open the paper's page in a browser", "app"),
+    KeySpec("links", "L", "links", "Every link: the paper's, code and data (open, copy)", "app"),
     KeySpec("edit_tags", "t", "edit_tags", "Edit the bookmark's tags", "app"),
     KeySpec("edit_note", "n", "edit_note", "Edit the bookmark's note", "app"),
     KeySpec("suspend", "ctrl+z", "suspend_process", "Suspend (fg in the shell resumes)", "app"),
@@ -71,6 +73,13 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec("fullscreen", "f", "fullscreen", "Read the paper full screen", "main"),
     KeySpec("back", "escape", "back", "Leave the search box, then clear the search", "main"),
     KeySpec("clear_search", "x", "clear_search", "Clear the search and filters", "main"),
+    KeySpec(
+        "snippets",
+        "w",
+        "toggle_snippets",
+        "Show or hide where the query matched, under each result",
+        "main",
+    ),
     KeySpec("cursor_down", "j,down", "cursor_down", "Down", "list"),
     KeySpec("cursor_up", "k,up", "cursor_up", "Up", "list"),
     KeySpec("first", "g,home", "first", "First", "list"),
@@ -82,6 +91,7 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec("close_dialog", "escape", "close", "Close the dialog (without saving)", "dialog"),
     KeySpec("close_help", "q", "close", "Close the help", "dialog"),
     KeySpec("save_dialog", "ctrl+s", "save", "Save the tags or the note", "dialog"),
+    KeySpec("copy_chosen_link", "y", "copy", "Copy the chosen link (links dialog)", "dialog"),
 )
 
 BY_ID = {spec.id: spec for spec in SPECS}

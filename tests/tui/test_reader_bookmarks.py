@@ -8,8 +8,8 @@ from dataclasses import replace
 from reader_helpers import INSTANT, flat, screen_text, settle, type_text, until
 
 from paperterm.index.library.bookmarks import BookmarkStore
+from paperterm.tui.rows import BOOKMARK_MARK as MARKER
 from paperterm.tui.screens.dialogs import NoteScreen, TagsScreen
-from paperterm.tui.widgets.paper_list import MARKER
 
 
 def on_disk(app) -> BookmarkStore:

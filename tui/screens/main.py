@@ -297,7 +297,9 @@ class MainScreen(PaperScreen):
             found = next((i for i, row in enumerate(rows) if row.id == keep_id), None)
             if found is None:
                 keep_id = rows[min(request.keep_index, len(rows) - 1)].id
-        paper_list.set_rows(rows, keep_id=keep_id, empty_message=self._empty_message())
+        paper_list.set_rows(
+            rows, keep_id=keep_id, empty_message=self._empty_message(), matcher=view.matcher
+        )
         if self._focus_results:
             self._focus_results = False
             if rows:
@@ -412,6 +414,12 @@ class MainScreen(PaperScreen):
 
     def action_clear_search(self) -> None:
         self.clear_all()
+
+    def action_toggle_snippets(self) -> None:
+        paper_list = self.paper_list
+        paper_list.toggle_snippets()
+        shown = "shown" if paper_list.show_snippets else "hidden"
+        self.notify(f"Where the query matched: {shown} under each title", timeout=3)
 
     # --- status --------------------------------------------------------------------------
 
