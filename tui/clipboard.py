@@ -146,3 +146,14 @@ def copy_message(what: str, preview: str, report: CopyReport, in_tmux: bool) -> 
     if in_tmux and "tmux" not in report.copied:
         said += " [inside tmux, OSC 52 arrives only with tmux's set-clipboard on]"
     return said
+
+
+def tmux_query(args: Sequence[str], run: Runner = subprocess.run) -> str | None:
+    """What `tmux ARGS` prints (stripped), or None when there is no tmux or no server."""
+    try:
+        done = run(["tmux", *args], capture_output=True, timeout=TIMEOUT, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    return (done.stdout or b"").decode("utf-8", "replace").strip()

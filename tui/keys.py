@@ -3,21 +3,23 @@
 The widgets build their `BINDINGS` from this table, the help screen lists it (with the
 user's remaps applied), and `[keys]` in the config is checked against it before the app
 starts. A binding id names an action wherever it appears, so remapping `cursor_down` moves
-the cursor in the list and scrolls the detail alike.
+the cursor in the list and scrolls the detail alike. Textual is imported only where a
+binding is made or a key name checked, so that `paperterm doctor` reads the table without it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-
-from textual.binding import Binding, BindingType
-from textual.keys import REPLACED_KEYS, Keys, _character_to_key, key_to_character
+from functools import cache
+from typing import TYPE_CHECKING
 
 from paperterm.index.config import Config, check_key_ids
 
+if TYPE_CHECKING:
+    from textual.binding import Binding, BindingType
+
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
-_NAMED_KEYS = frozenset(key.value for key in Keys) | {"space", "tab", "enter", "escape"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +35,8 @@ class KeySpec:
     priority: bool = False
 
     def binding(self) -> Binding:
+        from textual.binding import Binding
+
         return Binding(
             self.keys,
             self.action,
@@ -106,23 +110,35 @@ def scope_bindings(scope: str) -> list[BindingType]:
     return [spec.binding() for spec in SPECS if spec.scope == scope]
 
 
+@cache
+def _named_keys() -> frozenset[str]:
+    from textual.keys import Keys
+
+    return frozenset(key.value for key in Keys) | {"space", "tab", "enter", "escape"}
+
+
 def valid_key(key: str) -> bool:
     """Whether Textual can ever deliver `key` (e.g. `j`, `ctrl+b`, `pagedown`, `question_mark`)."""
+    from textual.keys import REPLACED_KEYS, key_to_character
+
     *modifiers, name = key.split("+") if key != "+" else ["+"]
     if not name or any(modifier not in MODIFIERS for modifier in modifiers):
         return False
     if len(name) == 1:
         return name.isprintable() and not name.isspace()
-    return name in _NAMED_KEYS or key_to_character(REPLACED_KEYS.get(name, name)) is not None
+    return name in _named_keys() or key_to_character(REPLACED_KEYS.get(name, name)) is not None
 
 
 def split_keys(keys: str) -> list[str]:
     """A `[keys]` value as Textual's key names: `"j, down"` -> `["j", "down"]`, `"?"` ->
     `["question_mark"]`."""
-    return [_character_to_key(key) if len(key) == 1 else key for key in _raw_keys(keys)]
+    from textual.keys import _character_to_key
+
+    return [_character_to_key(key) if len(key) == 1 else key for key in raw_keys(keys)]
 
 
-def _raw_keys(keys: str) -> list[str]:
+def raw_keys(keys: str) -> list[str]:
+    """A `[keys]` value's keys as written: `"j, down"` -> `["j", "down"]`."""
     return [key.strip() for key in keys.split(",") if key.strip()]
 
 
@@ -135,7 +151,7 @@ def check_keymap(config: Config) -> dict[str, str]:
         keys = split_keys(value)
         if not keys:
             raise config.key_error(binding_id, "names no key")
-        for raw, key in zip(_raw_keys(value), keys, strict=True):
+        for raw, key in zip(raw_keys(value), keys, strict=True):
             if not valid_key(key):
                 raise config.key_error(binding_id, f"{raw!r} is not a key name Textual knows")
         keymap[binding_id] = ",".join(keys)

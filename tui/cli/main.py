@@ -26,7 +26,15 @@ from paperterm.index.search.hits import Results, mark
 from paperterm.index.session import SessionError
 from paperterm.index.text.display import safe_text
 from paperterm.tui.cli.bookmarks import BookmarkCommandError, add_bookmark_commands
-from paperterm.tui.cli.context import FAILURE, USAGE_ERROR, CommandFailed, Context, UsageError
+from paperterm.tui.cli.context import (
+    FAILURE,
+    USAGE_ERROR,
+    ClosedStdout,
+    CommandFailed,
+    Context,
+    UsageError,
+)
+from paperterm.tui.cli.doctor import run_doctor
 from paperterm.tui.cli.escape import user_text
 
 
@@ -84,6 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
     index = commands.add_parser("index", parents=[common], help="build the index if needed")
     index.add_argument("--rebuild", action="store_true", help="rebuild even if up to date")
     index.set_defaults(run=cmd_index)
+
+    doctor = commands.add_parser(
+        "doctor",
+        parents=[common],
+        help="check the terminal, clipboard, data dir, index and sources (one line each)",
+    )
+    doctor.set_defaults(doctor=True)
 
     add_bookmark_commands(commands, common)
     return parser
@@ -281,6 +296,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 setattr(args, name, user_text(value))
             elif isinstance(value, list):
                 setattr(args, name, [user_text(item) for item in value])
+        if getattr(args, "doctor", False):
+            # Its own config reading: a broken config is one of the things it reports.
+            return run_doctor(args, sys.stdout if sys.stdout is not None else ClosedStdout())
         ctx = Context(args, sys.stdout, sys.stderr)
         run = getattr(args, "run", None)
         return run(ctx) if run is not None else start_reader(ctx)
