@@ -67,6 +67,10 @@ def headline_candidates(abstract: str, name: str, text: str | None = None) -> It
                 yield title
         if fallback:
             yield fallback
+        elif not seen and analysis.sentences:
+            # Every sentence is boilerplate: the first one still names the paper.
+            start, end = analysis.sentences[0]
+            yield _fit(_condense(_clause(analysis.text[start:end])))
     except Exception:
         yield one_line(name or abstract, TITLE_LIMIT)
 
@@ -215,6 +219,8 @@ _UNFINISHED = frozenset((
     "between", "among", "than", "per", "versus", "vs", "based", "due", "compared", "relative",
 ))  # fmt: skip
 _WORDS = re.compile(r"[\w'’-]+")
+# Words that promise a second part: a headline with the first and not the second was cut.
+_PAIRED = (("both", "and"), ("either", "or"), ("neither", "nor"), ("between", "and"))
 _LEAD_IN = re.compile(r"(?:we|in this (?:paper|work|study)|here),? ", re.IGNORECASE)
 # How a sentence joins the one before: "However, ...", "To this end, ...".
 _CONNECTIVE = re.compile(
@@ -247,6 +253,9 @@ def headline_problem(title: str) -> str:
         return "fragment"
     if words[-1] in _DANGLING or _balance(title) != title:
         return "fragment"
+    for opener, closer in _PAIRED:
+        if opener in words and closer not in words[words.index(opener) + 1 :]:
+            return "fragment"  # "both fast" cut before "and accurate"
     last_item = description.rsplit(", ", 1)
     if len(last_item) == 2 and len(last_item[1].split()) == 1 and last_item[1][:1].isdigit():
         return "fragment"  # a list cut after its first items: "on 1%, 10%"
