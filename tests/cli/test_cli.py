@@ -21,24 +21,6 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 ANY_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=60)
 
 
-@pytest.fixture
-def cli_env(tmp_path, monkeypatch) -> None:
-    """The CLI's data dir in tmp_path, and an empty config file."""
-    monkeypatch.setenv("PAPERTERM_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("PAPERTERM_CONFIG", str(tmp_path / "no-config.toml"))
-    (tmp_path / "no-config.toml").write_text("", encoding="utf-8")
-
-
-@pytest.fixture
-def run(cli_env, capsys):
-    def invoke(*args: str) -> tuple[int, str, str]:
-        code = main(list(args))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return invoke
-
-
 def test_list_json_has_full_records(run):
     code, out, err = run("list", "--json")
     assert code == 0, err

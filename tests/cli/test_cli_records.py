@@ -14,7 +14,6 @@ from locations import CORPORA, FIXTURES
 
 from paperterm.index.text.display import display_text, one_line
 from paperterm.index.text.field_text import clean
-from paperterm.tui.cli.main import main
 
 SAMPLE = FIXTURES / "display_sample.bib"
 NAMED = """@Proceedings{V-2024, shortname = {TOY}, volume = {7}, year = {2024}, published = {x}}
@@ -33,20 +32,6 @@ NAMED = """@Proceedings{V-2024, shortname = {TOY}, volume = {7}, year = {2024}, 
               masks. Re-DiffiNet improves Dice.}
 }
 """
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("PAPERTERM_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("PAPERTERM_CONFIG", str(tmp_path / "none.toml"))
-    (tmp_path / "none.toml").write_text("", encoding="utf-8")
-
-    def invoke(*args: str) -> tuple[int, str, str]:
-        code = main(list(args))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return invoke
 
 
 @pytest.fixture

@@ -67,42 +67,44 @@ async def test_o_opens_the_papers_own_page_not_the_code_it_mentions(tmp_path):
         assert opened == [PAGE]
 
 
-async def test_y_copies_the_link_to_tmux_and_by_osc52_and_says_so(tmp_path):
+async def copied_in_tmux(tmp_path: Path, key: str):
+    """The reader inside tmux after `key` on the first paper: the app (its clipboard and
+    messages) and what tmux was given."""
     runner = Runner()
     app, _ = sample_reader(tmp_path, {"TMUX": "/tmp/tmux-0/x,1,0"}, runner)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        await pilot.press("y")
+        await pilot.press(key)
         await settle(pilot)
-        assert app.clipboard == PAGE  # what OSC 52 carried
-        assert runner.calls == [(["tmux", "load-buffer", "-w", "-"], PAGE.encode())]
-        assert any("tmux's paste buffer" in m and PAGE in m for m in messages(app))
+    return app, runner
+
+
+async def test_y_copies_the_link_to_tmux_and_by_osc52_and_says_so(tmp_path):
+    app, runner = await copied_in_tmux(tmp_path, "y")
+    assert app.clipboard == PAGE  # what OSC 52 carried
+    assert runner.calls == [(["tmux", "load-buffer", "-w", "-"], PAGE.encode())]
+    assert any("tmux's paste buffer" in m and PAGE in m for m in messages(app))
 
 
 async def test_shift_y_copies_the_entry_as_published(tmp_path):
-    runner = Runner()
-    app, _ = sample_reader(tmp_path, {"TMUX": "/tmp/tmux-0/x,1,0"}, runner)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
-        await pilot.press("Y")
-        await settle(pilot)
-        entry = app.clipboard
-        assert runner.calls[0][1] == entry.encode()
-        library = bibtexparser.parse_string(entry)
-        [parsed] = library.entries
-        assert (parsed.entry_type, parsed.key) == ("inproceedings", "quill24")
-        assert entry.startswith("@InProceedings{quill24,")  # the type as the file writes it
-        fields = {field.key: field.value for field in parsed.fields}
-        assert fields["title"] == (
-            "{QuillNet}: Reading Long Proceedings Quickly with Hierarchical Summaries and "
-            "Very Long Titles"
-        )
-        assert fields["booktitle"] == "Proceedings of the Alpha Workshop on Reading Machines"
-        assert (fields["pages"], fields["volume"], fields["year"]) == ("1-12", "901", "2024")
-        assert (fields["url"], fields["pdf"]) == (PAGE, PDF)
-        assert fields["author"].startswith("Quill, Ada and Page, Bertram")
-        assert "crossref" not in fields  # written in: the entry stands alone
-        assert any("BibTeX entry" in m and "@InProceedings{quill24," in m for m in messages(app))
+    app, runner = await copied_in_tmux(tmp_path, "Y")
+    entry = app.clipboard
+    assert runner.calls[0][1] == entry.encode()
+    library = bibtexparser.parse_string(entry)
+    [parsed] = library.entries
+    assert (parsed.entry_type, parsed.key) == ("inproceedings", "quill24")
+    assert entry.startswith("@InProceedings{quill24,")  # the type as the file writes it
+    fields = {field.key: field.value for field in parsed.fields}
+    assert fields["title"] == (
+        "{QuillNet}: Reading Long Proceedings Quickly with Hierarchical Summaries and "
+        "Very Long Titles"
+    )
+    assert fields["booktitle"] == "Proceedings of the Alpha Workshop on Reading Machines"
+    assert (fields["pages"], fields["volume"], fields["year"]) == ("1-12", "901", "2024")
+    assert (fields["url"], fields["pdf"]) == (PAGE, PDF)
+    assert fields["author"].startswith("Quill, Ada and Page, Bertram")
+    assert "crossref" not in fields  # written in: the entry stands alone
+    assert any("BibTeX entry" in m and "@InProceedings{quill24," in m for m in messages(app))
 
 
 async def open_links(pilot) -> None:
