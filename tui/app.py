@@ -410,14 +410,14 @@ class ReaderApp(App[int]):
             return
         own, other = split_links(row.paper)
         if own:
-            self.open_url(one_line(own[0]))
+            self.follow_link(one_line(own[0]))
         elif other:
-            self.open_url(one_line(other[0]), "No page of its own; its abstract's link")
+            self.follow_link(one_line(other[0]), "No page of its own; its abstract's link")
         else:
             key = self.state.key_text("copy_link")
             self.say(f"This paper has no link ({key} copies its citation).", "warning")
 
-    def open_url(self, url: str, what: str = "") -> None:
+    def follow_link(self, url: str, what: str = "") -> None:
         """Open `url` in a browser; where none would be seen (over SSH), copy it."""
         if can_open_browser(self.environ):
             self.say(f"{what}: opening {url}" if what else f"Opening {url}")
@@ -439,7 +439,7 @@ class ReaderApp(App[int]):
             if choice is not None:
                 action, url = choice
                 if action == "open":
-                    self.open_url(one_line(url))
+                    self.follow_link(one_line(url))
                 else:
                     self.copy_text("link", one_line(url), one_line(url))
 
