@@ -72,6 +72,9 @@ class PaperList(ScrollView, can_focus=True):
         self.matcher: Matcher | None = None
         self.show_snippets = True
         self.show_collection = False
+        #: Snippet lines by (row id, width), for the rows shown: one costs ~0.25 ms (finding
+        #: the query's words), and every cursor move redraws every visible line.
+        self._snippets: dict[tuple[str, int], list[Cell]] = {}
 
     # --- contents ----------------------------------------------------------------------
 
@@ -97,6 +100,7 @@ class PaperList(ScrollView, can_focus=True):
         the cursor goes to `keep_id` when it is among them, else to the top."""
         self.rows = rows
         self.matcher = matcher or None
+        self._snippets.clear()
         self.empty_message = list(empty_message)
         self.show_collection = _several_collections(rows)
         index = self.index_of(keep_id) if keep_id is not None else None
@@ -215,8 +219,11 @@ class PaperList(ScrollView, can_focus=True):
     def _snippet(self, row: Row, width: int) -> list[Cell]:
         if row.paper is None or self.matcher is None:
             return [(" " * width, "plain")]
-        text = (row.paper.text or row.paper.abstract)[:SNIPPET_SOURCE_CHARS]
-        return snippet_cells(text, self.matcher, width)
+        cells = self._snippets.get((row.id, width))
+        if cells is None:
+            text = (row.paper.text or row.paper.abstract)[:SNIPPET_SOURCE_CHARS]
+            cells = self._snippets[row.id, width] = snippet_cells(text, self.matcher, width)
+        return cells
 
     def _segments(self, cells: list[Cell], base: Style) -> list[Segment]:
         styles = {
