@@ -36,6 +36,10 @@ class Results:
     notes: list[str] = field(default_factory=list)
     suggestion: str = ""
     matcher: Matcher | None = None
+    #: The query as run, when words of `query` were corrected ("" when none was).
+    corrected: str = ""
+    #: Each corrected word and what it became.
+    corrections: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def ids(self) -> list[str]:
