@@ -8,13 +8,12 @@ number of posting lists it reads, so these tests bound that for every string.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import replace
 
 import pytest
+from fake_index import ANALYSIS, PAPERS, WORDS, FakeIndex, planner, term
 from plan_bounds import beyond_first, bounded_plan, plan_leaves
 
-from paperterm.index.search.analysis import FieldAnalysis
 from paperterm.index.search.plan import (
     FALLBACK_NOTE,
     FALLBACK_RARER_NOTE,
@@ -34,59 +33,6 @@ from paperterm.index.search.plan import (
 )
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.vocabulary import Vocabulary
-
-ANALYSIS = FieldAnalysis()
-#: Words of a made-up corpus and how many papers hold each (one occurrence per paper).
-WORDS = {
-    "context": 50,
-    "contexts": 20,  # the same stem as "context"
-    "contrastive": 30,
-    "control": 25,
-    "contextual": 10,
-    "convex": 5,
-    "complement": 8,
-    "complements": 2,  # the stem of "complement": not a longer word
-    "complementarity": 3,
-    "complementary": 4,
-    "transformer": 40,
-    "graph": 12,
-    "graphs": 6,
-    "diffusion": 9,
-    "genomics": 1,
-    "long": 33,
-    "fine": 7,
-    "tuning": 11,
-    "lovelace": 1,
-}
-#: Papers in the made-up index.
-PAPERS = 100
-TITLE_WORDS = {"graph": 3, "context": 4}
-AUTHOR_WORDS = {"lovelace": 1}
-
-
-def term(field: str, word: str) -> str:
-    (found,) = ANALYSIS.terms(field, word)
-    return found
-
-
-class FakeIndex:
-    """Document frequencies of the made-up corpus, and the look-ups the planner made."""
-
-    def __init__(self, words: dict[str, int] = WORDS) -> None:
-        self.table: Counter[tuple[str, str]] = Counter()
-        for field, counts in (("all", words), ("title", TITLE_WORDS), ("authors", AUTHOR_WORDS)):
-            for word, papers in counts.items():
-                for indexed in ANALYSIS.terms(field, word):  # none for a stop word
-                    self.table[field, indexed] += papers
-        self.calls: list[tuple[str, str]] = []
-
-    def df(self, field: str, text: str) -> int:
-        self.calls.append((field, text))
-        return self.table[field, text]
-
-
-def planner(budget: int = 10_000, words: dict[str, int] = WORDS) -> Planner:
-    return Planner(Vocabulary(words), FakeIndex(words).df, ANALYSIS, budget, PAPERS)
 
 
 def plan(text: str, budget: int = 10_000) -> Plan:
@@ -364,6 +310,15 @@ def test_the_fallback_searches_any_of_the_words_without_boosts():
     assert fallback.notes == (FALLBACK_NOTE,)
     assert fallback.matcher is found.matcher
     assert plan("graph").fallback is None and plan("graph -diffusion").fallback is None
+
+
+@pytest.mark.parametrize(("words", "least"), [(2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
+def test_the_fallback_asks_for_most_of_the_words_never_a_minority(words, least):
+    text = " ".join(["graph", "transformer", "long", "fine", "tuning", "diffusion"][:words])
+    fallback = plan(text + " ").fallback
+    assert fallback is not None and fallback.coordination
+    assert len(fallback.required) == words and fallback.minimum == least
+    assert 2 * fallback.minimum >= words
 
 
 def test_the_fallback_keeps_the_rarest_words_the_budget_affords():
