@@ -30,53 +30,6 @@ class Row:
         return self.paper is None
 
 
-@dataclass(frozen=True, slots=True)
-class Filters:
-    """Restrictions that apply on top of the query."""
-
-    bookmarks_only: bool = False
-    collection: str | None = None
-
-    @property
-    def active(self) -> bool:
-        return self.bookmarks_only or self.collection is not None
-
-
-def allowed_ids(
-    papers: Iterable[Paper],
-    marks: Mapping[str, Bookmark],
-    filters: Filters,
-    tags: Iterable[str] = (),
-    excluded_tags: Iterable[str] = (),
-) -> set[str] | None:
-    """The ids the view may show, or None when nothing restricts it.
-
-    `tags` (from `tag:NAME` in the query) keep bookmarks carrying every one of them;
-    `excluded_tags` (`-tag:NAME`) drop papers whose bookmark carries any of them.
-    Tags compare case-insensitively.
-    """
-    tags = [tag.lower() for tag in tags]
-    excluded = [tag.lower() for tag in excluded_tags]
-    allowed: set[str] | None = None
-    if filters.bookmarks_only or tags:
-        allowed = {
-            mark_id
-            for mark_id, mark in marks.items()
-            if all(tag in _lower_tags(mark) for tag in tags)
-        }
-    if filters.collection is not None:
-        in_collection = {p.id for p in papers if filters.collection in p.collections}
-        allowed = in_collection if allowed is None else allowed & in_collection
-    if excluded:
-        tagged = {i for i, mark in marks.items() if any(t in _lower_tags(mark) for t in excluded)}
-        allowed = ({p.id for p in papers} if allowed is None else allowed) - tagged
-    return allowed
-
-
-def _lower_tags(mark: Bookmark) -> set[str]:
-    return {tag.lower() for tag in mark.tags}
-
-
 def paper_rows(papers: Iterable[Paper], allowed: set[str] | None) -> list[Row]:
     """The papers in corpus order, restricted to `allowed`."""
     return [Row(p.id, p) for p in papers if allowed is None or p.id in allowed]

@@ -133,3 +133,11 @@ def snippet(text: str, spans: list[Span], words: int = SNIPPET_WORDS) -> tuple[s
     shift = len(prefix) - first
     inside = [(s + shift, e + shift) for s, e in spans if s >= first and e <= first + len(piece)]
     return prefix + piece + suffix, inside
+
+
+def correction_note(results: Results, how: str) -> str:
+    """What a face says of a corrected query, naming both and `how` to search the words as
+    typed (a key in the reader, an option in the CLI): `showing results for “diffusion
+    models” · search “diffsion” instead: Ctrl+R`."""
+    typed = ", ".join(f"“{word}”" for word, _ in results.corrections)
+    return f"showing results for “{results.corrected.strip()}” · search {typed} instead: {how}"

@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Label, ProgressBar, Static
 
+from paperterm.index.library.filters import Filters, allowed_ids
 from paperterm.index.search.hits import Matcher, Results
 from paperterm.index.search.query import ParsedQuery, parse_query
 from paperterm.index.text.display import one_line
@@ -27,15 +28,7 @@ from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.state import ReaderState
-from paperterm.tui.view import (
-    Filters,
-    Row,
-    allowed_ids,
-    count_text,
-    missing_rows,
-    paper_rows,
-    unsaved_text,
-)
+from paperterm.tui.view import Row, count_text, missing_rows, paper_rows, unsaved_text
 from paperterm.tui.widgets.detail import PaperDetail
 from paperterm.tui.widgets.paper_list import PaperList
 
@@ -239,7 +232,14 @@ class MainScreen(PaperScreen):
         text = self.search_input.value
         parsed = parse_query(text)
         marks = state.marks
-        allowed = allowed_ids(state.papers, marks, self.filters, parsed.tags, parsed.excluded_tags)
+        allowed = allowed_ids(
+            state.papers,
+            marks,
+            self.filters,
+            parsed.tags,
+            parsed.excluded_tags,
+            parsed.tag_prefixes,
+        )
         self.filtered = bool(parsed.clauses or allowed is not None)
         index = self.paper_list.cursor if keep_index else None
         if not parsed.clauses and keep_id is None and index is None:
