@@ -294,12 +294,12 @@ def test_search_words_may_start_with_a_dash_without_double_dash(run):
 
 
 def test_search_corrects_typos_and_exact_searches_as_typed(run):
-    code, out, _ = run("search", "trasnformer models", "--json")
+    _, out, _ = run("search", "trasnformer models", "--json")
     result = json.loads(out)
     assert result["corrected"] == "transformer models"
     assert result["corrections"] == [{"from": "trasnformer", "to": "transformer"}]
     assert result["total"] > 0
-    code, out, _ = run("search", "trasnformer models", "--json", "--exact")
+    _, out, _ = run("search", "trasnformer models", "--json", "--exact")
     assert json.loads(out)["corrected"] == "" and json.loads(out)["corrections"] == []
-    code, out, _ = run("search", "trasnformer models")
+    _, out, _ = run("search", "trasnformer models")
     assert "showing results for “transformer models” · search “trasnformer” instead: --exact" in out
