@@ -346,6 +346,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=SEED, help="the query sample's seed")
     parser.add_argument("--quick", action="store_true", help="cost at 2,600: clean states only")
     parser.add_argument("--no-cost", action="store_true", help="quality only")
+    parser.add_argument("--no-quality", action="store_true", help="cost only")
     parser.add_argument("--papers", type=int, default=2600, help="corpus size for the cost")
     args = parser.parse_args()
     bibs = sorted(corpus.SHARED_CORPORA.glob("*.bib")) if corpus.SHARED_CORPORA.is_dir() else []
@@ -359,13 +360,14 @@ def main() -> None:
     queries = make_queries(titles, args.seed)
     typos = sum(q.typo is not None for q in queries)
     print(f"{len(papers)} papers, titles hidden; {len(queries)} queries, {typos} with a typo\n")
-    searches = {"paperterm": paperterm_search(searcher)}
-    peer = bm25s_search(papers)
-    if peer is None:
-        print("(bm25s or PyStemmer is not installed: pip install '.[bench]')")
-    else:
-        searches["bm25s"] = peer
-    quality(queries, searches)
+    if not args.no_quality:
+        searches = {"paperterm": paperterm_search(searcher)}
+        peer = bm25s_search(papers)
+        if peer is None:
+            print("(bm25s or PyStemmer is not installed: pip install '.[bench]')")
+        else:
+            searches["bm25s"] = peer
+        quality(queries, searches)
     searcher.close()
     if not args.no_cost:
         print()

@@ -71,6 +71,13 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec("fullscreen", "f", "fullscreen", "Read the paper full screen", "main"),
     KeySpec("back", "escape", "back", "Leave the search box, then clear the search", "main"),
     KeySpec("clear_search", "x", "clear_search", "Clear the search and filters", "main"),
+    KeySpec(
+        "search_as_typed",
+        "ctrl+r",
+        "search_as_typed",
+        "Search the words as typed (undo a typo correction)",
+        "main",
+    ),
     KeySpec("cursor_down", "j,down", "cursor_down", "Down", "list"),
     KeySpec("cursor_up", "k,up", "cursor_up", "Up", "list"),
     KeySpec("first", "g,home", "first", "First", "list"),

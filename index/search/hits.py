@@ -135,9 +135,12 @@ def snippet(text: str, spans: list[Span], words: int = SNIPPET_WORDS) -> tuple[s
     return prefix + piece + suffix, inside
 
 
-def correction_note(results: Results, how: str) -> str:
-    """What a face says of a corrected query, naming both and `how` to search the words as
-    typed (a key in the reader, an option in the CLI): `showing results for “diffusion
-    models” · search “diffsion” instead: Ctrl+R`."""
+def correction_note(results: Results, how: str) -> list[str]:
+    """What a face says of a corrected query, in two parts: the query that ran, and the
+    words as typed with `how` to search them (a key in the reader, an option in the CLI):
+    `showing results for “diffusion models”`, `search “diffsion” instead: Ctrl+R`."""
     typed = ", ".join(f"“{word}”" for word, _ in results.corrections)
-    return f"showing results for “{results.corrected.strip()}” · search {typed} instead: {how}"
+    return [
+        f"showing results for “{results.corrected.strip()}”",
+        f"search {typed} instead: {how}",
+    ]

@@ -22,6 +22,7 @@ never raises; what it ignores it explains in `notes`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from typing import Literal
@@ -238,3 +239,17 @@ def _add(query: ParsedQuery, clause: Clause) -> Clause | None:
 
 def _folded(clause: Clause) -> tuple[object, ...]:
     return (clause.kind, clause.text.casefold(), clause.field, clause.negate, clause.distance)
+
+
+def pin_words(text: str, words: Iterable[str]) -> str:
+    """`text` with `=` before each plain word of it that is one of `words`: the query that
+    searches those words as typed (what the reader's key does after a correction)."""
+    wanted = set(words)
+    starts = [
+        clause.span[0]
+        for clause in parse_query(text).clauses
+        if clause.kind == "word" and not clause.exact and clause.text in wanted
+    ]
+    for start in sorted(starts, reverse=True):
+        text = text[:start] + "=" + text[start:]
+    return text

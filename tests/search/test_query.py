@@ -7,6 +7,7 @@ from paperterm.index.search.query import (
     MAX_QUERY_CHARS,
     Clause,
     parse_query,
+    pin_words,
 )
 
 
@@ -135,3 +136,14 @@ def test_parser_never_raises(text):
     for clause in parsed.clauses:
         assert clause.text
         assert clause.distance <= MAX_FUZZY
+
+
+def test_pinning_words_keeps_the_rest_of_the_query():
+    assert pin_words("diffsion models -nueral", ["diffsion", "nueral"]) == (
+        "=diffsion models -=nueral"
+    )
+    assert pin_words('"diffsion" =diffsion title:diffsion', ["diffsion"]) == (
+        '"diffsion" =diffsion title:=diffsion'
+    )
+    pinned = parse_query(pin_words("graph nueral", ["nueral"])).clauses[-1]
+    assert pinned.exact and pinned.partial and pinned.text == "nueral"

@@ -221,7 +221,7 @@ def cmd_search(ctx: Context) -> int:
 def _print_results(ctx: Context, results: Results) -> None:
     bold = ctx.out.isatty() and "NO_COLOR" not in os.environ
     if results.corrected:
-        ctx.line(f"({correction_note(results, '--exact')})")
+        ctx.line(f"({' · '.join(correction_note(results, '--exact'))})")
     for note in results.notes:
         ctx.line(f"({note})")
     if not results.hits:
