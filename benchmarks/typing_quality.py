@@ -15,6 +15,8 @@ letters or more), drawn at random with a fixed seed, kept in title order:
           first letter) in one word of 5 letters or more, drawn at random
   (c)     every keystroke state of each clean query ("g", "gr", ... "graph neural networ"):
           the share of states whose list is empty although the finished query has hits
+  title   the whole title pasted: few abstracts hold every word of their title, so this
+          measures the "most of your words" fallback (and `--sweep` its minimum)
 
 Score: MRR@10 (1/rank of the paper when in the top 10, else 0). Targets: (a) >= 0.85 x clean,
 (b) >= 0.9 x clean, (c) <= 1% blank. bm25s gets the same strings, with its own tokenizer,
@@ -53,6 +55,8 @@ from whoosh.analysis import STOP_WORDS
 
 from paperterm.index.config import Config
 from paperterm.index.papers import Paper
+from paperterm.index.search import correction as correction_module
+from paperterm.index.search import plan as plan_module
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import build_in_memory, paper_document
 from paperterm.index.session import Session
@@ -72,6 +76,8 @@ class Query:
     clean: str
     cut: str
     typo: str | None
+    #: The whole title, pasted (its words are mostly more than 3: "most of your words").
+    title: str
 
 
 # --- the corpus with its titles hidden ---------------------------------------------------------
@@ -91,6 +97,15 @@ def hidden_title_corpus(bibs: list[Path]) -> tuple[list[Paper], dict[str, str]]:
         paper.name = ""
         papers.append(enrich(paper))
     return papers, titles
+
+
+def distractors(count: int) -> list[Paper]:
+    """`count` synthetic abstracts (`corpus.py`: sentences of the same papers, resampled),
+    read as a seed-format list is (no titles)."""
+    with tempfile.TemporaryDirectory(prefix="paperterm-distractors-") as tmp:
+        source = Path(tmp) / "synthetic"
+        corpus.write_text(source, corpus.make_abstracts(count))
+        return load_sources([SourceSpec(source)]).papers
 
 
 # --- queries ---------------------------------------------------------------------------------
@@ -135,7 +150,7 @@ def make_queries(titles: dict[str, str], seed: int) -> list[Query]:
             mistyped = " ".join(typo(w, rng) if i == at else w for i, w in enumerate(chosen))
         clean = " ".join(chosen)
         cut = " ".join([*chosen[:-1], chosen[-1][:3]])
-        queries.append(Query(paper_id, clean, cut, mistyped))
+        queries.append(Query(paper_id, clean, cut, mistyped, title))
     return queries
 
 
@@ -211,57 +226,98 @@ def blank_share(search: Search, texts: list[str]) -> tuple[float, int, list[str]
     return 100 * blanks / max(states, 1), states, examples
 
 
-def quality(queries: list[Query], searches: dict[str, Search]) -> None:
-    clean = [(q.clean, q.paper_id) for q in queries]
-    cut = [(q.cut, q.paper_id) for q in queries]
+def scores(search: Search, queries: list[Query]) -> tuple[dict[str, float], list[str]]:
+    """Every measure of one engine on `queries`, and a few of its blank states."""
     typos = [q for q in queries if q.typo is not None]
-    typo_pairs = [(q.typo or "", q.paper_id) for q in typos]
-    typo_clean = [(q.clean, q.paper_id) for q in typos]
-    rows = []
-    blanks_seen: dict[str, list[str]] = {}
-    for name, search in searches.items():
-        full = mrr(search, clean)
-        a = mrr(search, cut)
-        b_clean = mrr(search, typo_clean)
-        b = mrr(search, typo_pairs)
-        c, states, examples = blank_share(search, [q.clean for q in queries])
-        c_typo, _, _ = blank_share(search, [q.typo or "" for q in typos])
-        blanks_seen[name] = examples
-        rows.append(
-            [
-                name,
-                round(full, 3),
-                round(a, 3),
-                round(a / full, 3),
-                round(b_clean, 3),
-                round(b, 3),
-                round(b / b_clean, 3),
-                round(c, 2),
-                states,
-                round(c_typo, 2),
-            ]
-        )
-    headers = [
-        "engine",
-        "clean MRR",
-        "(a) cut MRR",
-        "(a)/clean",
-        "clean MRR (b set)",
-        "(b) typo MRR",
-        "(b)/clean",
-        "(c) blank %",
-        "states",
-        "blank % typing (b)",
+    found = {
+        "clean": mrr(search, [(q.clean, q.paper_id) for q in queries]),
+        "a": mrr(search, [(q.cut, q.paper_id) for q in queries]),
+        "b clean": mrr(search, [(q.clean, q.paper_id) for q in typos]),
+        "b": mrr(search, [(q.typo or "", q.paper_id) for q in typos]),
+        "title": mrr(search, [(q.title, q.paper_id) for q in queries]),
+    }
+    found["c"], found["states"], examples = blank_share(search, [q.clean for q in queries])
+    found["c typo"], _, _ = blank_share(search, [q.typo or "" for q in typos])
+    return found, examples
+
+
+HEADERS = [
+    "engine",
+    "clean MRR",
+    "(a) cut MRR",
+    "(a)/clean",
+    "clean MRR (b set)",
+    "(b) typo MRR",
+    "(b)/clean",
+    "(c) blank %",
+    "states",
+    "blank % typing (b)",
+    "title MRR",
+]
+
+
+def row(name: str, found: dict[str, float]) -> list[object]:
+    return [
+        name,
+        round(found["clean"], 3),
+        round(found["a"], 3),
+        round(found["a"] / found["clean"], 3),
+        round(found["b clean"], 3),
+        round(found["b"], 3),
+        round(found["b"] / found["b clean"], 3),
+        round(found["c"], 2),
+        int(found["states"]),
+        round(found["c typo"], 2),
+        round(found["title"], 3),
     ]
-    print(table(headers, rows))
+
+
+def quality(queries: list[Query], searches: dict[str, Search]) -> None:
+    rows, blanks = [], {}
+    for name, search in searches.items():
+        found, blanks[name] = scores(search, queries)
+        rows.append(row(name, found))
+    print(table(HEADERS, rows))
     ours = rows[0]
     print(
         f"targets: (a) >= {TARGETS['a']} x clean: {ours[3]}; (b) >= {TARGETS['b']} x clean: "
         f"{ours[6]}; (c) <= {TARGETS['c']}% blank: {ours[7]}%"
     )
-    for name, examples in blanks_seen.items():
+    for name, examples in blanks.items():
         if examples:
             print(f"{name}: blank states, e.g. {examples}")
+
+
+# --- the choices, measured -------------------------------------------------------------------
+
+#: (what, module, name, values): the values each choice was measured with; the first is
+#: what the code ships.
+CHOICES = [
+    ("minimum of n words", plan_module, "minimum_of_most", ["ceil(n/2)", "ceil(2n/3)", "n-1"]),
+    ("correct a rare word at ratio", correction_module, "RARE_RATIO", [50, 10, 20, 100, 10**9]),
+    ("completion weight", plan_module, "PARTIAL_WEIGHT", [0.5, 0.3, 0.8, 1.0]),
+    ("typing postings per paper", plan_module, "TYPING_POSTINGS_PER_PAPER", [1.0, 0.5, 2.0]),
+]
+_MINIMUMS: dict[str, Callable[[int], int]] = {
+    "ceil(n/2)": lambda n: -(-n // 2),
+    "ceil(2n/3)": lambda n: -(-2 * n // 3),
+    "n-1": lambda n: max(1, n - 1),
+}
+
+
+def sweep(queries: list[Query], searcher: Searcher) -> None:
+    """Each choice in turn, the others as shipped: the paperterm measures of each value."""
+    search = paperterm_search(searcher)
+    for what, module, name, values in CHOICES:
+        shipped = getattr(module, name)
+        rows = []
+        try:
+            for value in values:
+                setattr(module, name, _MINIMUMS[value] if isinstance(value, str) else value)
+                rows.append(row(f"{what} {value}", scores(search, queries)[0]))
+        finally:
+            setattr(module, name, shipped)
+        print(table(HEADERS, rows) + "\n")
 
 
 # --- cost at 2,600 -----------------------------------------------------------------------------
@@ -347,7 +403,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="cost at 2,600: clean states only")
     parser.add_argument("--no-cost", action="store_true", help="quality only")
     parser.add_argument("--no-quality", action="store_true", help="cost only")
+    parser.add_argument("--sweep", action="store_true", help="measure each choice's values")
     parser.add_argument("--papers", type=int, default=2600, help="corpus size for the cost")
+    parser.add_argument(
+        "--distractors",
+        type=int,
+        default=0,
+        help="add this many synthetic abstracts (corpus.py) to the quality index",
+    )
     args = parser.parse_args()
     bibs = sorted(corpus.SHARED_CORPORA.glob("*.bib")) if corpus.SHARED_CORPORA.is_dir() else []
     if not bibs:
@@ -355,11 +418,16 @@ def main() -> None:
         return
     print(f"machine: {machine()}; corpora: {', '.join(p.name for p in bibs)}; seed {args.seed}")
     papers, titles = hidden_title_corpus(bibs)
+    if args.distractors:
+        papers += distractors(args.distractors)
     opened = build_in_memory(Corpus(papers), "typing-quality")
     searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
     queries = make_queries(titles, args.seed)
     typos = sum(q.typo is not None for q in queries)
-    print(f"{len(papers)} papers, titles hidden; {len(queries)} queries, {typos} with a typo\n")
+    print(
+        f"{len(titles)} papers, titles hidden, {args.distractors} synthetic distractors; "
+        f"{len(queries)} queries, {typos} with a typo\n"
+    )
     if not args.no_quality:
         searches = {"paperterm": paperterm_search(searcher)}
         peer = bm25s_search(papers)
@@ -368,11 +436,14 @@ def main() -> None:
         else:
             searches["bm25s"] = peer
         quality(queries, searches)
+    if args.sweep:
+        print()
+        sweep(queries, searcher)
     searcher.close()
     if not args.no_cost:
         print()
         if args.quick:
-            queries = [Query(q.paper_id, q.clean, q.clean, None) for q in queries]
+            queries = [Query(q.paper_id, q.clean, q.clean, None, q.title) for q in queries]
         cost(queries, args.papers)
 
 

@@ -150,6 +150,11 @@ class Plan:
         return not self.required and not self.excluded
 
     @property
+    def hopeless(self) -> bool:
+        """True when a group every match needs reads no postings: no paper can match."""
+        return self.requires_all and any(group.cost == 0 for group in self.required)
+
+    @property
     def requires_all(self) -> bool:
         return self.minimum is None or self.minimum >= len(self.required)
 

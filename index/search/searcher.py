@@ -117,7 +117,7 @@ class Searcher:
             results.hits = [Hit(p, 0.0) for p in papers[:limit]]
             results.total = len(papers)
             return
-        scored, total = self.engine.collect(plan, limit, allowed)
+        scored, total = ([], 0) if plan.hopeless else self.engine.collect(plan, limit, allowed)
         if total == 0 and plan.fallback is not None:
             scored, total = self.engine.collect(plan.fallback, limit, allowed)
             if total:
