@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from paperterm.index.papers import Paper
@@ -135,12 +136,10 @@ def snippet(text: str, spans: list[Span], words: int = SNIPPET_WORDS) -> tuple[s
     return prefix + piece + suffix, inside
 
 
-def correction_note(results: Results, how: str) -> list[str]:
-    """What a face says of a corrected query, in two parts: the query that ran, and the
-    words as typed with `how` to search them (a key in the reader, an option in the CLI):
-    `showing results for “diffusion models”`, `search “diffsion” instead: Ctrl+R`."""
-    typed = ", ".join(f"“{word}”" for word, _ in results.corrections)
-    return [
-        f"showing results for “{results.corrected.strip()}”",
-        f"search {typed} instead: {how}",
-    ]
+def correction_note(corrected: str, corrections: Iterable[tuple[str, str]], how: str) -> list[str]:
+    """What a face says of a corrected query (`Results.corrected`, `.corrections`), in two
+    parts: the query that ran, and the words as typed with `how` to search them (a key in
+    the reader, an option in the CLI): `showing results for “diffusion models”`, `search
+    “diffsion” instead: Ctrl+R`."""
+    typed = ", ".join(f"“{word}”" for word, _ in corrections)
+    return [f"showing results for “{corrected.strip()}”", f"search {typed} instead: {how}"]

@@ -94,6 +94,11 @@ class ParsedQuery:
         )
 
     @property
+    def tagged(self) -> bool:
+        """Whether `tag:` filters restrict the papers."""
+        return bool(self.tags or self.excluded_tags or self.tag_prefixes)
+
+    @property
     def typing(self) -> bool:
         """Whether the last word is still being typed."""
         return bool(self.clauses) and self.clauses[-1].partial

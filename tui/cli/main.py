@@ -187,7 +187,7 @@ def cmd_search(ctx: Context) -> int:
         nonlocal marks
         parsed = parse_query(text)
         allowed = None
-        if parsed.tags or parsed.excluded_tags or parsed.tag_prefixes:
+        if parsed.tagged:
             if marks is None:
                 marks = ctx.bookmarks()
             allowed = allowed_ids(
@@ -221,7 +221,9 @@ def cmd_search(ctx: Context) -> int:
 def _print_results(ctx: Context, results: Results) -> None:
     bold = ctx.out.isatty() and "NO_COLOR" not in os.environ
     if results.corrected:
-        ctx.line(f"({' · '.join(correction_note(results, '--exact'))})")
+        ctx.line(
+            f"({' · '.join(correction_note(results.corrected, results.corrections, '--exact'))})"
+        )
     for note in results.notes:
         ctx.line(f"({note})")
     if not results.hits:
