@@ -19,11 +19,13 @@ from paperterm.index.search.plan import (
     FALLBACK_RARER_NOTE,
     MAX_EXPANSIONS,
     MAX_SUGGESTED,
+    PHRASE_COMPLETIONS,
     AnyOf,
     Phrase,
     Plan,
     Term,
 )
+from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher, mark, snippet
 from paperterm.index.search.whoosh_engine import compile_alternative, compile_group
 from paperterm.index.session import Session
@@ -161,6 +163,8 @@ WILD = [
     'title:* abstract:~ name:"',
     "-dna",
     '-"reverse complement"',
+    '"' + " ".join(["learning"] * 60) + " mod",
+    '"' + "a " * 60 + "con",
     "?",
     "x*y*z",
     "a~b~c",
@@ -423,3 +427,13 @@ def test_most_of_your_words_never_shows_papers_with_a_minority_of_them(seed_sear
     assert min(counts) >= 2 and counts == sorted(counts, reverse=True)
     with_one = {p for p in set().union(*having.values()) if sum(p in having[w] for w in words) == 1}
     assert with_one and not with_one & set(results.ids)
+
+
+@pytest.mark.parametrize(
+    "text", ['"' + " ".join(["learning"] * 48) + " mod", '"' + "model " * 16 + "t"]
+)
+def test_a_long_half_typed_phrase_builds_a_bounded_query(seed_searcher, text):
+    """Each completion of its last word is the whole phrase again: few, within the budget."""
+    answers_within_bounds(seed_searcher, text)
+    (group,) = seed_searcher.planner.plan(parse_query(text)).required
+    assert 1 < len(group.alternatives) <= 1 + PHRASE_COMPLETIONS
