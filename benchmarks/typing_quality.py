@@ -412,9 +412,8 @@ def main() -> None:
         help="add this many synthetic abstracts (corpus.py) to the quality index",
     )
     args = parser.parse_args()
-    bibs = sorted(corpus.SHARED_CORPORA.glob("*.bib")) if corpus.SHARED_CORPORA.is_dir() else []
+    bibs = corpus.titled_sources()
     if not bibs:
-        print(f"skipped: no BibTeX corpora with real titles in {corpus.SHARED_CORPORA}")
         return
     print(f"machine: {machine()}; corpora: {', '.join(p.name for p in bibs)}; seed {args.seed}")
     papers, titles = hidden_title_corpus(bibs)

@@ -3,23 +3,9 @@ reader and `paperterm search`)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from sample_marks import MARKS, PAPERS
 
-from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.filters import Filters, allowed_ids
-from paperterm.index.papers import Paper
-
-WHEN = datetime(2024, 5, 1, tzinfo=timezone.utc)
-PAPERS = [
-    Paper("a1", "Alpha", "x", title="First"),
-    Paper("b2", "Beta", "y", title="Second", collections=["Beta", "Alpha"]),
-    Paper("c3", "Beta", "z", title="Third"),
-]
-MARKS = {
-    "a1": Bookmark("a1", WHEN, "First", ("Read", "ssl")),
-    "c3": Bookmark("c3", WHEN, "Third", ("ssl",)),
-    "gone": Bookmark("gone", WHEN, "Left the corpus", ("read",)),
-}
 
 
 def test_nothing_restricts_an_unfiltered_view():

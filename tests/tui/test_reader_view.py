@@ -1,12 +1,10 @@
-"""The reader's Textual-free rules: filters, counts, citations, where links open."""
+"""The reader's Textual-free rules: counts, citations, where links open, the search note."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import pytest
+from sample_marks import MARKS, PAPERS
 
-from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.papers import Paper
 from paperterm.tui.view import (
     can_open_browser,
@@ -17,18 +15,6 @@ from paperterm.tui.view import (
     missing_rows,
     paper_rows,
 )
-
-WHEN = datetime(2024, 5, 1, tzinfo=timezone.utc)
-PAPERS = [
-    Paper("a1", "Alpha", "x", title="First"),
-    Paper("b2", "Beta", "y", title="Second", collections=["Beta", "Alpha"]),
-    Paper("c3", "Beta", "z", title="Third"),
-]
-MARKS = {
-    "a1": Bookmark("a1", WHEN, "First", ("Read", "ssl")),
-    "c3": Bookmark("c3", WHEN, "Third", ("ssl",)),
-    "gone": Bookmark("gone", WHEN, "Left the corpus", ("read",)),
-}
 
 
 def test_rows_keep_corpus_order_and_missing_rows_carry_the_stored_title():
