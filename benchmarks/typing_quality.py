@@ -58,7 +58,7 @@ from paperterm.index.papers import Paper
 from paperterm.index.search import correction as correction_module
 from paperterm.index.search import plan as plan_module
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.store import build_in_memory, paper_document
+from paperterm.index.search.store import Store, paper_document
 from paperterm.index.session import Session
 from paperterm.index.sources.enrich import enrich
 from paperterm.index.sources.loader import Corpus, SourceSpec, load_sources
@@ -305,10 +305,13 @@ _MINIMUMS: dict[str, Callable[[int], int]] = {
 }
 
 
-def sweep(queries: list[Query], searcher: Searcher) -> None:
-    """Each choice in turn, the others as shipped: the paperterm measures of each value."""
+def sweep(queries: list[Query], searcher: Searcher, only: list[str] | None) -> None:
+    """Each choice in turn (those named in `only`), the others as shipped: the paperterm
+    measures of each value."""
     search = paperterm_search(searcher)
     for what, module, name, values in CHOICES:
+        if only and name not in only:
+            continue
         shipped = getattr(module, name)
         rows = []
         try:
@@ -404,6 +407,7 @@ def main() -> None:
     parser.add_argument("--no-cost", action="store_true", help="quality only")
     parser.add_argument("--no-quality", action="store_true", help="cost only")
     parser.add_argument("--sweep", action="store_true", help="measure each choice's values")
+    parser.add_argument("--only", nargs="*", help="with --sweep: these choices (by name)")
     parser.add_argument("--papers", type=int, default=2600, help="corpus size for the cost")
     parser.add_argument(
         "--distractors",
@@ -419,7 +423,8 @@ def main() -> None:
     papers, titles = hidden_title_corpus(bibs)
     if args.distractors:
         papers += distractors(args.distractors)
-    opened = build_in_memory(Corpus(papers), "typing-quality")
+    folder = tempfile.TemporaryDirectory(prefix="paperterm-typing-")
+    opened = Store(Path(folder.name)).build(Corpus(papers), "typing-quality")
     searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
     queries = make_queries(titles, args.seed)
     typos = sum(q.typo is not None for q in queries)
@@ -437,8 +442,9 @@ def main() -> None:
         quality(queries, searches)
     if args.sweep:
         print()
-        sweep(queries, searcher)
+        sweep(queries, searcher, args.only)
     searcher.close()
+    folder.cleanup()
     if not args.no_cost:
         print()
         if args.quick:
