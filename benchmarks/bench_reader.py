@@ -95,10 +95,10 @@ def on_request(self):
     started[self.generation + 1] = time.perf_counter()
     request(self)
 
-def on_apply(self, generation, *args):
-    apply(self, generation, *args)
-    if generation in started:
-        begun = started.pop(generation)
+def on_apply(self, request, view):
+    apply(self, request, view)
+    if request.generation in started:
+        begun = started.pop(request.generation)
         self.call_after_refresh(lambda: print(time.perf_counter() - begun, file=log, flush=True))
 
 main_screen.MainScreen.request_search = on_request

@@ -4,20 +4,7 @@ what is typed matches; typo corrections, their note and the key that undoes them
 from __future__ import annotations
 
 import pytest
-from reader_helpers import flat, screen_text, settle
-
-from paperterm.index.config import Config
-
-
-async def searched(pilot) -> None:
-    """Until the search of the latest keystroke has been applied (the screen's own signal)."""
-    screen = pilot.app.main
-    for _ in range(200):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-        if screen.applied == screen.generation and screen._timer is None:
-            return
-    raise AssertionError("the search never caught up with the typing")
+from reader_helpers import flat, screen_text, settle, type_text
 
 
 @pytest.mark.parametrize(
@@ -35,59 +22,61 @@ async def searched(pilot) -> None:
 async def test_the_list_is_never_empty_while_a_word_is_typed(reader, text, blank):
     """Each keystroke state, letter by letter: the list shows what the searcher finds for
     the text so far, and is empty only where that is nothing at all."""
-    app = reader(Config(debounce_ms=0))
+    app = reader()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.main
         await pilot.press("slash")
         for end, char in enumerate(text, start=1):
-            await pilot.press(char if char != " " else "space")
-            await searched(pilot)
+            await type_text(pilot, char)
+            await settle(pilot)
             typed = text[:end]
             assert screen.search_input.value == typed
-            expected = app.searcher.search(typed, limit=None, snippets=False).total
-            assert screen.in_view == expected, typed
+            expected = app.state.searcher.search(typed, limit=None, snippets=False).total
+            assert screen.view.in_view == expected, typed
             assert bool(screen.paper_list.rows) == (typed not in blank), typed
 
 
 async def test_one_letter_lists_papers_with_its_most_common_words(reader):
-    app = reader(Config(debounce_ms=0))
+    app = reader()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", "g")
-        await searched(pilot)
-        assert 0 < app.main.in_view < 38
+        await pilot.press("slash")
+        await type_text(pilot, "g")
+        await settle(pilot)
+        assert 0 < app.main.view.in_view < 38
         assert "No papers match" not in screen_text(app)
 
 
 @pytest.mark.parametrize("width", [80, 40])
 async def test_a_corrected_query_says_so_and_the_key_searches_the_words_as_typed(reader, width):
-    app = reader(Config(debounce_ms=0))
+    app = reader()
     async with app.run_test(size=(width, 24)) as pilot:
         await settle(pilot)
         screen = app.main
-        await pilot.press("slash", *"trasnformer models", "space")
-        await searched(pilot)
-        corrected = app.searcher.search("transformer models ", limit=None).ids
+        await pilot.press("slash")
+        await type_text(pilot, "trasnformer models ")
+        await settle(pilot)
+        corrected = app.state.searcher.search("transformer models ", limit=None).ids
         assert [row.id for row in screen.paper_list.rows] == corrected
-        key = app.key_text("search_as_typed")
+        key = app.state.key_text("search_as_typed")
         note = flat(screen_text(app))
         assert "showing results for “transformer" in note
         assert f"search “trasnformer” instead: {key}" in note
         await pilot.press("ctrl+r")
-        await searched(pilot)
+        await settle(pilot)
         assert screen.search_input.value == "=trasnformer models "
         assert "showing results for" not in screen_text(app)
-        as_typed = app.searcher.search("=trasnformer models ", limit=None).ids
+        as_typed = app.state.searcher.search("=trasnformer models ", limit=None).ids
         assert [row.id for row in screen.paper_list.rows] == as_typed != corrected
 
 
 @pytest.mark.parametrize("text", ['"trasnformer" models ', "=trasnformer models "])
 async def test_quoting_a_word_or_equals_searches_it_as_typed(reader, text):
-    app = reader(Config(debounce_ms=0))
+    app = reader()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         app.main.search_input.value = text
-        await searched(pilot)
-        assert app.main.corrected == ""
+        await settle(pilot)
+        assert app.main.view.corrected == ""
         assert "showing results for" not in screen_text(app)
