@@ -319,8 +319,8 @@ class MainScreen(PaperScreen):
         self.update_status()
 
     def _empty_message(self) -> list[str]:
+        parsed = parse_query(self.search_input.value)  # a space at its end counts
         text = self.search_input.value.strip()
-        parsed = parse_query(text)
         if not self.state.papers:
             if self.state.index_state == "loading":
                 return ["Loading papers…"]
@@ -334,9 +334,10 @@ class MainScreen(PaperScreen):
         return self._filter_message(parsed)
 
     def _filter_message(self, parsed: ParsedQuery) -> list[str]:
-        if parsed.tags or parsed.tag_prefixes:
-            tags = ", ".join([*parsed.tags, *(f"{tag}…" for tag in parsed.tag_prefixes)])
-            return [f"No bookmark has the tag {tags}."]
+        if parsed.tags:
+            return [f"No bookmark has the tag {', '.join(parsed.tags)}."]
+        if parsed.tag_prefixes:
+            return [f"No bookmark has a tag that starts with {parsed.tag_prefixes[0]}."]
         if self.filters.bookmarks_only:
             key = self.state.key_text("bookmark")
             return ["No bookmarks yet.", f"Press {key} on a paper to bookmark it."]
