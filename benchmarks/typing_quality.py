@@ -57,6 +57,7 @@ from paperterm.index.config import Config
 from paperterm.index.papers import Paper
 from paperterm.index.search import correction as correction_module
 from paperterm.index.search import plan as plan_module
+from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import Store, paper_document
 from paperterm.index.session import Session
@@ -294,7 +295,7 @@ def quality(queries: list[Query], searches: dict[str, Search]) -> None:
 #: what the code ships.
 CHOICES = [
     ("minimum of n words", plan_module, "minimum_of_most", ["ceil(n/2)", "ceil(2n/3)", "n-1"]),
-    ("correct a rare word at ratio", correction_module, "RARE_RATIO", [50, 10, 20, 100, 10**9]),
+    ("correct a rare word at ratio", correction_module, "RARE_RATIO", [200, 10, 20, 50, 10**9]),
     ("completion weight", plan_module, "PARTIAL_WEIGHT", [0.5, 0.3, 0.8, 1.0]),
     ("typing postings per paper", plan_module, "TYPING_POSTINGS_PER_PAPER", [1.0, 0.5, 2.0]),
 ]
@@ -309,6 +310,8 @@ def sweep(queries: list[Query], searcher: Searcher, only: list[str] | None) -> N
     """Each choice in turn (those named in `only`), the others as shipped: the paperterm
     measures of each value."""
     search = paperterm_search(searcher)
+    if not only or "RARE_RATIO" in only:
+        rare_word_corrections(searcher, [10, 20, 50, 100, 200])
     for what, module, name, values in CHOICES:
         if only and name not in only:
             continue
@@ -321,6 +324,36 @@ def sweep(queries: list[Query], searcher: Searcher, only: list[str] | None) -> N
         finally:
             setattr(module, name, shipped)
         print(table(HEADERS, rows) + "\n")
+
+
+def rare_word_corrections(searcher: Searcher, ratios: list[int]) -> None:
+    """What the rare-word rule would correct among the words of the index itself (each
+    written right, or a typo of the corpus: `segmetnation`), at each ratio."""
+    planner, vocabulary = searcher.planner, searcher.vocabulary
+    shipped = correction_module.RARE_RATIO
+    held = [
+        word
+        for word in vocabulary.words
+        if len(word) >= correction_module.MIN_CORRECTED
+        and word.isalpha()
+        and planner.df("all", planner.term("all", word) or "")
+    ]
+    rows = []
+    try:
+        for ratio in ratios:
+            correction_module.RARE_RATIO = ratio
+            fired = []
+            for word in held:
+                found = searcher.corrector.correct(parse_query(word + " "))
+                if found is not None:
+                    fired.append(f"{word}>{found.changes[0][1]}")
+            rows.append(
+                [ratio, len(fired), " ".join(fired[:12]) + (" …" if len(fired) > 12 else "")]
+            )
+    finally:
+        correction_module.RARE_RATIO = shipped
+    print(f"words of the index ({len(held)}) the rare-word rule corrects, by ratio:")
+    print(table(["ratio", "corrected", "e.g."], rows) + "\n")
 
 
 # --- cost at 2,600 -----------------------------------------------------------------------------
