@@ -55,8 +55,6 @@ from whoosh.analysis import STOP_WORDS
 
 from paperterm.index.config import Config
 from paperterm.index.papers import Paper
-from paperterm.index.search import correction as correction_module
-from paperterm.index.search import plan as plan_module
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import Store, paper_document
@@ -291,14 +289,6 @@ def quality(queries: list[Query], searches: dict[str, Search]) -> None:
 
 # --- the choices, measured -------------------------------------------------------------------
 
-#: (what, module, name, values): the values each choice was measured with; the first is
-#: what the code ships.
-CHOICES = [
-    ("minimum of n words", plan_module, "minimum_of_most", ["ceil(n/2)", "ceil(2n/3)", "n-1"]),
-    ("correct a rare word at ratio", correction_module, "RARE_RATIO", [200, 10, 20, 50, 10**9]),
-    ("completion weight", plan_module, "PARTIAL_WEIGHT", [0.5, 0.3, 0.8, 1.0]),
-    ("typing postings per paper", plan_module, "TYPING_POSTINGS_PER_PAPER", [1.0, 0.5, 2.0]),
-]
 _MINIMUMS: dict[str, Callable[[int], int]] = {
     "ceil(n/2)": lambda n: -(-n // 2),
     "ceil(2n/3)": lambda n: -(-2 * n // 3),
@@ -309,10 +299,21 @@ _MINIMUMS: dict[str, Callable[[int], int]] = {
 def sweep(queries: list[Query], searcher: Searcher, only: list[str] | None) -> None:
     """Each choice in turn (those named in `only`), the others as shipped: the paperterm
     measures of each value."""
+    from paperterm.index.search import correction as correction_module
+    from paperterm.index.search import plan as plan_module
+
+    #: (what, module, name, values): the values each choice was measured with; the first
+    #: is what the code ships.
+    choices = [
+        ("minimum of n words", plan_module, "minimum_of_most", ["ceil(n/2)", "ceil(2n/3)", "n-1"]),
+        ("correct a rare word at ratio", correction_module, "RARE_RATIO", [200, 10, 20, 50, 10**9]),
+        ("completion weight", plan_module, "PARTIAL_WEIGHT", [0.5, 0.3, 0.8, 1.0]),
+        ("typing postings per paper", plan_module, "TYPING_POSTINGS_PER_PAPER", [1.0, 0.5, 2.0]),
+    ]
     search = paperterm_search(searcher)
     if not only or "RARE_RATIO" in only:
         rare_word_corrections(searcher, [10, 20, 50, 100, 200])
-    for what, module, name, values in CHOICES:
+    for what, module, name, values in choices:
         if only and name not in only:
             continue
         shipped = getattr(module, name)
@@ -329,6 +330,8 @@ def sweep(queries: list[Query], searcher: Searcher, only: list[str] | None) -> N
 def rare_word_corrections(searcher: Searcher, ratios: list[int]) -> None:
     """What the rare-word rule would correct among the words of the index itself (each
     written right, or a typo of the corpus: `segmetnation`), at each ratio."""
+    from paperterm.index.search import correction as correction_module
+
     planner, vocabulary = searcher.planner, searcher.vocabulary
     shipped = correction_module.RARE_RATIO
     held = [
