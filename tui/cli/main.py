@@ -41,7 +41,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, not argparse's usage dump
         raise UsageError(f"{self.prog}: {message} (see --help)")
 
-    def _parse_optional(self, arg_string: str):  # type: ignore[no-untyped-def]
+    def _parse_optional(self, arg_string: str):  # argparse's private hook: no stable type
         if (
             self.dash_words
             and arg_string.startswith("-")
