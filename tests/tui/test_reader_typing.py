@@ -35,17 +35,8 @@ async def test_the_list_is_never_empty_while_a_word_is_typed(reader, text, blank
             expected = app.state.searcher.search(typed, limit=None, snippets=False).total
             assert screen.view.in_view == expected, typed
             assert bool(screen.paper_list.rows) == (typed not in blank), typed
-
-
-async def test_one_letter_lists_papers_with_its_most_common_words(reader):
-    app = reader()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("slash")
-        await type_text(pilot, "g")
-        await settle(pilot)
-        assert 0 < app.main.view.in_view < 38
-        assert "No papers match" not in screen_text(app)
+            if end == 1 and typed.isalpha():  # one letter: papers with its commonest words
+                assert 0 < expected < len(app.state.papers)
 
 
 @pytest.mark.parametrize("width", [80, 40])
