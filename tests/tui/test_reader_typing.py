@@ -35,8 +35,6 @@ async def test_the_list_is_never_empty_while_a_word_is_typed(reader, text, blank
             expected = app.state.searcher.search(typed, limit=None, snippets=False).total
             assert screen.view.in_view == expected, typed
             assert bool(screen.paper_list.rows) == (typed not in blank), typed
-            if end == 1 and typed.isalpha():  # one letter: papers with its commonest words
-                assert 0 < expected < len(app.state.papers)
 
 
 @pytest.mark.parametrize("width", [80, 40])
