@@ -3,19 +3,22 @@ the seeds (the corrected query runs, the original on request)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
-from fake_index import WORDS, planner
+from fake_index import PAPERS, WORDS, planner
 
 from paperterm.index.search.correction import MAX_LOOKUPS, RARE_RATIO, Corrector
 from paperterm.index.search.query import parse_query
 
 
-def correct(text: str, words: dict[str, int] = WORDS):
-    return Corrector(planner(words=words)).correct(parse_query(text))
+def correct(text: str, words: dict[str, int] = WORDS, papers: int = PAPERS):
+    made = replace(planner(words=words), papers=papers)
+    return Corrector(made).correct(parse_query(text))
 
 
-def corrected(text: str, words: dict[str, int] = WORDS) -> str | None:
-    found = correct(text, words)
+def corrected(text: str, words: dict[str, int] = WORDS, papers: int = PAPERS) -> str | None:
+    found = correct(text, words, papers)
     return None if found is None else found.text
 
 
@@ -49,8 +52,15 @@ def test_words_the_index_finds_are_no_typos():
 
 def test_a_rare_word_beside_a_common_neighbour_is_a_typo_of_it():
     rare = {**WORDS, "nueral": 2}
-    assert corrected("graph nueral ", {**rare, "neural": 2 * RARE_RATIO - 1}) is None
-    assert corrected("graph nueral ", {**rare, "neural": 2 * RARE_RATIO}) == "graph neural "
+    papers = 4 * RARE_RATIO
+    assert corrected("graph nueral ", {**rare, "neural": 2 * RARE_RATIO - 1}, papers) is None
+    assert corrected("graph nueral ", {**rare, "neural": 2 * RARE_RATIO}, papers) == (
+        "graph neural "
+    )
+    # In a corpus too small for a neighbour to be RARE_RATIO times as common, never.
+    assert (
+        corrected("graph nueral ", {**rare, "neural": 2 * RARE_RATIO}, 2 * RARE_RATIO - 1) is None
+    )
 
 
 def test_quoted_equals_fuzzy_prefix_and_short_words_are_left_alone():
@@ -90,3 +100,10 @@ def test_the_original_query_on_request(seed_searcher, text, exact):
     assert results.corrected == "" and results.corrections == []
     # "trasnformer" matches nothing: the papers with most of the words (here "models").
     assert set(results.ids) == set(seed_searcher.search("models ", limit=None).ids)
+
+
+def test_words_that_cannot_be_typos_spend_no_look_up():
+    """Known words too common for a neighbour to be RARE_RATIO times as common are not looked
+    up: a typo after many of them is still corrected."""
+    found = correct("graph transformer context long fine tuning diffusion grahp ")
+    assert found is not None and found.changes == (("grahp", "graph"),)
