@@ -84,6 +84,13 @@ SPECS: tuple[KeySpec, ...] = (
         "Show or hide where the query matched, under each result",
         "main",
     ),
+    KeySpec(
+        "search_as_typed",
+        "ctrl+r",
+        "search_as_typed",
+        "Search the words as typed (undo a typo correction)",
+        "main",
+    ),
     KeySpec("cursor_down", "j,down", "cursor_down", "Down", "list"),
     KeySpec("cursor_up", "k,up", "cursor_up", "Up", "list"),
     KeySpec("first", "g,home", "first", "First", "list"),

@@ -61,7 +61,13 @@ def test_help(snap_compare, reader, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_empty_result(snap_compare, reader, size):
-    keys = ["slash", Typed("transfomer")]
+    keys = ["slash", Typed("=transfomer")]  # `=`: as typed, so no paper matches
+    assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_corrected_query_with_its_note(snap_compare, reader, size):
+    keys = ["slash", Typed("trasnformer persona xqzv ")]
     assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
 
 
