@@ -9,9 +9,10 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from platformdirs import user_config_dir, user_data_dir
 
@@ -34,9 +35,9 @@ _TOP_KEYS = {
     "ui": dict,
     "keys": dict,
 }
-_SEARCH_KEYS = {"limit": int, "debounce_ms": int}
-_UI_KEYS = {"theme": str, "side_by_side_min_width": int}
-_SOURCE_KEYS = {"path": str, "collection": str}
+_SEARCH_KEYS: dict[str, type] = {"limit": int, "debounce_ms": int}
+_UI_KEYS: dict[str, type] = {"theme": str, "side_by_side_min_width": int}
+_SOURCE_KEYS: dict[str, type] = {"path": str, "collection": str}
 
 
 class ConfigError(Exception):
@@ -187,12 +188,12 @@ BOUNDS = {
 
 
 def _number(
-    table: dict, key: str, default: int, section: str, path: Path | None, locate: _Locator
+    table: dict[str, Any], key: str, default: int, section: str, path: Path | None, locate: _Locator
 ) -> int:
     """An integer setting within its `BOUNDS` (the type was checked by `_check_keys`)."""
     if key not in table:
         return default
-    value = table[key]
+    value: int = table[key]
     low, high = BOUNDS[f"{section}.{key}"]
     if not low <= value <= high:
         raise ConfigError(
@@ -207,7 +208,7 @@ def _number(
 
 
 def _check_keys(
-    table: dict, schema: dict[str, type], section: str, path: Path | None, locate: _Locator
+    table: object, schema: Mapping[str, type], section: str, path: Path | None, locate: _Locator
 ) -> None:
     if not isinstance(table, dict):
         raise ConfigError(_where(path, locate.section(section), section, "must be a table"))

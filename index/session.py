@@ -208,6 +208,7 @@ class Session:
         elif store.current_generation() is not None:
             damaged = ["meta.json: damaged or of another version"]
         rebuilt = False
+        opened: OpenIndex | None
         if damaged or self.current_meta() is None:
             opened = self.build(progress, force=bool(damaged))
             rebuilt = True

@@ -39,7 +39,8 @@ class TomlSyntaxError(ValueError):
 def parse_toml(text: str) -> dict[str, Any]:
     """The TOML document in `text`; raises `TomlSyntaxError`."""
     try:
-        return tomllib.loads(text)
+        document: dict[str, Any] = tomllib.loads(text)
+        return document
     except tomllib.TOMLDecodeError as error:
         raise syntax_error(str(error), text) from None
 

@@ -23,12 +23,12 @@ from paperterm.index.library.bookmarks import (
     BookmarksFileError,
     BookmarkStore,
 )
+from paperterm.index.library.filters import paper_ids
 from paperterm.index.papers import Paper
 from paperterm.index.search.hits import Hit
 from paperterm.index.search.records import PaperList
 from paperterm.index.search.store import OpenIndex
 from paperterm.index.text.display import safe_text
-from paperterm.tui.view import paper_ids
 
 if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher

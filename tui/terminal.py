@@ -128,7 +128,8 @@ class ReaderDriver(LinuxDriver):
         self._suspended = False
         self._hangup_watch: threading.Thread | None = None
         stream = terminal_stream()
-        self._file = TerminalOutput(stream, self._output_failed) if stream else stream
+        # Textual types `_file` as the raw text stream; any object with its methods serves.
+        self._file = TerminalOutput(stream, self._output_failed) if stream else stream  # type: ignore[assignment]
         if self.watcher is not None:
             self.watcher.attach(self)
 

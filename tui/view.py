@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
+
 from paperterm.index.library.bookmarks import Bookmark
+from paperterm.index.library.filters import paper_ids
 from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
 from paperterm.index.text.display import one_line
@@ -28,69 +31,6 @@ class Row:
     @property
     def missing(self) -> bool:
         return self.paper is None
-
-
-@dataclass(frozen=True, slots=True)
-class Filters:
-    """Restrictions that apply on top of the query."""
-
-    bookmarks_only: bool = False
-    collection: str | None = None
-
-    @property
-    def active(self) -> bool:
-        return self.bookmarks_only or self.collection is not None
-
-
-def allowed_ids(
-    papers: Iterable[Paper],
-    marks: Mapping[str, Bookmark],
-    filters: Filters,
-    tags: Iterable[str] = (),
-    excluded_tags: Iterable[str] = (),
-) -> set[str] | None:
-    """The ids the view may show, or None when nothing restricts it.
-
-    `tags` (from `tag:NAME` in the query) keep bookmarks carrying every one of them;
-    `excluded_tags` (`-tag:NAME`) drop papers whose bookmark carries any of them.
-    Tags compare case-insensitively.
-    """
-    tags = [tag.lower() for tag in tags]
-    excluded = [tag.lower() for tag in excluded_tags]
-    allowed: set[str] | None = None
-    if filters.bookmarks_only or tags:
-        allowed = {
-            mark_id
-            for mark_id, mark in marks.items()
-            if all(tag in _lower_tags(mark) for tag in tags)
-        }
-    if filters.collection is not None:
-        name = filters.collection
-        in_collection = {i for i, collections in _collections(papers) if name in collections}
-        allowed = in_collection if allowed is None else allowed & in_collection
-    if excluded:
-        tagged = {i for i, mark in marks.items() if any(t in _lower_tags(mark) for t in excluded)}
-        allowed = (set(paper_ids(papers)) if allowed is None else allowed) - tagged
-    return allowed
-
-
-def paper_ids(papers: Iterable[Paper]) -> Sequence[str]:
-    """The papers' ids (of a `PaperList`, read from its rows, not its papers)."""
-    ids = getattr(papers, "ids", None)
-    return ids if ids is not None else [paper.id for paper in papers]
-
-
-def _collections(papers: Iterable[Paper]) -> Iterator[tuple[str, Sequence[str]]]:
-    """(id, collections) of each paper; a `PaperList`'s from its rows."""
-    row = getattr(papers, "row", None)
-    if row is None:
-        return ((paper.id, paper.collections) for paper in papers)
-    count = len(papers)  # type: ignore[arg-type]
-    return ((found[0], found[3]) for found in map(row, range(count)))
-
-
-def _lower_tags(mark: Bookmark) -> set[str]:
-    return {tag.lower() for tag in mark.tags}
 
 
 def paper_rows(papers: Sequence[Paper], allowed: set[str] | None) -> Sequence[Row]:
@@ -112,7 +52,7 @@ class PaperRows(Sequence[Row]):
     def __len__(self) -> int:
         return len(self.papers)
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         paper = self.papers[index]
@@ -126,6 +66,14 @@ class PaperRows(Sequence[Row]):
         if self._index is None:
             self._index = {paper.id: index for index, paper in enumerate(self.papers)}
         return self._index.get(paper_id)
+
+    def several_collections(self) -> bool:
+        """Whether the papers come from more than one collection (a paper's first is its
+        own); a `PaperList` says from its rows file's header, reading no paper."""
+        firsts = getattr(self.papers, "first_collections", None)
+        if firsts is not None:
+            return len(firsts) > 1
+        return len({paper.collection for paper in self.papers}) > 1
 
 
 def row_index(rows: Sequence[Row], paper_id: str) -> int | None:
@@ -145,6 +93,64 @@ def missing_rows(
         for mark_id, mark in marks.items()
         if mark_id not in by_id and (allowed is None or mark_id in allowed)
     ]
+
+
+#: Lines the search note may take under the search box.
+NOTE_LINES = 2
+_NOTE_JOIN = " · "
+
+
+def fit_note(parts: Sequence[str], width: int, lines: int = NOTE_LINES) -> list[str]:
+    """The note's `parts` (a correction, the key to undo it, a fallback...) in at most
+    `lines` lines of `width` columns: parts joined by ` · ` while they fit on a line, a part
+    that does not starting the next, broken between words when wider than a line. When that
+    takes too many lines, each part keeps one line, abbreviated, and the parts that find no
+    line of their own share the last. Abbreviated means ending in `…` after the last whole
+    word that fits: no word is ever cut, but one wider than a whole line."""
+    texts = [one_line(part) for part in parts if part.strip()]
+    rows = _pack(texts, width, wrap=True)
+    if len(rows) <= lines:
+        return rows
+    rows = _pack([_abbreviate(text, width) for text in texts], width, wrap=False)
+    if len(rows) <= lines:
+        return rows
+    return [*rows[: lines - 1], _abbreviate(_NOTE_JOIN.join(rows[lines - 1 :]), width)]
+
+
+def _pack(texts: list[str], width: int, wrap: bool) -> list[str]:
+    """`texts` joined by ` · ` into lines of `width`, each text starting a line when it does
+    not fit on the last (and, with `wrap`, broken between words when wider than one)."""
+    rows: list[str] = []
+    for text in texts:
+        if rows and cell_len(rows[-1] + _NOTE_JOIN + text) <= width:
+            rows[-1] += _NOTE_JOIN + text
+            continue
+        if not wrap:
+            rows.append(text)
+            continue
+        rows.append("")
+        for word in text.split(" "):
+            joined = f"{rows[-1]} {word}" if rows[-1] else word
+            if cell_len(joined) <= width or not rows[-1]:
+                rows[-1] = joined
+            else:
+                rows.append(word)
+    return [row if cell_len(row) <= width else _abbreviate(row, width) for row in rows]
+
+
+def _abbreviate(line: str, width: int) -> str:
+    """`line` within `width`: as it is when it fits, else ending in `…` after its last
+    whole word that does."""
+    if cell_len(line) <= width:
+        return line
+    words = line.split(" ")
+    while len(words) > 1 and cell_len(" ".join(words) + "…") > width:
+        words.pop()
+    text = " ".join(words).rstrip(" ·,;:")
+    if cell_len(text + "…") > width:  # one word wider than the line
+        while text and cell_len(text + "…") > width:
+            text = text[:-1]
+    return text + "…"
 
 
 def count_text(in_view: int, total: int, filtered: bool) -> str:

@@ -205,10 +205,12 @@ Operation = Add | Remove | ChangeTags | SetNote | EditNote
 
 
 def normalize_tags(tags: Iterable[str]) -> tuple[str, ...]:
-    """Tags stripped, without empty ones or repeats, in first-seen order."""
+    """Tags on one line (white space runs as one space: a line end inside a tag would come
+    back from the TOML file as another line end, `\r\n` as `\n`), without empty ones or
+    repeats, in first-seen order."""
     seen: dict[str, None] = {}
     for tag in tags:
-        tag = tag.strip()
+        tag = _one_line(tag)
         if tag:
             seen.setdefault(tag, None)
     return tuple(seen)
@@ -273,19 +275,19 @@ def _parse_document(data: bytes, path: Path) -> _Document:
     if len(header_lines) != len(entries):
         header_lines = []  # a header inside a multi-line string: do not guess lines
     document = _Document(extra=raw)
-    for index, entry in enumerate(entries):
-        line = header_lines[index] if header_lines else None
-        mark = _parse_entry(entry, index, path, line)
+    for number, entry in enumerate(entries):
+        entry_line = header_lines[number] if header_lines else None
+        mark = _parse_entry(entry, number, path, entry_line)
         if mark.id in document.marks:
             first = list(document.marks).index(mark.id) + 1
             raise BookmarksFileError(
-                path, f"bookmark {index + 1}: id {mark.id!r} repeats bookmark {first}", line
+                path, f"bookmark {number + 1}: id {mark.id!r} repeats bookmark {first}", entry_line
             )
         document.marks[mark.id] = mark
     return document
 
 
-def _parse_entry(entry: dict, index: int, path: Path, line: int | None) -> Bookmark:
+def _parse_entry(entry: dict[str, object], index: int, path: Path, line: int | None) -> Bookmark:
     def fail(key: str, why: str) -> BookmarksFileError:
         return BookmarksFileError(path, f"bookmark {index + 1}: {key!r} {why}", line)
 
@@ -302,18 +304,20 @@ def _parse_entry(entry: dict, index: int, path: Path, line: int | None) -> Bookm
         added = datetime.combine(added, time(), tzinfo=timezone.utc)
     else:
         raise fail("added", "is missing or not a TOML date-time (like 2024-05-01T12:00:00Z)")
-    for key in ("title", "note"):
-        if not isinstance(entry.get(key, ""), str):
-            raise fail(key, "must be a string")
+    title, note = entry.get("title", ""), entry.get("note", "")
+    if not isinstance(title, str):
+        raise fail("title", "must be a string")
+    if not isinstance(note, str):
+        raise fail("note", "must be a string")
     tags = entry.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(tag, str) for tag in tags):
         raise fail("tags", "must be a list of strings")
     return Bookmark(
         id=mark_id,
         added=added,
-        title=entry.get("title", ""),
+        title=title,
         tags=normalize_tags(tags),
-        note=entry.get("note", ""),
+        note=note,
         extra={key: value for key, value in entry.items() if key not in _KNOWN_KEYS},
     )
 

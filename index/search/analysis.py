@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 
-class WordTokenizer(Tokenizer):
+class WordTokenizer(Tokenizer):  # type: ignore[misc]  # Whoosh has no type hints
     """Tokenizer, lower case, CJK bigrams, stop words and (optionally) stemming in one pass.
 
     It yields exactly what `RegexTokenizer | LowercaseFilter | CJKBigramFilter |

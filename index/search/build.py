@@ -252,7 +252,7 @@ class Builder:
             candidates.append(_Candidate(part, keys, digest, None))
             self._publish_partial(sources, candidates, expected())
 
-        def early(records: list) -> None:
+        def early(records: list[Prepared]) -> None:
             if self.listener.papers is not None:
                 self.listener.papers([record.paper for record in records])
             pool.start()
@@ -337,8 +337,8 @@ class Builder:
         index = 0
         while index < len(sources):
             if index in covered:
-                spots, candidate = covered[index]
-                runs.append((spots, candidate))
+                spots, kept = covered[index]
+                runs.append((spots, kept))
                 index = spots[-1] + 1
                 continue
             spots = []
@@ -349,16 +349,16 @@ class Builder:
         runs = _compact(runs, by_source)
         parts: list[_Written] = []
         engine_folder = self.tmp / ENGINE_FOLDER
-        for spots, candidate in runs:
+        for spots, reused in runs:
             papers = [paper for spot in spots for paper in by_source[spot]]
             if not papers:
                 continue
             self.listener.check()
-            if candidate is not None:
-                if candidate.base is not None:
-                    base = candidate.base / ENGINE_FOLDER
-                    self.engine.keep_part(base, engine_folder, candidate.part)
-                parts.append(_Written(spots, candidate.part, candidate.digest, len(papers)))
+            if reused is not None:
+                if reused.base is not None:
+                    base = reused.base / ENGINE_FOLDER
+                    self.engine.keep_part(base, engine_folder, reused.part)
+                parts.append(_Written(spots, reused.part, reused.digest, len(papers)))
                 continue
             writer = self.engine.part_writer(engine_folder)
             for paper in papers:
@@ -418,7 +418,8 @@ class Builder:
             problems=[*self.discovery_problems, *(p for s in sources for p in s.problems)],
         )
         final = self.store.publish(tmp, meta, keep_tmp=self.published_partial)
-        opened = self.store.open_index(final, meta, self.store.open_rows(final, meta))
+        rows = self.store.open_rows(final, meta)
+        opened = None if rows is None else self.store.open_index(final, meta, rows)
         if opened is None:
             raise OSError(f"{final}: the index just built cannot be read back")
         opened._vocabulary = vocabulary

@@ -26,7 +26,9 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
+from paperterm.index.papers import Paper
 from paperterm.index.search.records import no_collection
 from paperterm.index.search.source_records import SourceRecords, prepare_source, read_prepared
 from paperterm.index.search.store import ENGINE_FOLDER, ENGINES, SOURCES_FOLDER, SourceFile
@@ -35,6 +37,9 @@ from paperterm.index.search.whoosh_index import documents_digest
 #: Seconds between looks at whether the build was cancelled or a worker died.
 _POLL = 0.2
 _FRAME = struct.Struct("<I")
+#: What a worker says: ("source", key, bytes), ("part", keys, part, digest), ("done",),
+#: ("failed", traceback).
+_Message = tuple[Any, ...]
 
 
 def worker_count(files: int) -> int:
@@ -149,9 +154,9 @@ class _Worker:
         except OSError:  # it died at once: its missing "done" says so
             pass
 
-    def read(self) -> list[tuple]:
+    def read(self) -> list[_Message]:
         """The messages that arrived (the worker is `done` once it said so or ended)."""
-        messages: list[tuple] = []
+        messages: list[_Message] = []
         try:
             chunk = os.read(self.stdout.fileno(), 1 << 16)
         except BlockingIOError:
@@ -181,14 +186,14 @@ class _Worker:
         self.stdout.close()
 
 
-def _messages(workers: list[_Worker]) -> list[tuple]:
+def _messages(workers: list[_Worker]) -> list[_Message]:
     """What the workers said, waiting up to `_POLL` seconds for something."""
     with selectors.DefaultSelector() as selector:
         for worker in workers:
             if not worker.done:
                 selector.register(worker.stdout, selectors.EVENT_READ, worker)
         ready = selector.select(_POLL)
-    messages: list[tuple] = []
+    messages: list[_Message] = []
     for key, _ in ready:
         messages += key.data.read()
     return messages
@@ -200,7 +205,7 @@ def work(
     tmp: str,
     parent: int,
     sizes: tuple[int, int],
-    say: Callable[[tuple], None],
+    say: Callable[[_Message], None],
 ) -> None:
     """A worker's life: prepare `files` in order and write parts of their papers (the first
     closed after `sizes[0]` papers, the others after `sizes[1]` postings)."""
@@ -209,7 +214,7 @@ def work(
     folder = Path(tmp)
     writer = None
     keys: list[str] = []
-    papers: list = []
+    papers: list[Paper] = []
     first = True
     with no_collection():
         for file in files:
@@ -237,13 +242,14 @@ def main() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
 
-    def say(message: tuple) -> None:
+    def say(message: _Message) -> None:
         data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
         out.write(_FRAME.pack(len(data)) + data)
         out.flush()
 
     try:
-        work(*pickle.load(sys.stdin.buffer), say=say)
+        engine, files, tmp, parent, sizes = pickle.load(sys.stdin.buffer)
+        work(engine, files, tmp, parent, sizes, say=say)
         say(("done",))
     except BaseException:
         say(("failed", traceback.format_exc(limit=3)))

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from paperterm.index.papers import Paper
+
+if TYPE_CHECKING:
+    from whoosh.index import Index
 
 
 class PartWriter(Protocol):
@@ -60,8 +63,8 @@ class EngineFiles(Protocol):
         """Make the index of `folder` these parts, in this order."""
         ...
 
-    def open(self, folder: Path) -> object:
-        """The index of `folder`, for reading."""
+    def open(self, folder: Path) -> Index:
+        """The index of `folder`, for reading (what `OpenIndex.ix` and the searcher take)."""
         ...
 
     def in_memory(self, papers: Sequence[Paper]) -> object:

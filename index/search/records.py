@@ -30,7 +30,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import overload
+from typing import Any, overload
 
 from paperterm.index.papers import PAPER_FIELDS, Paper, paper_tuple
 
@@ -69,7 +69,7 @@ def no_collection() -> Iterator[None]:
             gc.enable()
 
 
-def write_records(path: Path, kind: bytes, header: dict, records: Iterable[object]) -> int:
+def write_records(path: Path, kind: bytes, header: dict[str, Any], records: Iterable[Any]) -> int:
     """Write a record file (in a build's temporary folder); how many records it has."""
     offsets = array("Q", [0])
     with open(path, "wb") as handle:
@@ -101,7 +101,7 @@ class RecordFile:
             raise RecordFileError(f"{path}: not a {_name(kind)} file")
         try:
             (size,) = _SIZE.unpack_from(data, start)
-            self.header: dict = marshal.loads(data[start + 4 : start + 4 + size])
+            self.header: dict[str, Any] = marshal.loads(data[start + 4 : start + 4 + size])
             (table,) = _TABLE.unpack_from(data, len(data) - _TABLE.size)
         except (ValueError, EOFError, TypeError, struct.error) as error:
             raise RecordFileError(f"{path}: damaged header ({error})") from None
@@ -120,7 +120,7 @@ class RecordFile:
     def __len__(self) -> int:
         return self.count
 
-    def get(self, index: int) -> object:
+    def get(self, index: int) -> Any:
         begin = self._base + self._offsets[index]
         end = self._base + self._offsets[index + 1]
         try:
@@ -128,7 +128,7 @@ class RecordFile:
         except (ValueError, EOFError, TypeError) as error:
             raise RecordFileError(f"{self.path}: record {index} is damaged ({error})") from None
 
-    def all(self) -> list:
+    def all(self) -> list[Any]:
         """Every record, in order (the collector paused: see `no_collection`)."""
         with no_collection():
             return [self.get(index) for index in range(self.count)]
@@ -137,7 +137,7 @@ class RecordFile:
         self._map.close()
 
 
-def paper_row(paper: Paper) -> tuple:
+def paper_row(paper: Paper) -> tuple[Any, ...]:
     return (
         paper.id,
         paper.name,
@@ -152,7 +152,9 @@ def write_papers(folder: Path, papers: Sequence[Paper], papers_name: str, rows_n
     """The papers file (every field of every paper) and the rows file (what the list shows,
     and the ids, which map search hits to papers), in corpus order."""
     collections: dict[str, None] = {}
+    firsts: dict[str, None] = {}
     for paper in papers:
+        firsts.setdefault(paper.collection, None)
         for name in paper.collections:
             collections.setdefault(name, None)
     header = {"fields": PAPER_FIELDS}
@@ -165,7 +167,7 @@ def write_papers(folder: Path, papers: Sequence[Paper], papers_name: str, rows_n
     write_records(
         folder / rows_name,
         ROWS,
-        {"fields": ROW_FIELDS, "collections": list(collections)},
+        {"fields": ROW_FIELDS, "collections": list(collections), "firsts": list(firsts)},
         (paper_row(paper) for paper in papers),
     )
 
@@ -189,6 +191,11 @@ class PaperList(Sequence[Paper]):
     def collections(self) -> list[str]:
         return list(self._rows.header.get("collections", []))
 
+    @property
+    def first_collections(self) -> list[str]:
+        """The collections papers are listed under (each paper's first), in order."""
+        return list(self._rows.header.get("firsts", []))
+
     def __len__(self) -> int:
         return len(self._loaded)
 
@@ -211,9 +218,10 @@ class PaperList(Sequence[Paper]):
             for index in range(len(self)):
                 yield self[index]
 
-    def row(self, index: int) -> tuple:
+    def row(self, index: int) -> tuple[Any, ...]:
         """What the list shows of paper `index` (`ROW_FIELDS`), without reading the paper."""
-        return self._rows.get(index)  # type: ignore[return-value]
+        row: tuple[Any, ...] = self._rows.get(index)
+        return row
 
     @property
     def ids(self) -> list[str]:

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from paperterm.index.papers import Paper
 from paperterm.index.search import store as versions
@@ -50,7 +51,9 @@ def cache_name(file: SourceFile) -> str:
     return f"{content_digest(file.key.encode('utf-8', 'surrogateescape'))}.bin"
 
 
-def read_prepared(path: Path, file: SourceFile) -> tuple[list[Prepared], dict, Fingerprint]:
+def read_prepared(
+    path: Path, file: SourceFile
+) -> tuple[list[Prepared], dict[str, Any], Fingerprint]:
     """A source's prepared records, word counts and fingerprint from its cache file."""
     cache = RecordFile(path, SOURCE)
     try:
@@ -101,7 +104,7 @@ def prepare_source(
     return source
 
 
-def _fingerprint_dict(fingerprint: Fingerprint | None) -> dict:
+def _fingerprint_dict(fingerprint: Fingerprint | None) -> dict[str, Any]:
     if fingerprint is None:
         return {"size": -1, "mtime_ns": -1, "ino": -1, "ctime_ns": -1, "digest": ""}
     return {

@@ -46,7 +46,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from paperterm.index.atomic import (
     FileLock,
@@ -67,9 +67,9 @@ if TYPE_CHECKING:
     from paperterm.index.search.vocabulary import Vocabulary
 
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: Bump when parsing or derivation (names, titles, display text) changes.
-PARSER_VERSION = 2
+PARSER_VERSION = 3
 #: Sets of sources whose indexes are kept; the least recently used beyond are removed.
 MAX_SETS = 4
 
@@ -200,7 +200,7 @@ class SourceEntry:
     problems: list[str] = field(default_factory=list)
 
     @classmethod
-    def from_json(cls, data: dict) -> SourceEntry:
+    def from_json(cls, data: dict[str, Any]) -> SourceEntry:
         return cls(**{**data, "fingerprint": Fingerprint(**data["fingerprint"])})
 
 
@@ -230,7 +230,7 @@ class Meta:
     files: dict[str, list[int]] = field(default_factory=dict)
 
     @classmethod
-    def from_json(cls, data: dict) -> Meta:
+    def from_json(cls, data: dict[str, Any]) -> Meta:
         return cls(
             **{
                 **data,
@@ -239,12 +239,16 @@ class Meta:
             }
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def transient(
-        cls, engine: str, papers: Sequence[Paper], problems: Sequence[str] = (), seconds=0.0
+        cls,
+        engine: str,
+        papers: Sequence[Paper],
+        problems: Sequence[str] = (),
+        seconds: float = 0.0,
     ) -> Meta:
         """The record of an index kept in no generation (in memory, or a build's parts so
         far): counts and collections only."""
@@ -501,7 +505,7 @@ class Store:
             if self.current_generation() != final:  # not made live: nothing will use it
                 shutil.rmtree(final, ignore_errors=True)
             raise
-        _write_stamps(final, _stamps(final, meta.files))
+        _write_stamps(final, _stamps(final, list(meta.files)))
         self.remove_old_generations(keep={final.name})
         return final
 

@@ -122,7 +122,7 @@ class WhooshFiles:
         return PartWriter(folder)
 
     def part_id(self, part: Segment) -> str:
-        return part.segment_id()
+        return str(part.segment_id())
 
     def parts(self, folder: Path) -> dict[str, Segment]:
         """The parts of the index in `folder`, by id."""

@@ -27,6 +27,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import Any
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN
 from whoosh.reading import TermNotFound
@@ -38,6 +39,8 @@ from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
 
 #: Document -> score.
 Scores = dict[int, float]
+#: A block's weights: one each, None (all 1) or one number for all.
+_Weights = tuple[float, ...] | float | None
 _INT = struct.Struct("!i")
 #: Terms whose postings are kept from one query to the next (the words typed so far come
 #: back at every keystroke), up to this many postings in all: 12 bytes each, 24 MB.
@@ -87,8 +90,8 @@ class PlanScorer:
                     if matched[docnum] >= least:
                         scores[docnum] = scores.get(docnum, 0.0) + score
         if plan.excluded:
-            for group in plan.excluded:
-                for docnum in self._group_docs(group):
+            for excluded in plan.excluded:
+                for docnum in self._group_docs(excluded):
                     scores.pop(docnum, None)
         if allowed is not None:
             scores = {docnum: s for docnum, s in scores.items() if docnum in allowed}
@@ -230,7 +233,7 @@ class PlanScorer:
 
     def _postings(
         self, fieldname: str, text: str, positions: bool = False
-    ) -> Iterator[tuple[list[int], int, tuple | float | None, bytes, tuple]]:
+    ) -> Iterator[tuple[list[int], int, _Weights, bytes, tuple[bytes, ...]]]:
         """Each block of a term's postings, in each leaf (segment): its documents' numbers
         in the leaf, the leaf's first number in the index, their weights (None: all 1, a
         number: all that number), the leaf's length bytes, and with `positions` the
@@ -247,8 +250,8 @@ class PlanScorer:
 
 
 def _blocks(
-    reader: object, info: object, values: bool
-) -> Iterator[tuple[list[int], object, tuple]]:
+    reader: Any, info: Any, values: bool
+) -> Iterator[tuple[list[int], _Weights, tuple[bytes, ...]]]:
     """A term's postings in one segment, a block at a time: (document numbers, weights,
     values or ())."""
     if info.is_inlined():
@@ -318,7 +321,7 @@ def _all_of(groups: list[Scores]) -> Scores:
     if len(groups) == 1:
         return groups[0]
     first, *others = groups
-    common = set(min(groups, key=len))
+    common = set(min(groups, key=len).keys())
     for group in groups:
         common.intersection_update(group.keys())
     total = {docnum: first[docnum] for docnum in common}
@@ -328,7 +331,7 @@ def _all_of(groups: list[Scores]) -> Scores:
     return total
 
 
-class _Rows(dict):
+class _Rows(dict[float, list[float]]):
     """weight -> [score for each length byte]: `bm25(idf, weight, length, average, B, K1)`
     with the same operations in the same order as Whoosh's."""
 
@@ -347,8 +350,8 @@ class _Rows(dict):
 class _TermPostings:
     """A term's documents (ascending) and their unboosted scores."""
 
-    docs: array
-    scores: array
+    docs: array[int]
+    scores: array[float]
 
 
 def _best(scores: Scores, limit: int | None) -> list[tuple[int, float]]:

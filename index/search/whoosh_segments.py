@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise
 from operator import sub
 from pickle import dumps
+from typing import Any
 
 from whoosh.analysis import STOP_WORDS
 from whoosh.analysis.tokenizers import IDTokenizer
@@ -87,7 +88,7 @@ def _encode(positions: list[int]) -> bytes:
     return _UINT(len(gaps)) + dumps(gaps, 2)
 
 
-class _TermMap(dict):
+class _TermMap(dict[str, str]):
     """Piece -> the term `WordTokenizer` indexes it as, "" for one it drops (a stop word,
     too short); filled as pieces are first seen, so a corpus stems each word once."""
 
@@ -116,7 +117,7 @@ def _term_map(analyzer: WordTokenizer) -> Callable[[str], str]:
     return found.__getitem__
 
 
-class _FieldWriter(W3FieldWriter):
+class _FieldWriter(W3FieldWriter):  # type: ignore[misc]  # Whoosh has no type hints
     """Whoosh's terms-and-postings writer, given each term's postings at once.
 
     Blocks are cut and described as `W3PostingsWriter` does (128 postings, each block with
@@ -138,7 +139,7 @@ class _FieldWriter(W3FieldWriter):
             "none" if fixed == 0 else "tuple" if fixed is None or fixed < 0 else "join"
         )
 
-    def write_term(self, btext: bytes, postings: list, lengths: array | None) -> None:
+    def write_term(self, btext: bytes, postings: list[Any], lengths: array[int] | None) -> None:
         """All postings of one term: document, weight, value, ... in one flat list."""
         protocol = self._protocol
         size = self._codec._blocklimit
@@ -252,7 +253,7 @@ class SegmentBuilder:
         self._perdoc = W3PerDocWriter(self.codec, _OwnScratch(storage), self.segment)
         names = schema.names()
         #: field -> term -> its postings so far: document, frequency, encoded value, ...
-        self._postings: dict[str, defaultdict[str | bytes, list]] = {
+        self._postings: dict[str, defaultdict[str | bytes, list[Any]]] = {
             name: defaultdict(list) for name in names
         }
         #: Each scored field's length in each document, as Whoosh reads it back (rounded
@@ -292,7 +293,12 @@ class SegmentBuilder:
         return docnum
 
     def _index(
-        self, fieldname: str, field: FieldType, value: Value, docnum: int, memo: dict
+        self,
+        fieldname: str,
+        field: FieldType,
+        value: Value,
+        docnum: int,
+        memo: dict[str, list[str]],
     ) -> int:
         """Add the value's postings; how many terms it has (its length, if scored)."""
         kind = self._fast[fieldname]
@@ -312,7 +318,7 @@ class SegmentBuilder:
         analyzer: WordTokenizer,
         value: Value,
         docnum: int,
-        terms: defaultdict[str | bytes, list],
+        terms: defaultdict[str | bytes, list[Any]],
         boost: float,
         memo: dict[str, list[str]],
     ) -> int:

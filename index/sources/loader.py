@@ -20,6 +20,7 @@ import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from paperterm.index.links import Known, paper_links
 from paperterm.index.papers import (
@@ -30,7 +31,7 @@ from paperterm.index.papers import (
     paper_tuple,
 )
 from paperterm.index.problems import Problem
-from paperterm.index.sources.enrich import enrich, render
+from paperterm.index.sources.enrich import distinct_titles, enrich, render
 from paperterm.index.sources.files import FORMATS, SourceSpec, discover
 
 Parser = Callable[[Path, str, str | None], tuple[list[Paper], list[Problem]]]
@@ -90,7 +91,8 @@ def pick_parser(path: Path, text: str) -> Parser:
             module = "bibtex"
         else:
             module = "text_list"
-    return importlib.import_module(f"paperterm.index.sources.{module}").parse
+    parser: Parser = importlib.import_module(f"paperterm.index.sources.{module}").parse
+    return parser
 
 
 def load_file(path: Path, collection: str | None = None) -> tuple[list[Paper], list[Problem]]:
@@ -171,7 +173,7 @@ class Prepared:
     #: id gets when another paper has it already).
     titled: bool
 
-    def to_tuple(self) -> tuple:
+    def to_tuple(self) -> tuple[Any, ...]:
         return (
             paper_tuple(self.paper),
             self.own_links,
@@ -182,7 +184,7 @@ class Prepared:
         )
 
     @classmethod
-    def from_tuple(cls, row: tuple) -> Prepared:
+    def from_tuple(cls, row: tuple[Any, ...]) -> Prepared:
         fields, own_links, identities, abstract, anonymous, titled = row
         return cls(Paper(*fields), own_links, identities, abstract, anonymous, titled)
 
@@ -242,10 +244,18 @@ def _absorb(first: Prepared, later: Prepared) -> None:
     for url in later.own_links:
         if url not in first.own_links:
             first.own_links.append(url)
+    if later.titled and not first.titled:  # a source's title beats a derived one
+        paper.title, paper.title_derived, first.titled = other.title, False, True
     paper.authors = paper.authors or other.authors
     paper.year = paper.year if paper.year is not None else other.year
     paper.doi = paper.doi or other.doi
     paper.arxiv_id = paper.arxiv_id or other.arxiv_id
+    if other.entry_type and not paper.entry_type:
+        # A BibTeX entry describes the record as published; its fields are LaTeX, so they
+        # replace plain ones rather than mix with them.
+        paper.entry_type, paper.fields = other.entry_type, dict(other.fields)
+    elif bool(other.entry_type) == bool(paper.entry_type):
+        paper.fields = {**other.fields, **paper.fields}
 
 
 def merge_prepared(records: Iterable[Prepared]) -> list[Paper]:
@@ -255,11 +265,13 @@ def merge_prepared(records: Iterable[Prepared]) -> list[Paper]:
 
 def merge_records(records: Iterable[Prepared]) -> tuple[list[Prepared], list[Prepared]]:
     """`merge_prepared`, as records: those that stay (in order), and those merged into
-    them. A record that took in others gets its links built again from all of theirs."""
+    them. A record that took in others gets its links built again from all of theirs; the
+    derived titles are then made distinct over the whole corpus (`enrich.distinct_titles`)."""
     records = list(records)
     merged, absorbing = _merge(records)
     for record in absorbing:
         record.paper.links = paper_links(Known(urls=record.own_links, text=record.paper.text))
+    distinct_titles(record.paper for record in merged)
     staying = {id(record) for record in merged}
     return merged, [record for record in records if id(record) not in staying]
 

@@ -82,7 +82,12 @@ def test_killed_writers_never_lose_an_acknowledged_change(tmp_path: Path) -> Non
         writer = start_writer(path, plan)
         time.sleep(rng.uniform(0, 0.04))
         writer.kill()
-        output, _ = writer.communicate()
+        # Read through the text buffer: `communicate()` reads the pipe's descriptor and loses
+        # the acknowledgements `readline()` buffered with the "ready" line.
+        assert writer.stdin is not None and writer.stdout is not None
+        writer.stdin.close()
+        output = writer.stdout.read()
+        writer.wait()
         acked = output.splitlines()
         assert acked == plan[: len(acked)]
 

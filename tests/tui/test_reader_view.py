@@ -1,61 +1,20 @@
-"""The reader's Textual-free rules: filters, counts, citations, where links open."""
+"""The reader's Textual-free rules: counts, citations, where links open, the search note."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import pytest
+from sample_marks import MARKS, PAPERS
 
-from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.papers import Paper
 from paperterm.tui.view import (
-    Filters,
-    allowed_ids,
     can_open_browser,
     citation,
     count_text,
+    fit_note,
     link_or_citation,
     missing_rows,
     paper_rows,
 )
-
-WHEN = datetime(2024, 5, 1, tzinfo=timezone.utc)
-PAPERS = [
-    Paper("a1", "Alpha", "x", title="First"),
-    Paper("b2", "Beta", "y", title="Second", collections=["Beta", "Alpha"]),
-    Paper("c3", "Beta", "z", title="Third"),
-]
-MARKS = {
-    "a1": Bookmark("a1", WHEN, "First", ("Read", "ssl")),
-    "c3": Bookmark("c3", WHEN, "Third", ("ssl",)),
-    "gone": Bookmark("gone", WHEN, "Left the corpus", ("read",)),
-}
-
-
-def test_nothing_restricts_an_unfiltered_view():
-    assert allowed_ids(PAPERS, MARKS, Filters()) is None
-
-
-def test_bookmarks_only_includes_missing_ones():
-    assert allowed_ids(PAPERS, MARKS, Filters(bookmarks_only=True)) == {"a1", "c3", "gone"}
-
-
-def test_collection_filter_uses_every_collection_of_a_paper():
-    assert allowed_ids(PAPERS, MARKS, Filters(collection="Alpha")) == {"a1", "b2"}
-    both = allowed_ids(PAPERS, MARKS, Filters(bookmarks_only=True, collection="Alpha"))
-    assert both == {"a1"}
-
-
-def test_tags_need_all_and_compare_without_case():
-    assert allowed_ids(PAPERS, MARKS, Filters(), tags=["read"]) == {"a1", "gone"}
-    assert allowed_ids(PAPERS, MARKS, Filters(), tags=["read", "ssl"]) == {"a1"}
-    assert allowed_ids(PAPERS, MARKS, Filters(), tags=["nope"]) == set()
-
-
-def test_excluded_tags_drop_tagged_papers_only():
-    assert allowed_ids(PAPERS, MARKS, Filters(), excluded_tags=["ssl"]) == {"b2"}
-    kept = allowed_ids(PAPERS, MARKS, Filters(bookmarks_only=True), excluded_tags=["READ"])
-    assert kept == {"c3"}
 
 
 def test_rows_keep_corpus_order_and_missing_rows_carry_the_stored_title():
@@ -128,3 +87,49 @@ def test_a_huge_abstract_is_cut_in_the_detail_pane():
     shown = paper_text(Row(paper=paper, id="big"), None, None, styles).plain
     assert len(shown) < DETAIL_MAX_CHARS + 500
     assert "more characters not shown: `paperterm show big` prints them all" in shown
+
+
+# --- the search note --------------------------------------------------------------------------
+
+CORRECTION = [
+    "showing results for “diffusion models for graph segmentation”",
+    "search “diffsion” instead: Ctrl+R",
+    "no paper has all your words; showing papers with most of them",
+]
+
+
+def _words(lines: list[str]) -> list[str]:
+    return " ".join(lines).replace(" · ", " ").replace("…", " ").split()
+
+
+@pytest.mark.parametrize("width", [80, 40])
+def test_the_note_fits_its_width_in_two_lines_and_never_cuts_a_word(width):
+    lines = fit_note(CORRECTION, width)
+    assert 1 <= len(lines) <= 2
+    assert all(len(line) <= width for line in lines), lines
+    every = set(" ".join(CORRECTION).split())
+    assert all(word in every for word in _words(lines)), lines  # whole words only
+
+
+def test_at_80_columns_a_correction_reads_whole_and_the_rest_is_abbreviated():
+    lines = fit_note(CORRECTION, 80)
+    assert lines[0] == "showing results for “diffusion models for graph segmentation”"
+    assert lines[1].startswith("search “diffsion” instead: Ctrl+R · no paper has all")
+    assert lines[1].endswith("…")
+    assert fit_note(CORRECTION[:2], 80) == [CORRECTION[0], CORRECTION[1]]
+    assert fit_note(["short", "notes"], 80) == ["short · notes"]
+
+
+def test_at_40_columns_the_key_to_search_the_original_still_shows():
+    lines = fit_note(CORRECTION[:2], 40)
+    assert lines == [
+        "showing results for “diffusion models…",
+        "search “diffsion” instead: Ctrl+R",
+    ] or ("Ctrl+R" in " ".join(lines))
+    assert "Ctrl+R" in " ".join(lines)
+
+
+def test_a_word_wider_than_the_line_is_the_one_thing_cut():
+    lines = fit_note(["x" * 100], 40)
+    assert lines == ["x" * 39 + "…"]
+    assert fit_note([], 40) == []

@@ -20,18 +20,18 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Label, ProgressBar, Static
 
-from paperterm.index.search.hits import Matcher, Results
-from paperterm.index.search.query import ParsedQuery, parse_query
+from paperterm.index.library.filters import Filters, allowed_ids
+from paperterm.index.search.hits import Matcher, Results, correction_note
+from paperterm.index.search.query import ParsedQuery, parse_query, pin_words
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.state import ReaderState
 from paperterm.tui.view import (
-    Filters,
     Row,
-    allowed_ids,
     count_text,
+    fit_note,
     missing_rows,
     paper_rows,
     row_index,
@@ -60,13 +60,16 @@ class ViewRequest:
 @dataclass(frozen=True, slots=True)
 class View:
     """What the list shows: its rows, how many papers match (a search may show fewer), the
-    query's notes, a "did you mean", and the matcher that highlights the query's words."""
+    query's notes, a "did you mean", the matcher that highlights the query's words, and,
+    when words of the query were corrected, the query that ran and what changed."""
 
-    rows: list[Row]
+    rows: Sequence[Row]
     in_view: int
     notes: Sequence[str] = ()
     suggestion: str = ""
     matcher: Matcher | None = None
+    corrected: str = ""
+    corrections: Sequence[tuple[str, str]] = ()
 
 
 class SearchDone(Message):
@@ -94,7 +97,7 @@ class MainScreen(PaperScreen):
         self._timer: Timer | None = None
         self._last_run = -1e9
         self._focus_results = False
-        self._all_rows: list[Row] | None = None
+        self._all_rows: Sequence[Row] | None = None
         self._texts: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
@@ -108,7 +111,7 @@ class MainScreen(PaperScreen):
                 # with the `/` (see take_stray_key); Ctrl+U clears the box instead.
                 select_on_focus=False,
             )
-            yield Label(id="search-note")
+        yield Static(id="search-note")
         with Container(id="panes"):
             yield PaperList(self.state.bookmarks.is_bookmarked, id="list")
             yield PaperDetail(id="detail")
@@ -129,6 +132,7 @@ class MainScreen(PaperScreen):
     def _size_classes(self, width: int, height: int) -> None:
         super()._size_classes(width, height)
         self.set_class(width >= self.state.config.side_by_side_min_width, "-side")
+        self._update_note()  # it wraps to the new width
 
     # --- widgets -------------------------------------------------------------------------
 
@@ -177,7 +181,7 @@ class MainScreen(PaperScreen):
 
     def bookmarks_changed(self) -> None:
         parsed = parse_query(self.search_input.value)
-        if self.filters.bookmarks_only or parsed.tags or parsed.excluded_tags:
+        if self.filters.bookmarks_only or parsed.tagged:
             current = self.current_row()
             self.run_search(keep_id=current.id if current else None, keep_index=True)
         self.paper_list.refresh()
@@ -246,7 +250,8 @@ class MainScreen(PaperScreen):
         text = self.search_input.value
         parsed = parse_query(text)
         marks = state.marks
-        allowed = allowed_ids(state.papers, marks, self.filters, parsed.tags, parsed.excluded_tags)
+        tags = (parsed.tags, parsed.excluded_tags, parsed.tag_prefixes)
+        allowed = allowed_ids(state.papers, marks, self.filters, *tags)
         self.filtered = bool(parsed.clauses or allowed is not None)
         index = self.paper_list.cursor if keep_index else None
         if not parsed.clauses and keep_id is None and index is None:
@@ -257,8 +262,8 @@ class MainScreen(PaperScreen):
         if not parsed.clauses:
             self.waiting_for_index = False
             rows = self._rows(allowed)
-            if self.filters.bookmarks_only or parsed.tags:
-                rows = rows + missing_rows(marks, state.by_id, allowed)
+            if self.filters.bookmarks_only or parsed.tags or parsed.tag_prefixes:
+                rows = [*rows, *missing_rows(marks, state.by_id, allowed)]
             self._apply(request, View(rows, len(rows), parsed.notes))
             return
         if state.searcher is None:
@@ -268,7 +273,7 @@ class MainScreen(PaperScreen):
             return
         self._search(state.searcher, request)
 
-    def _rows(self, allowed: set[str] | None) -> list[Row]:
+    def _rows(self, allowed: set[str] | None) -> Sequence[Row]:
         if allowed is not None:
             return paper_rows(self.state.papers, allowed)
         if self._all_rows is None:
@@ -291,7 +296,15 @@ class MainScreen(PaperScreen):
             return  # stale
         results = message.results
         rows = [Row(hit.paper.id, hit.paper) for hit in results.hits]
-        view = View(rows, results.total, results.notes, results.suggestion, results.matcher or None)
+        view = View(
+            rows,
+            results.total,
+            results.notes,
+            results.suggestion,
+            results.matcher or None,
+            results.corrected,
+            results.corrections,
+        )
         self._apply(message.request, view)
 
     def _apply(self, request: ViewRequest, view: View) -> None:
@@ -303,7 +316,9 @@ class MainScreen(PaperScreen):
         lost = keep_id is not None and rows and row_index(rows, keep_id) is None
         if request.keep_index is not None and lost:
             keep_id = rows[min(request.keep_index, len(rows) - 1)].id
-        paper_list.set_rows(rows, keep_id=keep_id, empty_message=self._empty_message())
+        paper_list.set_rows(
+            rows, keep_id=keep_id, empty_message=self._empty_message(), matcher=view.matcher
+        )
         if self._focus_results:
             self._focus_results = False
             if rows:
@@ -312,8 +327,8 @@ class MainScreen(PaperScreen):
         self.update_status()
 
     def _empty_message(self) -> list[str]:
+        parsed = parse_query(self.search_input.value)  # a space at its end counts
         text = self.search_input.value.strip()
-        parsed = parse_query(text)
         if not self.state.papers:
             if self.state.index_state == "loading":
                 return ["Loading papers…"]
@@ -331,6 +346,8 @@ class MainScreen(PaperScreen):
     def _filter_message(self, parsed: ParsedQuery) -> list[str]:
         if parsed.tags:
             return [f"No bookmark has the tag {', '.join(parsed.tags)}."]
+        if parsed.tag_prefixes:
+            return [f"No bookmark has a tag that starts with {parsed.tag_prefixes[0]}."]
         if self.filters.bookmarks_only:
             key = self.state.key_text("bookmark")
             return ["No bookmarks yet.", f"Press {key} on a paper to bookmark it."]
@@ -421,6 +438,20 @@ class MainScreen(PaperScreen):
     def action_clear_search(self) -> None:
         self.clear_all()
 
+    def action_toggle_snippets(self) -> None:
+        paper_list = self.paper_list
+        paper_list.toggle_snippets()
+        shown = "shown" if paper_list.show_snippets else "hidden"
+        self.notify(f"Where the query matched: {shown} under each title", timeout=3)
+
+    def action_search_as_typed(self) -> None:
+        """After a typo correction: search the words as typed (`=word` in the box, which
+        the user sees and can take back)."""
+        if self.view.corrections:
+            box = self.search_input
+            box.value = pin_words(box.value, [typed for typed, _ in self.view.corrections])
+            box.cursor_position = len(box.value)
+
     # --- status --------------------------------------------------------------------------
 
     def _set_text(self, selector: str, text: str, *, layout: bool = True) -> None:
@@ -469,20 +500,26 @@ class MainScreen(PaperScreen):
         self.query_one("#warning-bar").display = bool(problem)
 
     def _update_note(self) -> None:
+        """The note under the search box (a correction and the key that undoes it, the
+        fallback, a budget cut...), in two lines at most, fitted to the width."""
         state = self.state
+        view = self.view
+        parts: list[str] = []
         if self.waiting_for_index:
             if state.index_state == "failed":
-                note = f"search is off: {state.index_error}"
+                parts.append(f"search is off: {state.index_error}")
             else:
-                note = f"search starts when the index is ready ({state.index_percent}%)"
-        elif self.view.notes:
-            note = self.view.notes[0]
-        elif state.searchable and parse_query(self.search_input.value).clauses:
-            note = f"searching the {state.searchable:,} papers indexed so far"
+                parts.append(f"search starts when the index is ready ({state.index_percent}%)")
         else:
-            note = ""
-        self._set_text("#search-note", one_line(note, 60))
-        self.query_one("#search-note").display = bool(note)
+            if view.corrected:
+                how = state.key_text("search_as_typed")
+                parts += correction_note(view.corrected, view.corrections, how)
+            parts += view.notes
+            if not view.notes and state.searchable and parse_query(self.search_input.value).clauses:
+                parts.append(f"searching the {state.searchable:,} papers indexed so far")
+        lines = fit_note(parts, max(self.size.width - 2, 10))
+        self._set_text("#search-note", "\n".join(lines))
+        self.query_one("#search-note").display = bool(lines)
 
 
 def _indexing(state: ReaderState) -> str:
