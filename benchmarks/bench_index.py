@@ -58,23 +58,26 @@ LIMIT = 20
 CLI_RUNS = 5
 CLI_QUERY = "large language models"
 
-#: (kind, paperterm query, FTS5 query or None when FTS5 has no equivalent)
+#: (kind, paperterm query, FTS5 query or None when FTS5 has no equivalent). A paperterm query
+#: ends its last word with a space, as a finished query does (without one, the last word is
+#: still being typed and also finds the words it starts: the "typing" kind, whose FTS5 peer
+#: is that word as a prefix).
 QUERIES: list[tuple[str, str, str | None]] = [
-    ("1 word", "attention", "attention"),
-    ("1 word", "segmentation", "segmentation"),
-    ("1 word", "diffusion", "diffusion"),
-    ("1 word", "robustness", "robustness"),
-    ("1 word", "learning", "learning"),
-    ("1 word", "privacy", "privacy"),
-    ("2 words", "language models", "language models"),
-    ("2 words", "image segmentation", "image segmentation"),
-    ("2 words", "reinforcement learning", "reinforcement learning"),
-    ("2 words", "domain generalization", "domain generalization"),
-    ("2 words", "uncertainty estimation", "uncertainty estimation"),
-    ("3 words", "large language models", "large language models"),
-    ("3 words", "graph neural networks", "graph neural networks"),
-    ("3 words", "medical image registration", "medical image registration"),
-    ("3 words", "sparse mixture experts", "sparse mixture experts"),
+    ("1 word", "attention ", "attention"),
+    ("1 word", "segmentation ", "segmentation"),
+    ("1 word", "diffusion ", "diffusion"),
+    ("1 word", "robustness ", "robustness"),
+    ("1 word", "learning ", "learning"),
+    ("1 word", "privacy ", "privacy"),
+    ("2 words", "language models ", "language models"),
+    ("2 words", "image segmentation ", "image segmentation"),
+    ("2 words", "reinforcement learning ", "reinforcement learning"),
+    ("2 words", "domain generalization ", "domain generalization"),
+    ("2 words", "uncertainty estimation ", "uncertainty estimation"),
+    ("3 words", "large language models ", "large language models"),
+    ("3 words", "graph neural networks ", "graph neural networks"),
+    ("3 words", "medical image registration ", "medical image registration"),
+    ("3 words", "sparse mixture experts ", "sparse mixture experts"),
     ("phrase", '"language models"', '"language models"'),
     ("phrase", '"neural networks"', '"neural networks"'),
     ("phrase", '"state of the art"', '"state of the art"'),
@@ -83,6 +86,10 @@ QUERIES: list[tuple[str, str, str | None]] = [
     ("prefix", "transform*", "transform*"),
     ("prefix", "optim*", "optim*"),
     ("prefix", "gener*", "gener*"),
+    ("typing", "t", "t*"),
+    ("typing", "atten", "atten*"),
+    ("typing", "language mo", "language mo*"),
+    ("typing", "graph neural netw", "graph neural netw*"),
     ("fuzzy", "transfomer~", None),
     ("fuzzy", "segmentaton~", None),
     ("fuzzy", "robusness~", None),

@@ -127,6 +127,10 @@ class Builder:
 
     def run(self) -> OpenIndex:
         base = self.store.read_meta() if self.reuse else None
+        donor = None
+        if self.reuse and base is None:
+            donor = self.store.donor({(str(file.path), file.collection) for file in self.files})
+            base = None if donor is None else (donor.folder, donor.meta)
         self.tmp = self.store.new_build_folder()
         try:
             with no_collection():
@@ -134,6 +138,9 @@ class Builder:
         except BaseException:
             shutil.rmtree(self.tmp, ignore_errors=True)
             raise
+        finally:
+            if donor is not None:
+                donor.lock.release()
         return opened
 
     # --- the steps -----------------------------------------------------------------------
@@ -168,30 +175,32 @@ class Builder:
         self, sources: list[SourceRecords], base: tuple[Path, Meta] | None
     ) -> list[_Candidate]:
         """Keep the previous generation's records of every source that did not change; its
-        parts are candidates for the new index."""
+        parts are candidates for the new index. The generation may be another set's (a
+        first build takes from a set with some of the same files): files are matched by
+        path and collection, and its parts' sources named as this set names them."""
         if base is None:
             return []
         folder, meta = base
-        entries = {entry.key: entry for entry in meta.sources}
+        entries = {(entry.path, entry.collection): entry for entry in meta.sources}
+        renamed: dict[str, str] = {}  # the base's key of a source -> this set's
         for source in sources:
-            entry = entries.get(source.file.key)
-            now = (
-                None
-                if entry is None
-                else Fingerprint.unchanged(source.file.path, entry.fingerprint)
-            )
-            if entry is None or now is None:
+            entry = entries.get((str(source.file.path), source.file.collection))
+            if entry is None:
+                continue
+            renamed[entry.key] = source.file.key
+            now = Fingerprint.unchanged(source.file.path, entry.fingerprint)
+            if now is None:
                 continue
             name = f"{SOURCES_FOLDER}/{entry.cache}"
             if self.store.verify(folder, meta, [name]):
                 continue  # damaged: read the source again
+            assert self.tmp is not None
             try:
                 source.records, header, _ = read_prepared(folder / name, source.file)
+                os.link(folder / name, self.tmp / SOURCES_FOLDER / source.cache)
             except (OSError, RecordFileError, KeyError, TypeError, ValueError):
+                source.records = []
                 continue
-            assert self.tmp is not None
-            os.link(folder / name, self.tmp / SOURCES_FOLDER / entry.cache)
-            source.cache = entry.cache
             source.fingerprint = now
             source.problems = list(entry.problems)
             source.words = dict(header.get("words", {}))
@@ -204,9 +213,12 @@ class Builder:
         for part in meta.parts:
             prefix = f"{ENGINE_FOLDER}/{part.id}."
             files = [name for name in meta.files if name.startswith(prefix)]
-            if part.id in existing and files and not self.store.verify(folder, meta, files):
-                candidate = _Candidate(existing[part.id], part.sources, part.digest, folder)
-                candidates.append(candidate)
+            keys = [renamed.get(key) for key in part.sources]
+            if None in keys or part.id not in existing or not files:
+                continue
+            if not self.store.verify(folder, meta, files):
+                names = [key for key in keys if key is not None]
+                candidates.append(_Candidate(existing[part.id], names, part.digest, folder))
         return candidates
 
     def _prepare(

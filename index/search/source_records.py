@@ -25,7 +25,7 @@ from paperterm.index.search.records import (
     no_collection,
     write_records,
 )
-from paperterm.index.search.store import Fingerprint, SourceFile, content_digest
+from paperterm.index.search.store import Fingerprint, SourceFile, content_digest, path_key
 from paperterm.index.sources.loader import Prepared, load_data, prepare, read_source
 
 #: A first launch shows the first papers of its first file when this many are prepared
@@ -54,11 +54,17 @@ def cache_name(file: SourceFile) -> str:
 def read_prepared(
     path: Path, file: SourceFile
 ) -> tuple[list[Prepared], dict[str, Any], Fingerprint]:
-    """A source's prepared records, word counts and fingerprint from its cache file."""
+    """A source's prepared records, word counts and fingerprint from its cache file (which
+    another set of sources with the same file may have written: a file is known by its path
+    and collection, not by its place in a set)."""
     cache = RecordFile(path, SOURCE)
     try:
         header = cache.header
-        if header.get("key") != file.key or header.get("parser") != versions.PARSER_VERSION:
+        if (
+            header.get("path") != path_key(file.path)
+            or header.get("collection") != file.collection
+            or header.get("parser") != versions.PARSER_VERSION
+        ):
             raise RecordFileError(f"{path}: another source's records")
         with no_collection():
             records = [Prepared.from_tuple(row) for row in cache.all()]
@@ -93,7 +99,8 @@ def prepare_source(
         folder / source.cache,
         SOURCE,
         {
-            "key": file.key,
+            "path": path_key(file.path),
+            "collection": file.collection,
             "parser": versions.PARSER_VERSION,
             "fingerprint": _fingerprint_dict(source.fingerprint),
             "problems": source.problems,

@@ -343,9 +343,10 @@ class Store:
         found = self._current()
         return found[0] if found else None
 
-    def _current(self) -> tuple[Path, int] | None:
+    def _current(self, root: Path | None = None) -> tuple[Path, int] | None:
+        root = self.root if root is None else root
         try:
-            text = (self.root / "CURRENT").read_text(encoding="utf-8")
+            text = (root / "CURRENT").read_text(encoding="utf-8")
         except (OSError, ValueError):  # missing, unreadable, or not text
             return None
         parts = text.split()
@@ -353,12 +354,13 @@ class Store:
             return None
         if "\\" in parts[0] or not parts[1].isdigit():
             return None
-        folder = self.root / parts[0]
+        folder = root / parts[0]
         return (folder, int(parts[1])) if folder.is_dir() else None
 
-    def read_meta(self) -> tuple[Path, Meta] | None:
-        """The live generation and its record, when both are sound and of this version."""
-        found = self._current()
+    def read_meta(self, root: Path | None = None) -> tuple[Path, Meta] | None:
+        """The live generation and its record, when both are sound and of this version (of
+        this set, or of the set in `root`)."""
+        found = self._current(root)
         if found is None:
             return None
         folder, crc = found
@@ -412,6 +414,26 @@ class Store:
         except Exception:  # any damage means "rebuild", never a crash
             return None
         return OpenIndex(ix, papers, meta, str(folder))
+
+    def donor(self, wanted: set[tuple[str, str | None]]) -> Donor | None:
+        """The live generation of the most recently used other set that has some of the
+        `wanted` files ((path, collection)), its build lock held (release it when done): a
+        set's first build takes what it can from it. Adding a source to the configuration
+        makes a new set; without a donor, that would read and index everything again."""
+        try:
+            others = [p for p in self.engine_root.iterdir() if p.is_dir() and p != self.root]
+        except OSError:
+            return None
+        for root in sorted(others, key=_last_used, reverse=True):
+            found = self.read_meta(root)
+            if found is None or not any(_file_of(e) in wanted for e in found[1].sources):
+                continue
+            lock = FileLock(root / "build.lock")
+            if lock.try_acquire():  # not being built, nor removed (`remove_old_sets`)
+                if self.read_meta(root) == found:
+                    return Donor(*found, lock)
+                lock.release()
+        return None
 
     def mark_used(self) -> None:
         """Note that this set was just used (for the clean-up of old sets)."""
@@ -541,6 +563,20 @@ class Store:
                 finally:
                     lock.release()
         _remove_old_layout(self.data_dir / "index")
+
+
+@dataclass(slots=True)
+class Donor:
+    """Another set's live generation, locked while a build takes from it."""
+
+    folder: Path
+    meta: Meta
+    lock: FileLock
+
+
+def _file_of(entry: SourceEntry) -> tuple[str, str | None]:
+    """A source file as sets share it: its path and collection (not its place in a set)."""
+    return entry.path, entry.collection
 
 
 def _last_used(folder: Path) -> int:

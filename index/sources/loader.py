@@ -172,6 +172,8 @@ class Prepared:
     #: Whether the source gave the title (a derived one does not count for the suffix an
     #: id gets when another paper has it already).
     titled: bool
+    #: A derived title's next headlines (`enrich.ALTERNATIVES`), for `distinct_titles`.
+    alternatives: list[str] = field(default_factory=list)
 
     def to_tuple(self) -> tuple[Any, ...]:
         return (
@@ -181,18 +183,20 @@ class Prepared:
             self.abstract,
             self.anonymous,
             self.titled,
+            self.alternatives,
         )
 
     @classmethod
     def from_tuple(cls, row: tuple[Any, ...]) -> Prepared:
-        fields, own_links, identities, abstract, anonymous, titled = row
-        return cls(Paper(*fields), own_links, identities, abstract, anonymous, titled)
+        fields, own_links, identities, abstract, anonymous, titled, alternatives = row
+        paper = Paper(*fields)
+        return cls(paper, own_links, identities, abstract, anonymous, titled, alternatives)
 
 
 def prepare(paper: Paper) -> Prepared:
     """`paper` (rendered) enriched on its own, with its merge keys."""
     prepared = _keyed(paper, own_links=list(paper.links))
-    enrich(paper)
+    enrich(paper, prepared.alternatives)
     return prepared
 
 
@@ -271,7 +275,8 @@ def merge_records(records: Iterable[Prepared]) -> tuple[list[Prepared], list[Pre
     merged, absorbing = _merge(records)
     for record in absorbing:
         record.paper.links = paper_links(Known(urls=record.own_links, text=record.paper.text))
-    distinct_titles(record.paper for record in merged)
+    kept = {id(record.paper): record.alternatives for record in merged}
+    distinct_titles((record.paper for record in merged), lambda paper: kept[id(paper)])
     staying = {id(record) for record in merged}
     return merged, [record for record in records if id(record) not in staying]
 

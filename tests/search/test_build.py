@@ -197,3 +197,76 @@ def test_a_damaged_source_record_file_is_read_again(tmp_path, corpus, monkeypatc
     second = built(data, [corpus])
     assert spy.paths == ["part-000.txt"]
     _same_as_from_nothing(tmp_path, second, [corpus])
+
+
+def test_derived_titles_repeated_across_sources_differ_as_from_nothing(tmp_path, monkeypatch):
+    """Titles are made distinct over the whole corpus after merging; a source kept from the
+    previous build brings its papers' other headlines, and no abstract is read again."""
+    shared = "Large models memorise rare facts from their training data."
+    a = tmp_path / "a.txt"
+    a.write_text(f"List A\n\n{shared} Sparse probes find them.\n", encoding="utf-8")
+    data = tmp_path / "data"
+    built(data, [a])
+    b = tmp_path / "b.txt"
+    b.write_text(f"List B\n\n{shared} Pruning removes them.\n\n{shared}\n", encoding="utf-8")
+    spy = PrepareSpy(monkeypatch)
+    second = built(data, [a, b])
+    assert spy.paths == ["b.txt"]
+    titles = [paper.title for paper in second.papers]
+    assert titles == [
+        "Large models memorise rare facts from their training data",
+        "Pruning removes them",
+        "Large models memorise rare facts from their training data (2)",
+    ]
+    assert titles == [paper.title for paper in from_nothing(tmp_path, [a, b]).papers]
+
+
+def _single_file(tmp_path: Path, name: str, count: int, seed: int) -> Path:
+    folder = tmp_path / f"{name}-files"
+    (path,) = write_generated_corpus(folder, count, seed=seed, per_file=count, first_part=seed)
+    return path
+
+
+def test_a_source_added_to_the_configuration_is_the_only_one_read(tmp_path, corpus, monkeypatch):
+    """Another list of sources is another index (another set); its first build takes the
+    records and parts of the files it shares with the set used last."""
+    data = tmp_path / "data"
+    first = built(data, [corpus])
+    added = _single_file(tmp_path, "added", 100, seed=11)
+    spy = PrepareSpy(monkeypatch)
+    second = built(data, [corpus, added])
+    assert spy.paths == [added.name]
+    assert second.location != first.location
+    kept = {part.id for part in first.meta.parts} & {part.id for part in second.meta.parts}
+    assert sum(part.papers for part in second.meta.parts if part.id not in kept) == 100
+    _same_as_from_nothing(tmp_path, second, [corpus, added])
+
+
+def test_a_source_removed_from_the_configuration_reads_nothing(tmp_path, corpus, monkeypatch):
+    data = tmp_path / "data"
+    added = _single_file(tmp_path, "added", 100, seed=11)
+    built(data, [added, corpus])
+    spy = PrepareSpy(monkeypatch)
+    second = built(data, [corpus])
+    assert spy.paths == []
+    assert len(second.papers) == 300
+    _same_as_from_nothing(tmp_path, second, [corpus])
+
+
+def test_a_set_being_built_lends_nothing(tmp_path, corpus, monkeypatch):
+    from paperterm.index.atomic import FileLock
+    from paperterm.index.search.store import Store
+    from paperterm.index.sources.files import SourceSpec
+
+    data = tmp_path / "data"
+    built(data, [corpus])
+    busy = FileLock(Store(data, [SourceSpec(corpus)]).root / "build.lock")
+    assert busy.try_acquire()
+    try:
+        spy = PrepareSpy(monkeypatch)
+        added = _single_file(tmp_path, "added", 100, seed=11)
+        second = built(data, [corpus, added])
+    finally:
+        busy.release()
+    assert sorted(spy.paths) == sorted([*(p.name for p in corpus.iterdir()), added.name])
+    _same_as_from_nothing(tmp_path, second, [corpus, added])
