@@ -26,9 +26,14 @@ APP_NAME = "paperterm"
 CONFIG_MAX_BYTES = 1 << 20
 CONFIG_ENV = "PAPERTERM_CONFIG"
 DATA_DIR_ENV = "PAPERTERM_DATA_DIR"
+ENGINE_ENV = "PAPERTERM_ENGINE"
+#: The search engines: "auto" is Whoosh (pure Python, always there); "tantivy" needs the
+#: optional extra (`pip install 'paperterm[tantivy]'`).
+ENGINES = ("auto", "whoosh", "tantivy")
 
 _TOP_KEYS = {
     "data_dir": str,
+    "engine": str,
     "include_seeds": bool,
     "sources": list,
     "search": dict,
@@ -48,6 +53,7 @@ class ConfigError(Exception):
 class Config:
     path: Path | None = None
     data_dir: Path | None = None
+    engine: str = "auto"
     include_seeds: bool = True
     sources: list[SourceSpec] = field(default_factory=list)
     search_limit: int = 200
@@ -98,6 +104,18 @@ def resolve_data_dir(option: str | None, config: Config) -> Path:
     return default_data_dir()
 
 
+def resolve_engine(option: str | None, config: Config) -> str:
+    """The engine asked for: the option, else $PAPERTERM_ENGINE, else the config's."""
+    if option:
+        return option
+    env = os.environ.get(ENGINE_ENV)
+    if env:
+        if env not in ENGINES:
+            raise ConfigError(f"{ENGINE_ENV}: must be one of {', '.join(ENGINES)}, not {env!r}")
+        return env
+    return config.engine
+
+
 def load_config(path: Path, must_exist: bool) -> Config:
     """The config in `path`; a missing file is the defaults unless the user named it (a
     default path under an XDG_CONFIG_HOME that is a file is missing, too)."""
@@ -127,6 +145,17 @@ def parse_config(text: str, path: Path | None = None) -> Config:
     _check_keys(raw, _TOP_KEYS, "", path, locate)
     if "data_dir" in raw:
         config.data_dir = _expand(raw["data_dir"], path)
+    if "engine" in raw:
+        if raw["engine"] not in ENGINES:
+            raise ConfigError(
+                _where(
+                    path,
+                    locate.key("", "engine"),
+                    "engine",
+                    f"must be one of {', '.join(ENGINES)}, not {raw['engine']!r}",
+                )
+            )
+        config.engine = raw["engine"]
     if "include_seeds" in raw:
         config.include_seeds = raw["include_seeds"]
     for number, entry in enumerate(raw.get("sources", []), start=1):

@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from paperterm.index.sources.loader import Corpus
 
 
+#: Above this many papers, `engine = "auto"` (Whoosh) says how to get the tantivy engine.
+LARGE_CORPUS = 100_000
+
+
 class SessionError(Exception):
     """A one-line reason the session cannot start (bad data dir, missing source...)."""
 
@@ -69,13 +73,39 @@ class Session:
             specs = [SourceSpec(path) for path in sources]
         else:
             specs = (bundled_seeds() if config.include_seeds else []) + list(config.sources)
+        if config.engine == "tantivy":
+            from paperterm.index.search.tantivy_index import TantivyMissing, load_tantivy
+
+            try:
+                load_tantivy()
+            except TantivyMissing as error:
+                raise SessionError(str(error)) from None
         return cls(data_dir=data_dir, specs=specs, config=config)
+
+    @property
+    def engine(self) -> str:
+        """The engine the index is built for: "auto" is Whoosh."""
+        return "tantivy" if self.config.engine == "tantivy" else "whoosh"
 
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = Store(self.data_dir, self.specs)
+            self._store = Store(self.data_dir, self.specs, self.engine)
         return self._store
+
+    def note_engine(self, opened: OpenIndex) -> None:
+        """With `engine = "auto"` and a large corpus, say (once) how to get the engine made
+        for it, when it is not installed."""
+        if self.config.engine != "auto" or opened.meta.papers <= LARGE_CORPUS:
+            return
+        from paperterm.index.search.tantivy_index import INSTALL_HINT, tantivy_installed
+
+        hint = (
+            f"{opened.meta.papers:,} papers: searching is faster with the tantivy engine "
+            f'({INSTALL_HINT}, then engine = "tantivy" in the config)'
+        )
+        if hint not in self.warnings and not tantivy_installed():
+            self.warnings.append(hint)
 
     def files(self) -> list[SourceFile]:
         """The source files, in corpus order."""
@@ -123,6 +153,7 @@ class Session:
         opened = None if papers is None else store.open_index(folder, meta, papers)
         if opened is not None:
             store.mark_used()
+            self.note_engine(opened)
         return opened
 
     def load_corpus(self) -> Corpus:
@@ -155,6 +186,7 @@ class Session:
                 builder = Builder(store, self.files(), self._problems, listener, reuse=not force)
                 opened = builder.run()
             store.remove_old_sets()
+            self.note_engine(opened)
             return opened
         except OSError as error:
             # Read-only, full, or damaged in a way we did not make (a file where the index

@@ -97,6 +97,23 @@ class WordTokenizer(Tokenizer):  # type: ignore[misc]  # Whoosh has no type hint
                 yield token
 
 
+class _CutTable(dict[str, str]):
+    """Word as written -> its terms joined by spaces ("" for a stop word), cut on first
+    sight."""
+
+    def __init__(self, tokenizer: WordTokenizer) -> None:
+        super().__init__()
+        self._tokenizer = tokenizer
+
+    def __missing__(self, word: str) -> str:
+        found = self[word] = " ".join(token.text for token in self._tokenizer(word))
+        return found
+
+
+#: Words whose terms `FieldAnalysis.joined` keeps at most (~100 bytes each).
+CUT_TABLE_WORDS = 400_000
+
+
 def stemming_analyzer() -> WordTokenizer:
     """For prose (titles, abstracts): stop words dropped, English stemming, CJK bigrams."""
     return WordTokenizer(stem=True, minsize=2)
@@ -119,6 +136,7 @@ class FieldAnalysis:
     def __init__(self) -> None:
         self._prose = stemming_analyzer()
         self._plain = plain_analyzer()
+        self._cut = {True: _CutTable(self._prose), False: _CutTable(self._plain)}
 
     def analyzer(self, field: str) -> WordTokenizer:
         return self._prose if field in STEMMED_FIELDS else self._plain
@@ -134,3 +152,14 @@ class FieldAnalysis:
         """The words of `text` as written (lower case, stop words dropped): what the
         vocabulary holds."""
         return [token.text for token in self._plain(text)]
+
+    def joined(self, field: str, text: str) -> str:
+        """The index terms of `text` in `field` joined by single spaces: what the tantivy
+        engine indexes (its whitespace tokenizer numbers them one after the other, as the
+        analyzers number their positions), so that both engines hold the same terms. Cut
+        word by word through a table of the words seen, ~4 times faster than the
+        analyzer's token stream."""
+        table = self._cut[field in STEMMED_FIELDS]
+        if len(table) > CUT_TABLE_WORDS:  # a vocabulary that keeps growing: bounded memory
+            table.clear()
+        return " ".join(filter(None, map(table.__getitem__, WORD.findall(text))))

@@ -15,12 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from paperterm.index.papers import Paper
 
-if TYPE_CHECKING:
-    from whoosh.index import Index
+
+class EngineIndex(Protocol):
+    """An engine's index open for reading (`OpenIndex.ix`; `searcher.open_engine` makes the
+    engine that searches it)."""
+
+    def doc_count_all(self) -> int: ...
+
+    def close(self) -> None: ...
 
 
 class PartWriter(Protocol):
@@ -63,10 +69,10 @@ class EngineFiles(Protocol):
         """Make the index of `folder` these parts, in this order."""
         ...
 
-    def open(self, folder: Path) -> Index:
+    def open(self, folder: Path) -> EngineIndex:
         """The index of `folder`, for reading (what `OpenIndex.ix` and the searcher take)."""
         ...
 
-    def in_memory(self, papers: Sequence[Paper]) -> object:
+    def in_memory(self, papers: Sequence[Paper]) -> EngineIndex:
         """An index of `papers` in memory (a data dir that cannot be written)."""
         ...

@@ -3,7 +3,7 @@
 `Searcher` is what the CLI and the reader call. It parses the query, corrects its typos
 (correction.py), has the `Planner` plan it (plan.py: terms, expansions, budgets, the
 "most of your words" fallback; no engine in it) and the engine run the plan
-(whoosh_engine.py), falls back when nothing matches, adds snippets and a "did you mean".
+(whoosh_engine.py, tantivy_engine.py), falls back when nothing matches, adds snippets and a "did you mean".
 `Searcher.search` never raises for any query string.
 """
 
@@ -12,11 +12,10 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 
-from whoosh.index import Index
-
 from paperterm.index.papers import Paper
 from paperterm.index.search.correction import Corrector
 from paperterm.index.search.engine import Engine, Scored
+from paperterm.index.search.engine_files import EngineIndex
 from paperterm.index.search.hits import Hit, Matcher, Results, Span, mark, snippet
 from paperterm.index.search.plan import Planner, postings_budget
 from paperterm.index.search.query import ParsedQuery, parse_query
@@ -35,21 +34,33 @@ SNIPPET_SCAN_CHARS = 20_000
 SIMILAR_SCAN_CHARS = 20_000
 
 
+def open_engine(ix: EngineIndex, ids: Sequence[str]) -> Engine:
+    """The engine that searches an open index: tantivy's for a tantivy index (imported only
+    then: it is optional), else Whoosh's."""
+    from paperterm.index.search.tantivy_index import TantivyIndex
+
+    if isinstance(ix, TantivyIndex):
+        from paperterm.index.search.tantivy_engine import TantivyEngine
+
+        return TantivyEngine(ix, ids)
+    return WhooshEngine(ix, ids)  # type: ignore[arg-type]  # Whoosh has no type hints
+
+
 class Searcher:
     """Queries over one open index. Not thread-safe: use one per thread (or a lock)."""
 
     def __init__(
-        self, ix: Index, papers: Sequence[Paper], vocabulary: Vocabulary | None = None
+        self, ix: EngineIndex, papers: Sequence[Paper], vocabulary: Vocabulary | None = None
     ) -> None:
         """`papers` in the index's order (a document's number is its paper's position);
         a `PaperList` is read only where hits need it."""
         self.papers = papers
         if isinstance(papers, PaperList):
             self.by_id: Mapping[str, Paper] = papers.by_id
-            self.engine: Engine = WhooshEngine(ix, papers.ids)
+            self.engine: Engine = open_engine(ix, papers.ids)
         else:
             self.by_id = {paper.id: paper for paper in papers}
-            self.engine = WhooshEngine(ix, [paper.id for paper in papers])
+            self.engine = open_engine(ix, [paper.id for paper in papers])
         self.vocabulary = vocabulary or Vocabulary.of_papers(papers)
         papers_count = self.engine.paper_count()
         self.planner = Planner(

@@ -18,7 +18,8 @@ Layout inside `<data dir>/index/`:
             rows.bin         what the list shows of each paper, and its id
             vocab.json       the corpus's words and how often they occur
             sources/*.bin    each source file's prepared records and word counts
-            engine/          the engine's files (Whoosh: segments, table of contents)
+            engine/          the engine's files (Whoosh: segments, table of contents;
+                             tantivy: a folder per part and parts.json)
         tmp-<stamp>/         a build in progress (or killed mid-way: removed by the next)
 
 A command answers from the index of its own sources only (two processes with different
@@ -56,14 +57,12 @@ from paperterm.index.atomic import (
     write_json,
 )
 from paperterm.index.papers import Paper
-from paperterm.index.search.engine_files import EngineFiles
+from paperterm.index.search.engine_files import EngineFiles, EngineIndex
 from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile, RecordFileError
 from paperterm.index.search.whoosh_index import WhooshFiles
 from paperterm.index.sources.files import SourceSpec
 
 if TYPE_CHECKING:
-    from whoosh.index import Index
-
     from paperterm.index.search.vocabulary import Vocabulary
 
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
@@ -81,8 +80,17 @@ ROWS_FILE = "rows.bin"
 VOCABULARY_FILE = "vocab.json"
 SOURCES_FOLDER = "sources"
 ENGINE_FOLDER = "engine"
+
+
+def _tantivy_files() -> EngineFiles:
+    """The optional engine (raises `TantivyMissing` when tantivy is not installed)."""
+    from paperterm.index.search.tantivy_index import TantivyFiles
+
+    return TantivyFiles()
+
+
 #: The engines whose indexes the store keeps, by name (`engine_files.EngineFiles`).
-ENGINES: dict[str, Callable[[], EngineFiles]] = {"whoosh": WhooshFiles}
+ENGINES: dict[str, Callable[[], EngineFiles]] = {"whoosh": WhooshFiles, "tantivy": _tantivy_files}
 _READ_CHUNK = 1 << 20
 
 
@@ -293,7 +301,7 @@ class OpenIndex:
     """A usable index and the papers it holds (in corpus order: a document's number in the
     engine is its paper's position)."""
 
-    ix: Index
+    ix: EngineIndex
     papers: Sequence[Paper]
     meta: Meta
     location: str  # folder of the generation, or ":memory:" (or a build in progress)

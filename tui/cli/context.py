@@ -12,7 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from paperterm.index.config import Config, load_config, resolve_config_path, resolve_data_dir
+from paperterm.index.config import (
+    Config,
+    load_config,
+    resolve_config_path,
+    resolve_data_dir,
+    resolve_engine,
+)
 from paperterm.index.library.bookmarks import Bookmark, BookmarksError, BookmarkStore
 from paperterm.index.papers import Paper
 from paperterm.index.search.store import OpenIndex
@@ -52,6 +58,7 @@ class Context:
         config_path, must_exist = resolve_config_path(getattr(args, "config", None))
         self.config: Config = load_config(config_path, must_exist)
         self.data_dir = resolve_data_dir(getattr(args, "data_dir", None), self.config)
+        self.config.engine = resolve_engine(getattr(args, "engine", None), self.config)
         sources = [Path(p).expanduser() for p in getattr(args, "source", None) or []]
         self.session = Session.create(self.data_dir, sources, self.config)
         self._opened: OpenIndex | None = None

@@ -76,6 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="config file (env PAPERTERM_CONFIG)",
     )
     common.add_argument(
+        "--engine",
+        choices=("auto", "whoosh", "tantivy"),
+        default=argparse.SUPPRESS,
+        help="search engine (env PAPERTERM_ENGINE; tantivy needs paperterm[tantivy])",
+    )
+    common.add_argument(
         "--source",
         metavar="PATH",
         action="append",

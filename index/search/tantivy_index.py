@@ -1,0 +1,232 @@
+"""A generation's tantivy index (the optional engine for large corpora): its schema, each
+paper's document, parts written and kept.
+
+Each part is a tantivy index of its own in the engine folder, `<part id>.part/`, holding the
+papers of a run of consecutive sources in corpus order; `parts.json` lists the parts of the
+index in order, with their paper counts, so a paper's row in the papers file is its part's
+offset plus its `row` (a fast field). A build keeps a part whose papers did not change by
+hard-linking its files (tantivy never changes a segment's files once written).
+
+Text is cut by our own analyzers (`FieldAnalysis.joined`: the terms joined by spaces) and
+indexed with tantivy's whitespace tokenizer, so both engines hold the same terms: stemming,
+stop words and CJK bigrams are Whoosh's, and the query planner serves both.
+
+`tantivy` is imported only here and in `tantivy_engine.py`, and only when used: it is an
+optional dependency (`pip install 'paperterm[tantivy]'`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from paperterm.index.atomic import write_json
+from paperterm.index.papers import Paper
+
+if TYPE_CHECKING:
+    import tantivy
+
+    from paperterm.index.search.analysis import FieldAnalysis
+
+PARTS_FILE = "parts.json"
+PART_SUFFIX = ".part"
+#: The text fields, as the Whoosh schema names them (`whoosh_index.make_schema`).
+TEXT_FIELDS = ("all", "name", "title", "authors", "collection")
+#: The writer's memory: tantivy writes a segment whenever it is full (a worker process
+#: writes one part at a time, so a build holds this per worker).
+WRITER_HEAP = 64_000_000
+INSTALL_HINT = "pip install 'paperterm[tantivy]'"
+
+
+class TantivyMissing(Exception):
+    """The tantivy engine was asked for and `tantivy` is not installed."""
+
+
+def load_tantivy() -> Any:
+    """The `tantivy` module, or `TantivyMissing` with the one line that says how to get it."""
+    try:
+        import tantivy
+    except ImportError:
+        raise TantivyMissing(
+            f'engine = "tantivy" needs the tantivy package: {INSTALL_HINT}'
+        ) from None
+    return tantivy
+
+
+def tantivy_installed() -> bool:
+    try:
+        load_tantivy()
+    except TantivyMissing:
+        return False
+    return True
+
+
+def make_schema() -> tantivy.Schema:
+    tantivy = load_tantivy()
+    builder = tantivy.SchemaBuilder()
+    builder.add_unsigned_field("row", indexed=True, fast=True)
+    for name in TEXT_FIELDS:
+        builder.add_text_field(name, tokenizer_name="whitespace", index_option="position")
+    return builder.build()
+
+
+def paper_fields(paper: Paper) -> dict[str, str]:
+    """The text of each field of a paper's document (as `whoosh_index.paper_document`)."""
+    authors = " ; ".join(paper.authors)
+    collections = " ; ".join(paper.collections)
+    return {
+        "all": "\n".join((paper.name, paper.title, paper.text, authors, collections)),
+        "name": paper.name,
+        "title": paper.title,
+        "authors": authors,
+        "collection": collections,
+    }
+
+
+def make_document(
+    tantivy: Any, analysis: FieldAnalysis, row: int, paper: Paper
+) -> tuple[tantivy.Document, int]:
+    """A paper's document, `row` its place in its part, and the distinct terms of its `all`
+    field (what the part's size follows)."""
+    document = tantivy.Document()
+    document.add_unsigned("row", row)
+    words = 0
+    for name, text in paper_fields(paper).items():
+        terms = analysis.joined(name, text)
+        document.add_text(name, terms)
+        if name == "all":
+            words = len(set(terms.split()))
+    return document, words
+
+
+@dataclass(frozen=True, slots=True)
+class TantivyPart:
+    """A part of the index: its folder's id and how many papers it holds."""
+
+    id: str
+    papers: int
+
+
+class PartWriter:
+    """Writes one part: the documents of some papers, in the order given."""
+
+    def __init__(self, folder: Path) -> None:
+        from paperterm.index.search.analysis import FieldAnalysis
+
+        self._tantivy = load_tantivy()
+        self.id = uuid.uuid4().hex[:16]
+        self._folder = folder / f"{self.id}{PART_SUFFIX}"
+        self._folder.mkdir(parents=True)
+        self._index = self._tantivy.Index(make_schema(), path=str(self._folder))
+        self._writer = self._index.writer(WRITER_HEAP, 1)
+        self._analysis = FieldAnalysis()
+        self._count = 0
+        self._postings = 0
+
+    def add(self, paper: Paper) -> None:
+        document, words = make_document(self._tantivy, self._analysis, self._count, paper)
+        self._writer.add_document(document)
+        self._postings += words
+        self._count += 1
+
+    def __len__(self) -> int:
+        return self._count
+
+    @property
+    def postings(self) -> int:
+        return self._postings
+
+    def finish(self) -> TantivyPart:
+        self._writer.commit()
+        self._writer.wait_merging_threads()
+        del self._writer
+        return TantivyPart(self.id, self._count)
+
+
+class TantivyIndex:
+    """An open tantivy index: its parts in order, each with the row of its first paper."""
+
+    def __init__(self, parts: Sequence[tuple[Any, int]]) -> None:
+        self.parts = [(index, index.searcher(), offset) for index, offset in parts]
+        self.schema = make_schema()
+
+    def doc_count_all(self) -> int:
+        return sum(int(searcher.num_docs) for _, searcher, _ in self.parts)
+
+    def close(self) -> None:
+        self.parts = []
+
+
+def _is_lock(name: str) -> bool:
+    """Tantivy's lock files, which it makes (and may remove) whenever it opens an index."""
+    return name.startswith(".") and name.endswith(".lock")
+
+
+class TantivyFiles:
+    """The tantivy engine's files in a generation's engine folder (`EngineFiles`)."""
+
+    name = "tantivy"
+
+    def __init__(self) -> None:
+        load_tantivy()  # a clear error at once, not in a worker process
+
+    def part_writer(self, folder: Path) -> PartWriter:
+        return PartWriter(folder)
+
+    def part_id(self, part: TantivyPart) -> str:
+        return part.id
+
+    def parts(self, folder: Path) -> dict[str, TantivyPart]:
+        listed = json.loads((folder / PARTS_FILE).read_text(encoding="utf-8"))
+        return {entry["id"]: TantivyPart(entry["id"], int(entry["papers"])) for entry in listed}
+
+    def part_files(self, folder: Path, part: TantivyPart) -> list[str]:
+        name = f"{part.id}{PART_SUFFIX}"
+        return sorted(
+            f"{name}/{file}" for file in os.listdir(folder / name) if not _is_lock(file)
+        )
+
+    def keep_part(self, base: Path, folder: Path, part: TantivyPart) -> None:
+        (folder / f"{part.id}{PART_SUFFIX}").mkdir(parents=True, exist_ok=True)
+        for name in self.part_files(base, part):
+            os.link(base / name, folder / name)
+
+    def commit(self, folder: Path, parts: Sequence[TantivyPart]) -> None:
+        """Make the index of `folder` these parts, in order; the lock files the writers left
+        are removed, so that no checksum is recorded for them."""
+        folder.mkdir(parents=True, exist_ok=True)
+        for part in parts:
+            for file in os.listdir(folder / f"{part.id}{PART_SUFFIX}"):
+                if _is_lock(file):
+                    (folder / f"{part.id}{PART_SUFFIX}" / file).unlink(missing_ok=True)
+        write_json(folder / PARTS_FILE, [{"id": p.id, "papers": p.papers} for p in parts])
+
+    def open(self, folder: Path) -> TantivyIndex:
+        tantivy = load_tantivy()
+        opened = []
+        offset = 0
+        for part in self.parts(folder).values():
+            index = tantivy.Index.open(str(folder / f"{part.id}{PART_SUFFIX}"))
+            opened.append((index, offset))
+            offset += part.papers
+        return TantivyIndex(opened)
+
+    def in_memory(self, papers: Sequence[Paper]) -> TantivyIndex:
+        """An index of `papers` in RAM (for a data dir that cannot be written)."""
+        from paperterm.index.search.analysis import FieldAnalysis
+
+        tantivy = load_tantivy()
+        index = tantivy.Index(make_schema())
+        writer = index.writer(WRITER_HEAP, 1)
+        analysis = FieldAnalysis()
+        for row, paper in enumerate(papers):
+            writer.add_document(make_document(tantivy, analysis, row, paper)[0])
+        writer.commit()
+        writer.wait_merging_threads()
+        index.reload()
+        return TantivyIndex([(index, 0)])
