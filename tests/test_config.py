@@ -12,6 +12,7 @@ from paperterm.index.config import (
     parse_config,
     resolve_config_path,
     resolve_data_dir,
+    resolve_engine,
 )
 
 EXAMPLE = ROOT / "config.example.toml"
@@ -22,6 +23,7 @@ def test_example_config_is_valid_and_documents_every_key():
     text = EXAMPLE.read_text(encoding="utf-8")
     for key in (
         "data_dir",
+        "engine",
         "include_seeds",
         "[[sources]]",
         "path",
@@ -75,6 +77,8 @@ def test_values_are_read(tmp_path):
         ("[ui\ntheme = 'x'\n", r"c.toml:1:\d+: "),
         ("[keys]\nquit = 5\n", "c.toml:2: keys.quit: must be a string"),
         ("colour = 'red'\n", "c.toml:1: colour: unknown key"),
+        ("\nengine = 'lucene'\n", "c.toml:2: engine: must be one of auto, whoosh, tantivy"),
+        ("engine = 2\n", "c.toml:1: engine: must be a string"),
     ],
 )
 def test_errors_name_file_line_and_key(tmp_path, text, expected):
@@ -128,3 +132,16 @@ def test_no_config_under_an_xdg_config_home_that_is_a_file(tmp_path):
     a_file = tmp_path / "config-home"
     a_file.write_text("x")
     assert load_config(a_file / "paperterm" / "config.toml", must_exist=False) == Config()
+
+
+def test_the_engine_is_the_option_else_the_environment_else_the_config(monkeypatch):
+    config = parse_config("engine = 'whoosh'\n")
+    assert config.engine == "whoosh" and Config().engine == "auto"
+    monkeypatch.delenv("PAPERTERM_ENGINE", raising=False)
+    assert resolve_engine(None, config) == "whoosh"
+    monkeypatch.setenv("PAPERTERM_ENGINE", "tantivy")
+    assert resolve_engine(None, config) == "tantivy"
+    assert resolve_engine("auto", config) == "auto"
+    monkeypatch.setenv("PAPERTERM_ENGINE", "sphinx")
+    with pytest.raises(ConfigError, match="PAPERTERM_ENGINE: must be one of auto, whoosh"):
+        resolve_engine(None, config)

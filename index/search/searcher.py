@@ -3,7 +3,8 @@
 `Searcher` is what the CLI and the reader call. It parses the query, corrects its typos
 (correction.py), has the `Planner` plan it (plan.py: terms, expansions, budgets, the
 "most of your words" fallback; no engine in it) and the engine run the plan
-(whoosh_engine.py, tantivy_engine.py), falls back when nothing matches, adds snippets and a "did you mean".
+(whoosh_engine.py, or tantivy_engine.py), falls back when nothing matches, adds snippets
+and a "did you mean".
 `Searcher.search` never raises for any query string.
 """
 
@@ -43,7 +44,7 @@ def open_engine(ix: EngineIndex, ids: Sequence[str]) -> Engine:
         from paperterm.index.search.tantivy_engine import TantivyEngine
 
         return TantivyEngine(ix, ids)
-    return WhooshEngine(ix, ids)  # type: ignore[arg-type]  # Whoosh has no type hints
+    return WhooshEngine(ix, ids)
 
 
 class Searcher:

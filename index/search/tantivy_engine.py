@@ -141,7 +141,9 @@ class TantivyEngine:
         kept = ranked if limit is None else ranked[:limit]
         return [(row, scores[row]) for row in kept], len(matching)
 
-    def _run(self, part: _Part, query: Any, limit: int | None) -> tuple[list[tuple[int, float]], int]:
+    def _run(
+        self, part: _Part, query: Any, limit: int | None
+    ) -> tuple[list[tuple[int, float]], int]:
         """The best `limit` rows (all when None) `query` matches in a part, and how many
         it matches."""
         wanted = part.count if limit is None else min(limit, part.count)

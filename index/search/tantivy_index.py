@@ -12,7 +12,8 @@ indexed with tantivy's whitespace tokenizer, so both engines hold the same terms
 stop words and CJK bigrams are Whoosh's, and the query planner serves both.
 
 `tantivy` is imported only here and in `tantivy_engine.py`, and only when used: it is an
-optional dependency (`pip install 'paperterm[tantivy]'`).
+optional dependency (`pip install 'paperterm[tantivy]'`), so its objects are typed `Any`
+(the default install type-checks without it).
 """
 
 from __future__ import annotations
@@ -29,8 +30,6 @@ from paperterm.index.atomic import write_json
 from paperterm.index.papers import Paper
 
 if TYPE_CHECKING:
-    import tantivy
-
     from paperterm.index.search.analysis import FieldAnalysis
 
 PARTS_FILE = "parts.json"
@@ -66,7 +65,7 @@ def tantivy_installed() -> bool:
     return True
 
 
-def make_schema() -> tantivy.Schema:
+def make_schema() -> Any:
     tantivy = load_tantivy()
     builder = tantivy.SchemaBuilder()
     builder.add_unsigned_field("row", indexed=True, fast=True)
@@ -88,9 +87,7 @@ def paper_fields(paper: Paper) -> dict[str, str]:
     }
 
 
-def make_document(
-    tantivy: Any, analysis: FieldAnalysis, row: int, paper: Paper
-) -> tuple[tantivy.Document, int]:
+def make_document(tantivy: Any, analysis: FieldAnalysis, row: int, paper: Paper) -> tuple[Any, int]:
     """A paper's document, `row` its place in its part, and the distinct terms of its `all`
     field (what the part's size follows)."""
     document = tantivy.Document()
@@ -162,6 +159,13 @@ class TantivyIndex:
         self.parts = []
 
 
+def _part(part: object) -> TantivyPart:
+    """A part the store hands back (it keeps every engine's parts as plain objects)."""
+    if not isinstance(part, TantivyPart):
+        raise TypeError(f"not a tantivy part: {part!r}")
+    return part
+
+
 def _is_lock(name: str) -> bool:
     """Tantivy's lock files, which it makes (and may remove) whenever it opens an index."""
     return name.startswith(".") and name.endswith(".lock")
@@ -178,39 +182,41 @@ class TantivyFiles:
     def part_writer(self, folder: Path) -> PartWriter:
         return PartWriter(folder)
 
-    def part_id(self, part: TantivyPart) -> str:
-        return part.id
+    def part_id(self, part: object) -> str:
+        return _part(part).id
 
-    def parts(self, folder: Path) -> dict[str, TantivyPart]:
+    def parts(self, folder: Path) -> dict[str, object]:
+        return {part.id: part for part in self._listed(folder)}
+
+    def _listed(self, folder: Path) -> list[TantivyPart]:
         listed = json.loads((folder / PARTS_FILE).read_text(encoding="utf-8"))
-        return {entry["id"]: TantivyPart(entry["id"], int(entry["papers"])) for entry in listed}
+        return [TantivyPart(str(entry["id"]), int(entry["papers"])) for entry in listed]
 
-    def part_files(self, folder: Path, part: TantivyPart) -> list[str]:
-        name = f"{part.id}{PART_SUFFIX}"
-        return sorted(
-            f"{name}/{file}" for file in os.listdir(folder / name) if not _is_lock(file)
-        )
+    def part_files(self, folder: Path, part: object) -> list[str]:
+        name = f"{_part(part).id}{PART_SUFFIX}"
+        return sorted(f"{name}/{file}" for file in os.listdir(folder / name) if not _is_lock(file))
 
-    def keep_part(self, base: Path, folder: Path, part: TantivyPart) -> None:
-        (folder / f"{part.id}{PART_SUFFIX}").mkdir(parents=True, exist_ok=True)
+    def keep_part(self, base: Path, folder: Path, part: object) -> None:
+        (folder / f"{_part(part).id}{PART_SUFFIX}").mkdir(parents=True, exist_ok=True)
         for name in self.part_files(base, part):
             os.link(base / name, folder / name)
 
-    def commit(self, folder: Path, parts: Sequence[TantivyPart]) -> None:
+    def commit(self, folder: Path, parts: Sequence[object]) -> None:
         """Make the index of `folder` these parts, in order; the lock files the writers left
         are removed, so that no checksum is recorded for them."""
         folder.mkdir(parents=True, exist_ok=True)
-        for part in parts:
+        listed = [_part(part) for part in parts]
+        for part in listed:
             for file in os.listdir(folder / f"{part.id}{PART_SUFFIX}"):
                 if _is_lock(file):
                     (folder / f"{part.id}{PART_SUFFIX}" / file).unlink(missing_ok=True)
-        write_json(folder / PARTS_FILE, [{"id": p.id, "papers": p.papers} for p in parts])
+        write_json(folder / PARTS_FILE, [{"id": p.id, "papers": p.papers} for p in listed])
 
     def open(self, folder: Path) -> TantivyIndex:
         tantivy = load_tantivy()
         opened = []
         offset = 0
-        for part in self.parts(folder).values():
+        for part in self._listed(folder):
             index = tantivy.Index.open(str(folder / f"{part.id}{PART_SUFFIX}"))
             opened.append((index, offset))
             offset += part.papers

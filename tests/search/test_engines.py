@@ -1,0 +1,200 @@
+"""Choosing the engine, and what holds for the tantivy engine as for Whoosh: its own folder,
+checksums, damage rebuilt, parts kept, the same answers."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import engine_config
+from wild_queries import WILD_QUERIES
+
+from paperterm.index import session as session_module
+from paperterm.index.config import Config
+from paperterm.index.papers import Paper
+from paperterm.index.search import store as store_module
+from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.store import OpenIndex
+from paperterm.index.search.tantivy_index import PARTS_FILE, TantivyFiles
+from paperterm.index.session import Session, SessionError
+from paperterm.tui.cli.main import main
+
+SEED_PAPERS = 38
+
+
+def _session(data: Path, engine: str, sources: list[Path] | None = None) -> Session:
+    return Session.create(data, sources or [], engine_config(engine))
+
+
+def _answers(opened: OpenIndex, queries: list[str]) -> list[tuple[int, set[str]]]:
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    found = []
+    for query in queries:
+        results = searcher.search(query, limit=None, snippets=False)
+        found.append((results.total, set(results.ids)))
+    return found
+
+
+def test_each_engine_builds_its_own_index_and_switching_back_reuses_it(tmp_path):
+    data = tmp_path / "data"
+    whoosh, _ = _session(data, "whoosh").open()
+    tantivy, _ = _session(data, "tantivy").open()
+    assert Path(whoosh.location).parent.parent.name == "whoosh"
+    assert Path(tantivy.location).parent.parent.name == "tantivy"
+    assert (Path(tantivy.location) / "engine" / PARTS_FILE).is_file()
+    assert not list((Path(tantivy.location) / "engine").glob("*.toc"))
+    again = _session(data, "whoosh").open_existing()
+    assert again is not None and again.location == whoosh.location
+
+
+def test_both_engines_match_and_count_the_same_papers(tmp_path):
+    """One query language, one result contract: every query of the wild-query list (and a
+    few plain ones) matches the same papers in both engines."""
+    queries = [
+        "transformer",
+        "language models",
+        '"reverse complement"',
+        "graph -neural",
+        "title:diffusion",
+        "collection:论文",
+        "genom*",
+        "Caduseus~",
+        "persona genomics",
+        *WILD_QUERIES,
+    ]
+    data = tmp_path / "data"
+    whoosh = _answers(_session(data, "whoosh").open()[0], queries)
+    tantivy = _answers(_session(data, "tantivy").open()[0], queries)
+    for query, ours, theirs in zip(queries, whoosh, tantivy, strict=True):
+        assert ours == theirs, query
+
+
+@pytest.mark.parametrize("damage", ["segment truncated", "parts list missing", "part gone"])
+def test_a_damaged_tantivy_index_is_rebuilt(tmp_path, damage):
+    data = tmp_path / "data"
+    first, _ = _session(data, "tantivy").open()
+    engine = Path(first.location) / store_module.ENGINE_FOLDER
+    first.ix.close()
+    (part,) = engine.glob("*.part")
+    if damage == "segment truncated":
+        # A new file in its place: tantivy maps its files, and a mapped file cut in place
+        # faults whoever still reads it (a thread of tantivy's may, for a while).
+        store = next(part.glob("*.store"))
+        (part / "cut").write_bytes(store.read_bytes()[:10])
+        os.replace(part / "cut", store)
+    elif damage == "parts list missing":
+        (engine / PARTS_FILE).unlink()
+    else:
+        for file in part.iterdir():
+            file.unlink()
+        part.rmdir()
+    session = _session(data, "tantivy")
+    assert session.open_existing() is None
+    second, _ = session.open()
+    assert len(second.papers) == SEED_PAPERS and second.location != first.location
+    assert Searcher(second.ix, second.papers).search("transformer").total > 0
+
+
+def test_check_finds_a_sound_tantivy_index_sound_after_it_was_searched(tmp_path):
+    """tantivy makes lock files when it opens an index: none is recorded, so none can be
+    found missing or changed."""
+    data = tmp_path / "data"
+    opened, _ = _session(data, "tantivy").open()
+    Searcher(opened.ix, opened.papers).search("transformer")
+    check = _session(data, "tantivy").check()
+    assert (check.damaged, check.rebuilt) == ([], False)
+
+
+def test_adding_a_source_keeps_the_tantivy_part_of_the_others(tmp_path):
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "a.txt").write_text("A\n\nOtters in rivers.\n\nBeavers build dams.\n")
+    data = tmp_path / "data"
+    first, _ = _session(data, "tantivy", [folder]).open()
+    (kept,) = first.meta.parts
+    (folder / "b.txt").write_text("B\n\nHerons fish in rivers.\n")
+    second, _ = _session(data, "tantivy", [folder]).open()
+    assert second.meta.parts[0].id == kept.id
+    old = Path(first.location) / "engine" / f"{kept.id}.part" / "meta.json"
+    new = Path(second.location) / "engine" / f"{kept.id}.part" / "meta.json"
+    assert os.path.samefile(old, new)  # hard-linked, not written again
+    searcher = Searcher(second.ix, second.papers)
+    assert searcher.search("rivers").total == 2
+    assert [hit.paper.collections for hit in searcher.search("herons").hits] == [["B"]]
+
+
+def test_an_in_memory_tantivy_index_answers_as_the_built_one(tmp_path):
+    session = _session(tmp_path / "data", "tantivy")
+    memory = session.build_in_memory()
+    assert memory.location == ":memory:" and memory.ix.doc_count_all() == SEED_PAPERS
+    queries = ["transformer", "dna model", "collection:论文"]
+    assert _answers(memory, queries) == _answers(session.open()[0], queries)
+
+
+def test_asking_for_tantivy_without_it_installed_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "tantivy", None)  # `import tantivy` fails
+    config = Config()
+    config.engine = "tantivy"
+    with pytest.raises(SessionError, match=r"pip install 'paperterm\[tantivy\]'") as caught:
+        Session.create(tmp_path / "data", [], config)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_auto_says_once_how_to_get_tantivy_for_a_large_corpus(tmp_path, monkeypatch, installed):
+    monkeypatch.setattr(session_module, "LARGE_CORPUS", 10)
+    if not installed:
+        monkeypatch.setitem(sys.modules, "tantivy", None)
+    session = Session.create(tmp_path / "data", [], Config())
+    session.open()
+    session.open()
+    hints = [line for line in session.warnings if "tantivy" in line]
+    assert hints == ([] if installed else [hints[0]])
+    if not installed:
+        assert "38 papers" in hints[0] and "pip install 'paperterm[tantivy]'" in hints[0]
+        assert Path(session.open()[0].location).parent.parent.name == "whoosh"
+    small = Session.create(tmp_path / "data", [], Config())
+    monkeypatch.setattr(session_module, "LARGE_CORPUS", 100_000)
+    small.open()
+    assert small.warnings == []
+
+
+def test_the_engine_option_and_variable_of_the_command_line(tmp_path, monkeypatch, capsys):
+    engine_config("tantivy")  # skip without tantivy
+    monkeypatch.setenv("PAPERTERM_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("PAPERTERM_CONFIG", str(tmp_path / "config.toml"))
+    (tmp_path / "config.toml").write_text("engine = 'whoosh'\n", encoding="utf-8")
+    assert main(["search", "--engine", "tantivy", "--limit", "1", "transformer"]) == 0
+    assert capsys.readouterr().out
+    assert (tmp_path / "data" / "index" / "tantivy").is_dir()
+    assert not (tmp_path / "data" / "index" / "whoosh").exists()
+    monkeypatch.setenv("PAPERTERM_ENGINE", "whoosh")
+    assert main(["list"]) == 0
+    assert (tmp_path / "data" / "index" / "whoosh").is_dir()
+    assert main(["search", "--engine", "lucene", "x"]) == 2
+    assert "invalid choice: 'lucene'" in capsys.readouterr().err
+
+
+def test_the_tantivy_parts_of_a_folder_are_read_in_order(tmp_path):
+    engine_config("tantivy")  # skip without tantivy
+    files = TantivyFiles()
+    words = ["otters", "herons", "beavers", "salmon", "kingfishers"]
+    papers = [
+        Paper(id=f"p{n}", collection="C", abstract="", title=word, text=f"Rivers hold {word}.")
+        for n, word in enumerate(words)
+    ]
+    parts = []
+    for chunk in (papers[:2], papers[2:]):
+        writer = files.part_writer(tmp_path)
+        for paper in chunk:
+            writer.add(paper)
+        parts.append(writer.finish())
+    files.commit(tmp_path, parts)
+    assert list(files.parts(tmp_path)) == [part.id for part in parts]
+    opened = files.open(tmp_path)
+    assert opened.doc_count_all() == 5
+    searcher = Searcher(opened, papers)
+    assert searcher.search("rivers").total == 5
+    assert [searcher.search(word).ids for word in words] == [[paper.id] for paper in papers]
