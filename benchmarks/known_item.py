@@ -9,8 +9,11 @@ the same papers. For each titled paper:
   recalled  a "half-remembered" query: 3 to 5 words drawn (seeded) from the 10 rarest
             content words of its abstract, in random order: % first and % in the top 5.
 
-Failures also show the rank the paper gets when Whoosh scores every match instead of using
-its top-N shortcut (a diagnosis: see BENCHMARKS.md).
+Each is run by each engine (`--engines`; tantivy when installed) on the same queries, with
+the mean reciprocal rank of each kind of query (0 beyond the top 50): tantivy's must be
+within 0.01 of Whoosh's.
+
+    python benchmarks/known_item.py [--quick] [--engines whoosh tantivy]
 """
 
 from __future__ import annotations
@@ -29,12 +32,15 @@ from whoosh.analysis import STOP_WORDS
 from paperterm.index.config import Config
 from paperterm.index.papers import Paper
 from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.tantivy_index import tantivy_installed
 from paperterm.index.session import Session
 from paperterm.index.sources.files import bundled_seeds
 
 SEED = 5
 LIMIT = 50
 TARGET = 95.0
+#: How far tantivy's mean reciprocal rank may be from Whoosh's.
+MRR_TOLERANCE = 0.01
 DISTRACTORS = 2600
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]")
 
@@ -60,8 +66,12 @@ def describe(paper: Paper) -> str:
     return f"{paper.id[:10]} ({Path(paper.source).name}): {paper.title[:45]}"
 
 
-def evaluate(sources: list[Path], work: Path, label: str) -> tuple[list[object], list[list]]:
-    session = Session.create(work / f"data-{label}", sources, Config())
+def evaluate(
+    sources: list[Path], work: Path, label: str, engine: str
+) -> tuple[list[object], list[list]]:
+    config = Config()
+    config.engine = engine
+    session = Session.create(work / f"data-{label}", sources, config)
     opened, _ = session.open()
     searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
     titled = [p for p in opened.papers if p.source.endswith(".bib") and p.title]
@@ -70,16 +80,18 @@ def evaluate(sources: list[Path], work: Path, label: str) -> tuple[list[object],
         df.update(content_words(f"{paper.title} {paper.text}"))
     rng = random.Random(SEED)
     first = recalled_first = recalled_top5 = 0
+    title_mrr = recalled_mrr = 0.0
     failures: list[list] = []
     for paper in titled:
         rank = rank_of(searcher, paper.title, paper.id)
+        title_mrr += 1 / rank if rank else 0.0
         if rank == 1:
             first += 1
         else:
             top = searcher.search(paper.title, limit=1, snippets=False).hits
             failures.append(
                 [
-                    label,
+                    f"{label} ({engine})",
                     paper.id,
                     paper.title[:70],
                     rank or f">{LIMIT}",
@@ -87,17 +99,21 @@ def evaluate(sources: list[Path], work: Path, label: str) -> tuple[list[object],
                 ]
             )
         recalled = rank_of(searcher, recalled_query(paper, df, rng), paper.id)
+        recalled_mrr += 1 / recalled if recalled else 0.0
         recalled_first += recalled == 1
         recalled_top5 += recalled is not None and recalled <= 5
     searcher.close()
     count = len(titled)
     row = [
         label,
+        engine,
         len(opened.papers),
         count,
         100 * first / count,
+        title_mrr / count,
         100 * recalled_first / count,
         100 * recalled_top5 / count,
+        recalled_mrr / count,
     ]
     return row, failures
 
@@ -105,6 +121,12 @@ def evaluate(sources: list[Path], work: Path, label: str) -> tuple[list[object],
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="without the distractor corpus")
+    parser.add_argument(
+        "--engines",
+        nargs="+",
+        choices=("whoosh", "tantivy"),
+        default=["whoosh", "tantivy"] if tantivy_installed() else ["whoosh"],
+    )
     args = parser.parse_args()
     bibs = corpus.titled_sources()
     if not bibs:
@@ -119,15 +141,14 @@ def main() -> None:
             corpus.write_text(work / "synthetic", corpus.make_abstracts(DISTRACTORS))
             settings[f"+ {DISTRACTORS} synthetic"] = [*seeds, *bibs, work / "synthetic"]
         for label, sources in settings.items():
-            row, failed = evaluate(sources, work, label)
-            rows.append(row)
-            failures += failed
-    print(
-        table(
-            ["index", "papers", "titled", "title first %", "recalled first %", "recalled top-5 %"],
-            rows,
-        )
-    )
+            for engine in args.engines:
+                row, failed = evaluate(sources, work, label, engine)
+                rows.append(row)
+                failures += failed
+    columns = ["index", "engine", "papers", "titled", "title first %", "title MRR"]
+    columns += ["recalled first %", "recalled top-5 %", "recalled MRR"]
+    print(table(columns, rows))
+    compare_engines(rows)
     if failures:
         print(f"\nExact-title searches that did not rank the paper first (limit {LIMIT})")
         print(
@@ -136,11 +157,27 @@ def main() -> None:
                 failures,
             )
         )
-    worst = min(row[3] for row in rows)
+    worst = min(float(str(row[4])) for row in rows)
     print(
         f"\ntarget: exact title first >= {TARGET}%: {worst:.1f}% "
         f"({'met' if worst >= TARGET else 'MISSED'})"
     )
+
+
+def compare_engines(rows: list[list[object]]) -> None:
+    """tantivy's MRR beside Whoosh's, index by index."""
+    by = {(row[0], row[1]): row for row in rows}
+    for label, engine in by:
+        if engine != "tantivy" or (label, "whoosh") not in by:
+            continue
+        ours, theirs = by[(label, "whoosh")], by[(label, engine)]
+        for name, column in (("title", 5), ("recalled", 8)):
+            delta = float(str(theirs[column])) - float(str(ours[column]))
+            verdict = "met" if abs(delta) <= MRR_TOLERANCE else "MISSED"
+            print(
+                f"{label}: {name} MRR tantivy - whoosh = {delta:+.4f} "
+                f"(target within {MRR_TOLERANCE}: {verdict})"
+            )
 
 
 if __name__ == "__main__":
