@@ -8,18 +8,22 @@ would stop growing at the sources' few thousand words, which would make large co
 easier to search than they are.
 
 The same abstracts can be written as seed-format text files (a header line naming the
-collection, then one abstract per paragraph) or as PMLR-like BibTeX (`@Proceedings` plus one
-`@InProceedings` per paper with title, author, abstract and url). Output depends only on the
-seed, N and the source files.
+collection, then one abstract per paragraph), as PMLR-like BibTeX (`@Proceedings` plus one
+`@InProceedings` per paper with title, author, abstract and url), or as rows of the arXiv
+metadata snapshot (JSON Lines, one `arxiv-<yymm>.jsonl` per month of 10,000 rows: id,
+submitter, authors, wrapped title and abstract, categories, versions, authors_parsed...).
+Output depends only on the seed, N and the source files.
 
-    python benchmarks/corpus.py OUT_DIR --n 2600 [--seed 7] [--format text|bibtex]
+    python benchmarks/corpus.py OUT_DIR --n 2600 [--seed 7] [--format text|bibtex|jsonl]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -226,18 +230,74 @@ def write_bibtex(folder: Path, abstracts: list[Abstract], per_file: int = PER_FI
     return paths
 
 
+#: arXiv numbers up to 99,999 papers a month; the snapshot's files are split by month here.
+ARXIV_PER_MONTH = 10_000
+_MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+_CATEGORIES = ["cs.LG", "cs.CL", "cs.CV", "stat.ML", "cs.AI", "math.OC", "q-bio.GN", "eess.IV"]
+
+
+def arxiv_row(item: Abstract, number: int, rng: random.Random) -> dict[str, object]:
+    """A row as the arXiv snapshot writes it: title and abstract wrapped at ~80 columns with
+    continuation lines indented, authors as one string and parsed, versions with dates."""
+    month = 1 + number // ARXIV_PER_MONTH
+    year, month = 2015 + (month - 1) // 12, 1 + (month - 1) % 12
+    parsed = [[name.split(" ", 1)[1], name.split(" ", 1)[0], ""] for name in item.authors]
+    categories = rng.sample(_CATEGORIES, rng.randint(1, 3))
+    created = f"Mon, {1 + number % 28} {_MONTHS[month - 1]} {year} 12:00:00 GMT"
+    return {
+        "id": f"{year % 100:02d}{month:02d}.{number % ARXIV_PER_MONTH:05d}",
+        "submitter": item.authors[0],
+        "authors": ", ".join(item.authors[:-1])
+        + (" and " if len(item.authors) > 1 else "")
+        + item.authors[-1],
+        "title": "\n  ".join(textwrap.wrap(item.title, 70)),
+        "comments": f"{rng.randint(6, 40)} pages",
+        "journal-ref": None,
+        "doi": None,
+        "report-no": None,
+        "categories": " ".join(categories),
+        "license": "http://arxiv.org/licenses/nonexclusive-distrib/1.0/",
+        "abstract": "  " + "\n".join(textwrap.wrap(item.text, 78)) + "\n",
+        "versions": [{"version": "v1", "created": created}],
+        "update_date": f"{year}-{month:02d}-{1 + number % 28:02d}",
+        "authors_parsed": parsed,
+    }
+
+
+def write_jsonl(
+    folder: Path, abstracts: list[Abstract], per_file: int = ARXIV_PER_MONTH
+) -> list[Path]:
+    """arXiv snapshot rows, `arxiv-0001.jsonl`, ...: `per_file` rows each."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(len(abstracts))
+    paths = []
+    for number, chunk in enumerate(_chunks(abstracts, per_file), start=1):
+        path = folder / f"arxiv-{number:04d}.jsonl"
+        with open(path, "w", encoding="utf-8") as handle:
+            for offset, item in enumerate(chunk):
+                row = arxiv_row(item, (number - 1) * per_file + offset, rng)
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        paths.append(path)
+    return paths
+
+
+WRITERS = {"text": write_text, "bibtex": write_bibtex, "jsonl": write_jsonl}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="folder to write the corpus files into")
     parser.add_argument("--n", type=int, default=2600, help="number of abstracts")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--format", choices=("text", "bibtex"), default="text")
-    parser.add_argument("--per-file", type=int, default=PER_FILE)
+    parser.add_argument("--format", choices=tuple(WRITERS), default="text")
+    parser.add_argument(
+        "--per-file", type=int, help=f"papers per file ({PER_FILE}; jsonl: {ARXIV_PER_MONTH})"
+    )
     args = parser.parse_args()
+    per_file = args.per_file or (ARXIV_PER_MONTH if args.format == "jsonl" else PER_FILE)
     pool = sentence_pool()
-    abstracts = make_abstracts(args.n, args.seed, pool, args.per_file)
-    write = write_text if args.format == "text" else write_bibtex
-    paths = write(args.out, abstracts, args.per_file)
+    abstracts = make_abstracts(args.n, args.seed, pool, per_file)
+    paths = WRITERS[args.format](args.out, abstracts, per_file)
     print(
         f"{len(abstracts)} abstracts from {len(pool)} sentences "
         f"({', '.join(source_abstracts()[1])}) in {len(paths)} files under {args.out}"

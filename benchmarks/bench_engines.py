@@ -1,0 +1,246 @@
+"""Whoosh and tantivy side by side (with SQLite FTS5 as the peer), on the same corpus in the
+same run: first-launch build, index size, `paperterm search` start to answer, and the query
+mix of `bench_index.py` with snippets.
+
+For each corpus size (synthetic abstracts from `corpus.py`, as seed-format text or, with
+`--format jsonl`, arXiv snapshot rows) each phase runs in a child process of its own:
+
+  build   `Session.open` into an empty data dir with the engine (its worker processes'
+          CPU time and peak RSS reported apart); the engine folder's size on disk.
+  search  warm open, then each query of the mix once ("first run") and timed rounds after a
+          warm-up round, `Searcher.search(q, limit=20, snippets=True)`.
+  cli     `paperterm search --engine E QUERY` as a fresh process: start to answer, median of 5.
+  fts5    the papers in an FTS5 table, the same queries (as in `bench_index.py`).
+
+    python benchmarks/bench_engines.py [--sizes N ...] [--rounds R] [--format text|jsonl]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import corpus
+from bench_index import (
+    CLI_QUERY,
+    CLI_RUNS,
+    LIMIT,
+    QUERIES,
+    _children_peak_mb,
+    _cpu,
+    by_kind,
+    fts_build,
+    fts_search,
+    run_mix,
+)
+from measure import load_average, machine, peak_rss_mb, summary_ms, table, timed
+
+from paperterm.index.config import Config
+from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.store import ENGINE_FOLDER, Store
+from paperterm.index.search.tantivy_index import tantivy_installed
+from paperterm.index.session import Session
+from paperterm.index.sources.files import SourceSpec
+
+SIZES = (2600, 50_000)
+
+
+def _session(data: Path, sources: list[Path], engine: str) -> Session:
+    config = Config()
+    config.engine = engine
+    return Session.create(data, sources, config)
+
+
+def child_build(sources: list[Path], data: Path, engine: str) -> dict[str, object]:
+    session = _session(data, sources, engine)
+    cpu, children = _cpu()
+    wall, (opened, _) = timed(session.open)
+    cpu_after, children_after = _cpu()
+    folder = Path(opened.location) / ENGINE_FOLDER
+    disk = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+    return {
+        "wall": wall,
+        "cpu": cpu_after - cpu,
+        "workers_cpu": children_after - children,
+        "rss": peak_rss_mb(),
+        "workers_rss": _children_peak_mb(),
+        "papers": len(opened.papers),
+        "parts": len(opened.meta.parts),
+        "disk_mb": disk / 1e6,
+    }
+
+
+def child_search(sources: list[Path], data: Path, engine: str, rounds: int) -> dict[str, object]:
+    open_s, opened = timed(_session(data, sources, engine).open_existing)
+    if opened is None:
+        raise SystemExit("the index built by the build phase is not current")
+    searcher_s, searcher = timed(lambda: Searcher(opened.ix, opened.papers, opened.vocabulary()))
+    totals: dict[str, int] = {}
+
+    def search(query: str) -> None:
+        totals[query] = searcher.search(query, limit=LIMIT, snippets=True).total
+
+    wall, cpu, first, first_cpu = run_mix(search, [q for _, q, _ in QUERIES], rounds)
+    return {
+        "open_s": open_s,
+        "searcher_s": searcher_s,
+        "first": first,
+        "first_cpu": first_cpu,
+        "samples": wall,
+        "cpu": cpu,
+        "totals": totals,
+        "rss": peak_rss_mb(),
+    }
+
+
+def child_cli(sources: list[Path], data: Path, engine: str) -> dict[str, object]:
+    command = [sys.executable, "-m", "paperterm.tui.cli.main", "--data-dir", str(data)]
+    for source in sources:
+        command += ["--source", str(source)]
+    command += ["search", "--engine", engine, CLI_QUERY]
+    config = data.parent / "empty-config.toml"
+    config.write_text("", encoding="utf-8")
+    env = {**os.environ, "PAPERTERM_CONFIG": str(config), "NO_COLOR": "1"}
+    walls = []
+    for _ in range(CLI_RUNS + 1):  # the first one warms the file cache
+        started = time.perf_counter()
+        subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+        walls.append(time.perf_counter() - started)
+    return {"wall": statistics.median(walls[1:])}
+
+
+def child_fts(sources: list[Path], data: Path, work: Path, rounds: int) -> dict[str, object]:
+    folder = Store(data, [SourceSpec(path) for path in sources]).current_generation()
+    assert folder is not None
+    con, build_s, _ = fts_build(work / "fts.db", folder)
+    totals: dict[str, int] = {}
+
+    def search(query: str) -> None:
+        totals[query] = fts_search(con, query)[1]
+
+    wall, _, first, _ = run_mix(search, [f for _, _, f in QUERIES if f is not None], rounds)
+    con.close()
+    return {
+        "build_s": build_s,
+        "disk_mb": (work / "fts.db").stat().st_size / 1e6,
+        "first": first,
+        "samples": wall,
+        "totals": totals,
+    }
+
+
+def run_child(*args: str) -> dict:
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", *args], check=True, capture_output=True, text=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def measure_size(n: int, rounds: int, engines: list[str], fmt: str) -> dict:
+    with tempfile.TemporaryDirectory(prefix="paperterm-bench-") as tmp:
+        work = Path(tmp)
+        abstracts = corpus.make_abstracts(n)
+        per_file = corpus.ARXIV_PER_MONTH if fmt == "jsonl" else corpus.PER_FILE
+        corpus.WRITERS[fmt](work / "corpus", abstracts, per_file)
+        load = load_average()
+        found: dict[str, dict] = {}
+        for engine in engines:
+            found[engine] = {
+                "built": run_child("build", tmp, engine),
+                "searched": run_child("search", tmp, engine, str(rounds)),
+                "cli": run_child("cli", tmp, engine),
+            }
+        fts = run_child("fts", tmp, "whoosh", str(rounds))
+    return {"n": n, "engines": found, "fts": fts, "load": load, "load_end": load_average()}
+
+
+def report(results: list[dict], rounds: int) -> None:
+    print(f"\nmachine: {machine()}")
+    loads = ", ".join(f"{r['load']}-{r['load_end']} at {r['n']}" for r in results)
+    print(f"load average (1 min) at the start and end of each size: {loads}\n")
+    rows = []
+    for r in results:
+        for engine, e in r["engines"].items():
+            b, s = e["built"], e["searched"]
+            peak = max(b["rss"], b["workers_rss"])
+            rows.append([r["n"], engine, b["wall"], b["cpu"], b["workers_cpu"], peak, b["parts"]])
+            rows[-1] += [b["disk_mb"], s["open_s"] * 1000, s["searcher_s"] * 1000]
+            rows[-1].append(e["cli"]["wall"])
+        f = r["fts"]
+        rows.append([r["n"], "FTS5", f["build_s"], "n/a", "n/a", "n/a", "n/a", f["disk_mb"]])
+        rows[-1] += ["n/a"] * 3
+    print("First-launch build (s), index size (MB), warm open (ms), command start to answer (s)")
+    headers = ["abstracts", "engine", "build wall", "CPU", "workers CPU", "peak MB", "parts"]
+    headers += ["disk MB", "open ms", "Searcher() ms", "`paperterm search` s"]
+    print(table(headers, rows))
+    rows = []
+    for r in results:
+        peer = r["fts"]
+        for label, key in (("first run", "first"), ("rounds", "samples")):
+            for kind in ["all", *dict.fromkeys(q[0] for q in QUERIES)]:
+                row: list[object] = [r["n"], label, kind]
+                for e in r["engines"].values():
+                    found = summary_ms(by_kind(e["searched"][key], 1)[kind])
+                    row += [found["mean"], found["p95"]]
+                fts = by_kind(peer[key], 2)
+                row += [summary_ms(fts[kind])["mean"]] if kind in fts else ["n/a"]
+                rows.append(row)
+    print(
+        f"\nQueries with snippets, limit {LIMIT}, ms: each query's first run, and {rounds} timed "
+        "rounds after a warm-up round"
+    )
+    headers = ["abstracts", "runs", "queries"]
+    for engine in results[0]["engines"]:
+        headers += [f"{engine} mean", f"{engine} p95"]
+    print(table([*headers, "FTS5 mean"], rows))
+    differ = [
+        (r["n"], query)
+        for r in results
+        for _, query, _ in QUERIES
+        if len({e["searched"]["totals"][query] for e in r["engines"].values()}) > 1
+    ]
+    print(f"\nQueries whose match counts differ between the engines: {differ or 'none'}")
+
+
+def child_main(argv: list[str]) -> None:
+    mode, work, engine = argv[0], Path(argv[1]), argv[2]
+    sources = [work / "corpus"]
+    data = work / "data"
+    if mode == "build":
+        result = child_build(sources, data, engine)
+    elif mode == "search":
+        result = child_search(sources, data, engine, int(argv[3]))
+    elif mode == "cli":
+        result = child_cli(sources, data, engine)
+    else:
+        result = child_fts(sources, data, work, int(argv[3]))
+    print(json.dumps(result))
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        child_main(sys.argv[2:])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--format", choices=("text", "jsonl"), default="text")
+    args = parser.parse_args()
+    engines = ["whoosh", "tantivy"] if tantivy_installed() else ["whoosh"]
+    results = []
+    for n in args.sizes:
+        started = time.perf_counter()
+        results.append(measure_size(n, args.rounds, engines, args.format))
+        print(f"measured {n} abstracts in {time.perf_counter() - started:.0f} s", flush=True)
+    report(results, args.rounds)
+
+
+if __name__ == "__main__":
+    main()
