@@ -198,3 +198,27 @@ def test_the_tantivy_parts_of_a_folder_are_read_in_order(tmp_path):
     searcher = Searcher(opened, papers)
     assert searcher.search("rivers").total == 5
     assert [searcher.search(word).ids for word in words] == [[paper.id] for paper in papers]
+
+
+def test_tantivy_parts_written_by_workers_answer_as_one_process_builds(tmp_path, monkeypatch):
+    """The parallel build: worker processes write tantivy parts, the build commits them.
+    The papers, their matches and their order are those of a one-process build (the scores
+    nearly: each part's average field lengths are its own; idf is the whole index's)."""
+    from generated import write_generated_corpus
+
+    from paperterm.index.search import build as build_module
+
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, 300, per_file=100)
+    single, _ = _session(tmp_path / "single", "tantivy", [corpus]).open()
+    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(build_module, "FIRST_PART_PAPERS", 50)
+    parallel, _ = _session(tmp_path / "parallel", "tantivy", [corpus]).open()
+    assert len(single.meta.parts) == 1 and len(parallel.meta.parts) > 1
+    assert [p.id for p in parallel.papers] == [p.id for p in single.papers]
+    queries = ["generated", "kelo*", "collection:generated", '"generated part"', "part -kelo"]
+    assert _answers(parallel, queries) == _answers(single, queries)
+    one = Searcher(single.ix, single.papers).search("generated part", limit=5, snippets=False)
+    many = Searcher(parallel.ix, parallel.papers).search("generated part", limit=5, snippets=False)
+    for ours, theirs in zip(one.hits, many.hits, strict=True):
+        assert theirs.score == pytest.approx(ours.score, rel=0.05)
