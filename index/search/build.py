@@ -8,7 +8,7 @@ A build (`Builder.run`, with the set's build lock held):
    processes when there is enough of them (`build_workers.py`), which also write the
    engine's parts of their files' papers as prepared, so most of the indexing happens in
    parallel with the reading.
-2. All records are merged in corpus order (`loader.merge_prepared`).
+2. All records are merged in corpus order (`loader.merge_records`).
 3. The engine's index is made of parts, each the papers of a run of consecutive source
    files. A part already written (by the previous generation, or by a worker) is kept when
    its run is still consecutive and its papers' documents are the ones it holds (equal
@@ -16,8 +16,9 @@ A build (`Builder.run`, with the set's build lock held):
    that source's part only, a paper merged with a record of another source is written
    again, and an index is the same whatever its history (no deleted documents that would
    still count in the statistics scores are made of).
-4. The papers, rows and vocabulary files, meta.json with every file's checksum, and the
-   switch of CURRENT (`Store.publish`).
+4. Derived titles are made distinct over the corpus (after the parts: a paper's document
+   has the headline its own abstract gave); the papers, rows and vocabulary files,
+   meta.json with every file's checksum, and the switch of CURRENT (`Store.publish`).
 
 While the first build runs, `Listener.papers` gets the papers read so far (the reader lists
 them) and `Listener.searchable` an index of the parts written so far (the reader searches
@@ -65,7 +66,7 @@ from paperterm.index.search.store import (
     Store,
 )
 from paperterm.index.search.whoosh_index import documents_digest
-from paperterm.index.sources.loader import Prepared, merge_records
+from paperterm.index.sources.loader import Prepared, make_titles_distinct, merge_records
 
 #: A part is closed at the end of the file that takes its postings past this (about 13,000
 #: abstracts: a segment of ~15 MB, built in ~110 MB of memory).
@@ -164,6 +165,11 @@ class Builder:
         for record in merged:
             by_source[owner_of[id(record)]].append(record.paper)
         parts = self._parts(sources, by_source, candidates)
+        # Only now: a paper's document is its own record's (as the worker that read it
+        # indexed it), whatever other sources hold, so that a part stays valid while other
+        # sources come and go. Its derived title as listed may differ (a repeat made
+        # distinct); the index has the headline its abstract gave.
+        make_titles_distinct(merged)
         self.listener.check()
         words: Counter[str] = Counter()
         for source in sources:

@@ -21,7 +21,10 @@ from paperterm.index.text.names import derive_name
 
 
 def render(paper: Paper) -> Paper:
-    paper.text = display_text(paper.abstract)
+    text = display_text(paper.abstract)
+    # Most abstracts display as written: one string then, not two equal ones (a build holds
+    # every paper at once, and `marshal` writes a string met twice once).
+    paper.text = paper.abstract if text == paper.abstract else text
     if paper.title:
         paper.title = one_line(display_text(paper.title))
     return paper

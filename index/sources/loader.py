@@ -264,19 +264,25 @@ def _absorb(first: Prepared, later: Prepared) -> None:
 
 def merge_prepared(records: Iterable[Prepared]) -> list[Paper]:
     """The papers of prepared records (`prepare`), duplicates merged (`merge_duplicates`)."""
-    return [record.paper for record in merge_records(records)[0]]
+    merged = merge_records(records)[0]
+    make_titles_distinct(merged)
+    return [record.paper for record in merged]
+
+
+def make_titles_distinct(records: list[Prepared]) -> None:
+    """`enrich.distinct_titles` over merged records, from the headlines they kept."""
+    kept = {id(record.paper): record.alternatives for record in records}
+    distinct_titles((record.paper for record in records), lambda paper: kept[id(paper)])
 
 
 def merge_records(records: Iterable[Prepared]) -> tuple[list[Prepared], list[Prepared]]:
     """`merge_prepared`, as records: those that stay (in order), and those merged into
-    them. A record that took in others gets its links built again from all of theirs; the
-    derived titles are then made distinct over the whole corpus (`enrich.distinct_titles`)."""
+    them. A record that took in others gets its links built again from all of theirs. The
+    derived titles are not yet made distinct (`make_titles_distinct`)."""
     records = list(records)
     merged, absorbing = _merge(records)
     for record in absorbing:
         record.paper.links = paper_links(Known(urls=record.own_links, text=record.paper.text))
-    kept = {id(record.paper): record.alternatives for record in merged}
-    distinct_titles((record.paper for record in merged), lambda paper: kept[id(paper)])
     staying = {id(record) for record in merged}
     return merged, [record for record in records if id(record) not in staying]
 

@@ -270,3 +270,32 @@ def test_a_set_being_built_lends_nothing(tmp_path, corpus, monkeypatch):
         busy.release()
     assert sorted(spy.paths) == sorted([*(p.name for p in corpus.iterdir()), added.name])
     _same_as_from_nothing(tmp_path, second, [corpus, added])
+
+
+def test_the_workers_parts_are_kept_when_titles_are_made_distinct(tmp_path, monkeypatch):
+    """Repeated derived headlines across files change titles after the workers indexed
+    them; the index keeps the headlines the abstracts gave, so no part is written again."""
+    from paperterm.index.search.whoosh_index import WhooshFiles
+
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, 300, per_file=100)
+    shared = "Large models memorise rare facts from their training data."
+    for path in corpus.iterdir():
+        name, *abstracts = path.read_text(encoding="utf-8").split("\n\n")
+        path.write_text("\n\n".join([name, *(f"{shared} {a}" for a in abstracts)]))
+    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    written: list[int] = []
+    real = WhooshFiles.part_writer
+
+    def spy(self, folder):
+        written.append(1)
+        return real(self, folder)
+
+    monkeypatch.setattr(WhooshFiles, "part_writer", spy)
+    opened = built(tmp_path / "data", [corpus])
+    monkeypatch.setattr(WhooshFiles, "part_writer", real)
+    assert written == []  # every part was a worker's
+    titles = [paper.title.casefold() for paper in opened.papers]
+    assert len(set(titles)) == len(titles) == 300
+    queries = QUERIES + _words(opened)
+    assert answers(opened, queries) == answers(from_nothing(tmp_path, [corpus]), queries)
