@@ -7,24 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from engine_choice import ENGINES, engine_config
 
-from paperterm.index.config import Config
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import OpenIndex
-from paperterm.index.search.tantivy_index import tantivy_installed
 from paperterm.index.session import Session
-
-ENGINES = ("whoosh", "tantivy")
-
-
-def engine_config(engine: str) -> Config:
-    """The config of a session that builds with `engine` (a test of tantivy skips when it is
-    not installed)."""
-    if engine == "tantivy" and not tantivy_installed():
-        pytest.skip("tantivy is not installed (pip install 'paperterm[tantivy]')")
-    config = Config()
-    config.engine = engine
-    return config
 
 
 @pytest.fixture(scope="session", params=ENGINES)

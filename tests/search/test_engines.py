@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import engine_config
+from engine_choice import engine_config
 from wild_queries import WILD_QUERIES
 
 from paperterm.index import session as session_module
@@ -222,3 +222,26 @@ def test_tantivy_parts_written_by_workers_answer_as_one_process_builds(tmp_path,
     many = Searcher(parallel.ix, parallel.papers).search("generated part", limit=5, snippets=False)
     for ours, theirs in zip(one.hits, many.hits, strict=True):
         assert theirs.score == pytest.approx(ours.score, rel=0.05)
+
+
+def test_a_tantivy_index_is_searched_while_its_first_build_runs(tmp_path, monkeypatch):
+    from generated import write_generated_corpus
+
+    from paperterm.index.search import build as build_module
+    from paperterm.index.search.listener import Listener
+
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, 300, per_file=100)
+    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(build_module, "FIRST_PART_PAPERS", 50)
+    partial: list[tuple[int, int]] = []
+
+    def searchable(opened: OpenIndex) -> None:
+        results = Searcher(opened.ix, opened.papers).search("generated", limit=None)
+        assert {hit.paper.id for hit in results.hits} <= {paper.id for paper in opened.papers}
+        partial.append((len(opened.papers), results.total))
+
+    session = _session(tmp_path / "data", "tantivy", [corpus])
+    final = session.build(listener=Listener(searchable=searchable, papers=lambda papers: None))
+    assert partial and partial[0][0] < len(final.papers) == 300
+    assert all(count == total for count, total in partial)  # every paper is "Generated"

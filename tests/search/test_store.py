@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from engine_choice import ENGINES, engine_config
 from generated import write_generated_corpus
 
 from paperterm.index.atomic import FileLock
@@ -466,7 +467,9 @@ def _finish(process: subprocess.Popen) -> tuple[int, str, str]:
 
 
 @pytest.mark.slow
-def test_index_rebuild_killed_at_random_moments_recovers(tmp_path):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_index_rebuild_killed_at_random_moments_recovers(tmp_path, engine):
+    engine_config(engine)  # skips tantivy when it is not installed
     corpus = tmp_path / "corpus"
     write_generated_corpus(corpus, KILL_ABSTRACTS)
     (tmp_path / "config.toml").write_text(
@@ -476,6 +479,7 @@ def test_index_rebuild_killed_at_random_moments_recovers(tmp_path):
         **os.environ,
         "PAPERTERM_DATA_DIR": str(tmp_path / "data"),
         "PAPERTERM_CONFIG": str(tmp_path / "config.toml"),
+        "PAPERTERM_ENGINE": engine,
     }
     started = time.perf_counter()
     code, out, err = _finish(_cli(env, "index", "--rebuild"))
@@ -506,7 +510,7 @@ def test_index_rebuild_killed_at_random_moments_recovers(tmp_path):
 
     code, _, err = _finish(_cli(env, "index", "--rebuild"))
     assert code == 0, err
-    (root,) = (tmp_path / "data" / "index" / "whoosh").iterdir()
+    (root,) = (tmp_path / "data" / "index" / engine).iterdir()
     assert not list(root.glob("tmp-*")) and not list(root.glob(".CURRENT.*"))
     assert len(list(root.glob("gen-*"))) <= 2
 
