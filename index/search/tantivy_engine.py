@@ -1,9 +1,9 @@
 """Plans run on tantivy: compiled to tantivy query objects in code (never through its query
-parser, which can raise), over each part of the index, the parts' best merged.
+parser, which can raise), over the index's joined segments (`tantivy_index.py`).
 
 Scores are made to follow Whoosh's (`whoosh_scorer.py`), so that both engines rank alike:
-tantivy's BM25 has Whoosh's K1 and B, but its own idf, counted in each part (a tantivy index
-of its own); each term's boost puts Whoosh's idf over the whole index in its place
+tantivy's BM25 has Whoosh's K1 and B and its statistics are the whole corpus's (the joined
+index), but its idf is its own; each term's boost puts Whoosh's in its place
 (`log(papers / (df + 1)) + 1`), and a field's boost stands for Whoosh's `field_boost` (which
 multiplies a word's weight in the name or title, not its score: the boost is what it makes
 of one occurrence in a field of average length).
@@ -15,6 +15,7 @@ Its groups fit the postings budget, so reading every match of each is bounded.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 from collections import Counter
@@ -33,6 +34,8 @@ FIELD_BOOSTS = {"name": 4.0, "title": 2.5}
 #: Key terms of a paper that find related papers (as Whoosh's `more_like`).
 SIMILAR_TERMS = 12
 
+Rows = list[tuple[int, float]]
+
 
 def field_boost(field: str) -> float:
     """What Whoosh's `field_boost` makes of one occurrence in a field of average length:
@@ -41,40 +44,28 @@ def field_boost(field: str) -> float:
     return boost * (1 + K1) / (boost + K1)
 
 
-class _Part:
-    """One part of the index: its searcher, its first paper's row, its statistics."""
-
-    def __init__(self, searcher: Any, offset: int) -> None:
-        self.searcher = searcher
-        self.offset = offset
-        self.count = int(searcher.num_docs)
-
-    def idf(self, field: str, term: str) -> float:
-        """Tantivy's idf of a term in this part."""
-        df = int(self.searcher.doc_freq(field, term))
-        return math.log(1 + (self.count - df + 0.5) / (df + 0.5))
-
-
 class TantivyEngine:
-    """An `Engine` over an open tantivy index. `ids` are the papers' ids by row."""
+    """An `Engine` over an open tantivy index. `ids` are the papers' ids by row. Tantivy's
+    searcher is thread-safe; this keeps no state between queries but the id -> row table."""
 
     def __init__(self, ix: TantivyIndex, ids: Sequence[str]) -> None:
         self._tantivy = load_tantivy()
         self._schema = ix.schema
-        self._parts = [_Part(searcher, offset) for _, searcher, offset in ix.parts]
-        self._count = sum(part.count for part in self._parts)
+        self._searcher = ix.searcher
+        self._offsets = ix.offsets
+        self._count = int(ix.searcher.num_docs)
         self._ids = ids
         self._rows: dict[str, int] | None = None
         self.analysis = FieldAnalysis()
 
     def close(self) -> None:
-        self._parts = []
+        self._searcher = None
 
     def paper_count(self) -> int:
         return self._count
 
     def df(self, field: str, term: str) -> int:
-        return sum(int(part.searcher.doc_freq(field, term)) for part in self._parts)
+        return int(self._searcher.doc_freq(field, term))
 
     @property
     def rows(self) -> dict[str, int]:
@@ -94,107 +85,104 @@ class TantivyEngine:
         allow = None if allowed is None else {self.rows[i] for i in allowed if i in self.rows}
         if allow is not None and not allow:
             return [], 0
+        found: Rows
         if plan.requires_all:
-            found, total = self._search(plan, limit, allow)
+            query = self._plan_query(plan, allow)
+            if query is None:
+                found, total = [], 0
+            elif allow is None:
+                found, total = self._run(query, limit)
+            else:  # the filter lets a few more papers through (`_rows_query`): drop them
+                hits = [hit for hit in self._run(query, None)[0] if hit[0] in allow]
+                found, total = hits if limit is None else hits[:limit], len(hits)
         else:
             found, total = self._most(plan, limit, allow)
         return [(self._ids[row], score) for row, score in found], total
 
-    def _search(
-        self, plan: Plan, limit: int | None, allow: set[int] | None
-    ) -> tuple[list[tuple[int, float]], int]:
-        """Papers matching every required group and no excluded one, best first."""
-        found: list[tuple[int, float]] = []
-        total = 0
-        for part in self._parts:
-            query = self._plan_query(part, plan, allow)
-            if query is None:
-                continue
-            hits, count = self._run(part, query, limit)
-            found += hits
-            total += count
-        return _best(found, limit), total
-
-    def _most(
-        self, plan: Plan, limit: int | None, allow: set[int] | None
-    ) -> tuple[list[tuple[int, float]], int]:
+    def _most(self, plan: Plan, limit: int | None, allow: set[int] | None) -> tuple[Rows, int]:
         """Papers matching at least `plan.minimum` of the required groups and no excluded
         one: those matching more groups first, then by score."""
         groups: Counter[int] = Counter()
         scores: dict[int, float] = {}
         Occur = self._tantivy.Occur
-        for part in self._parts:
-            filters = self._filters(part, plan, allow)
-            for group in plan.required:
-                query = self._group(part, group)
-                if query is None:
+        filters = self._filters(plan, allow)
+        for group in plan.required:
+            query = self._group(group)
+            if query is None:
+                continue
+            if filters:
+                query = self._tantivy.Query.boolean_query([(Occur.Must, query), *filters])
+            for row, score in self._run(query, None)[0]:
+                if allow is not None and row not in allow:
                     continue
-                if filters:
-                    query = self._tantivy.Query.boolean_query([(Occur.Must, query), *filters])
-                hits, _ = self._run(part, query, None)
-                for row, score in hits:
-                    groups[row] += 1
-                    scores[row] = scores.get(row, 0.0) + score
+                groups[row] += 1
+                scores[row] = scores.get(row, 0.0) + score
         minimum = plan.minimum or len(plan.required)
         matching = [row for row, count in groups.items() if count >= minimum]
         ranked = sorted(matching, key=lambda row: (-groups[row], -scores[row], row))
         kept = ranked if limit is None else ranked[:limit]
         return [(row, scores[row]) for row in kept], len(matching)
 
-    def _run(
-        self, part: _Part, query: Any, limit: int | None
-    ) -> tuple[list[tuple[int, float]], int]:
-        """The best `limit` rows (all when None) `query` matches in a part, and how many
-        it matches."""
-        wanted = part.count if limit is None else min(limit, part.count)
-        result = part.searcher.search(query, max(wanted, 1), count=True)
+    def _run(self, query: Any, limit: int | None) -> tuple[Rows, int]:
+        """The best `limit` rows (all when None) `query` matches, best first (the earlier
+        row first among equals), and how many it matches."""
+        wanted = self._count if limit is None else min(limit, self._count)
+        result = self._searcher.search(query, max(wanted, 1), count=True)
         addresses = [address for _, address in result.hits]
-        rows = part.searcher.fast_field_values("row", addresses) if addresses else []
+        rows = self._searcher.fast_field_values("row", addresses) if addresses else []
+        offsets = self._offsets
         hits = [
-            (part.offset + int(row), float(score))
-            for (score, _), row in zip(result.hits, rows, strict=True)
+            ((offsets[address.segment_ord] if offsets else 0) + int(row), float(score))
+            for (score, address), row in zip(result.hits, rows, strict=True)
         ]
+        hits.sort(key=lambda hit: (-hit[1], hit[0]))
         return hits, int(result.count)
 
     # --- compiling -----------------------------------------------------------------------
 
-    def _plan_query(self, part: _Part, plan: Plan, allow: set[int] | None) -> Any | None:
-        """The query of a plan that needs all its groups, in a part (None: it matches
-        nothing there)."""
+    def _plan_query(self, plan: Plan, allow: set[int] | None) -> Any | None:
+        """The query of a plan that needs all its groups (None: it matches nothing)."""
         Query, Occur = self._tantivy.Query, self._tantivy.Occur
         clauses: list[tuple[Any, Any]] = []
         for group in plan.required:
-            query = self._group(part, group)
+            query = self._group(group)
             if query is None:
                 return None
             clauses.append((Occur.Must, query))
         if not clauses:
             clauses.append((Occur.Must, Query.const_score_query(Query.all_query(), 1.0)))
         for boost in plan.boosts:
-            query = self._alternative(part, boost)
+            query = self._alternative(boost)
             if query is not None:
                 clauses.append((Occur.Should, query))
-        clauses += self._filters(part, plan, allow)
+        clauses += self._filters(plan, allow)
         return Query.boolean_query(clauses)
 
-    def _filters(self, part: _Part, plan: Plan, allow: set[int] | None) -> list[tuple[Any, Any]]:
-        """The clauses that exclude papers: the plan's excluded groups, the rows not allowed
-        (scoring nothing)."""
+    def _filters(self, plan: Plan, allow: set[int] | None) -> list[tuple[Any, Any]]:
+        """The clauses that leave papers out: the plan's excluded groups, and the papers
+        not allowed (a filter that adds nothing to the score)."""
         Query, Occur = self._tantivy.Query, self._tantivy.Occur
         clauses = []
         for group in plan.excluded:
-            query = self._group(part, group)
+            query = self._group(group)
             if query is not None:
                 clauses.append((Occur.MustNot, query))
         if allow is not None:
-            local = [row - part.offset for row in allow if 0 <= row - part.offset < part.count]
-            rows = Query.term_set_query(self._schema, "row", local)
-            clauses.append((Occur.Must, Query.const_score_query(rows, 0.0)))
+            clauses.append((Occur.Must, Query.const_score_query(self._rows_query(allow), 0.0)))
         return clauses
 
-    def _group(self, part: _Part, group: AnyOf) -> Any | None:
-        """Any of the group's alternatives (None: none of them is in this part)."""
-        queries = [q for q in (self._alternative(part, a) for a in group.alternatives) if q]
+    def _rows_query(self, allow: set[int]) -> Any:
+        """The papers of these rows, and a few more: a document holds its row in its part,
+        so the query asks for each allowed paper's row in its part, which other parts'
+        papers have too (`collect` drops them). The papers allowed (bookmarks, for `tag:`)
+        are few, so the few more are."""
+        starts = sorted(set(self._offsets or [0]))
+        local = {row - starts[bisect.bisect_right(starts, row) - 1] for row in allow}
+        return self._tantivy.Query.term_set_query(self._schema, "row", sorted(local))
+
+    def _group(self, group: AnyOf) -> Any | None:
+        """Any of the group's alternatives (None: none of them is in the index)."""
+        queries = [q for q in (self._alternative(a) for a in group.alternatives) if q]
         if not queries:
             return None
         if len(queries) == 1:
@@ -202,20 +190,19 @@ class TantivyEngine:
         Occur = self._tantivy.Occur
         return self._tantivy.Query.boolean_query([(Occur.Should, query) for query in queries])
 
-    def _alternative(self, part: _Part, alternative: Alternative) -> Any | None:
+    def _alternative(self, alternative: Alternative) -> Any | None:
         """A term or phrase query, boosted to score as Whoosh scores it (None: one of its
-        terms is in no paper of this part)."""
+        terms is in no paper)."""
         Query = self._tantivy.Query
         terms = (alternative.text,) if isinstance(alternative, Term) else alternative.words
         ours = 0.0
         theirs = 0.0
         for term in terms:
             df = self.df(alternative.field, term)
-            local = int(part.searcher.doc_freq(alternative.field, term))
-            if not local:
+            if not df:
                 return None
             ours += math.log(self._count / (df + 1)) + 1
-            theirs += part.idf(alternative.field, term)
+            theirs += math.log(1 + (self._count - df + 0.5) / (df + 0.5))
         if isinstance(alternative, Term):
             query = Query.term_query(self._schema, alternative.field, alternative.text)
         else:
@@ -237,14 +224,8 @@ class TantivyEngine:
             if df > 1:
                 weighted.append((count * (math.log(self._count / (df + 1)) + 1), term))
         key = [Term("all", term) for _, term in heapq.nlargest(SIMILAR_TERMS, weighted)]
-        if not key:
+        query = self._group(AnyOf(tuple(key), 0))
+        if query is None:
             return []
-        plan = Plan(required=(AnyOf(tuple(key), 0),))
-        found, _ = self._search(plan, limit + 1, None)
+        found, _ = self._run(query, limit + 1)
         return [(self._ids[r], score) for r, score in found if r != row][:limit]
-
-
-def _best(found: list[tuple[int, float]], limit: int | None) -> list[tuple[int, float]]:
-    """Rows by score, best first (the earlier row first among equals)."""
-    ranked = sorted(found, key=lambda hit: (-hit[1], hit[0]))
-    return ranked if limit is None else ranked[:limit]

@@ -2,9 +2,11 @@
 paper's document, parts written and kept.
 
 Each part is a tantivy index of its own in the engine folder, `<part id>.part/`, holding the
-papers of a run of consecutive sources in corpus order; `parts.json` lists the parts of the
-index in order, with their paper counts, so a paper's row in the papers file is its part's
-offset plus its `row` (a fast field). A build keeps a part whose papers did not change by
+papers of a run of consecutive sources in corpus order. The index searched is `joined-<id>/`:
+every part's segments in one tantivy index (hard links, and a meta.json that lists them), so
+that statistics are the whole corpus's. `parts.json` names it and lists the parts in order,
+with their paper counts and segments: a paper's row in the papers file is its part's offset
+plus its `row` (a fast field). A build keeps a part whose papers did not change by
 hard-linking its files (tantivy never changes a segment's files once written).
 
 Text is cut by our own analyzers (`FieldAnalysis.joined`: the terms joined by spaces) and
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
 
 PARTS_FILE = "parts.json"
 PART_SUFFIX = ".part"
+JOINED_PREFIX = "joined-"
 #: The text fields, as the Whoosh schema names them (`whoosh_index.make_schema`).
 TEXT_FIELDS = ("all", "name", "title", "authors", "collection")
 #: The writer's memory: tantivy writes a segment whenever it is full (a worker process
@@ -146,17 +150,22 @@ class PartWriter:
 
 
 class TantivyIndex:
-    """An open tantivy index: its parts in order, each with the row of its first paper."""
+    """An open tantivy index: one index over the segments of every part, and for each
+    segment (in the index's order) the row of its part's first paper."""
 
-    def __init__(self, parts: Sequence[tuple[Any, int]]) -> None:
-        self.parts = [(index, index.searcher(), offset) for index, offset in parts]
+    def __init__(self, index: Any, offsets: Sequence[int] | None = None) -> None:
+        self.index = index
+        self.searcher = index.searcher()
+        #: None: rows are the papers' own (an index written in one go).
+        self.offsets = list(offsets) if offsets is not None else None
         self.schema = make_schema()
 
     def doc_count_all(self) -> int:
-        return sum(int(searcher.num_docs) for _, searcher, _ in self.parts)
+        return int(self.searcher.num_docs)
 
     def close(self) -> None:
-        self.parts = []
+        """Let go of the index's files (tantivy maps them)."""
+        self.index = self.searcher = None
 
 
 def _part(part: object) -> TantivyPart:
@@ -186,11 +195,13 @@ class TantivyFiles:
         return _part(part).id
 
     def parts(self, folder: Path) -> dict[str, object]:
-        return {part.id: part for part in self._listed(folder)}
+        return {part.id: part for part in self._listed(folder)[1]}
 
-    def _listed(self, folder: Path) -> list[TantivyPart]:
+    def _listed(self, folder: Path) -> tuple[str, list[TantivyPart]]:
+        """The joined index's folder, and the parts, in order."""
         listed = json.loads((folder / PARTS_FILE).read_text(encoding="utf-8"))
-        return [TantivyPart(str(entry["id"]), int(entry["papers"])) for entry in listed]
+        parts = [TantivyPart(str(e["id"]), int(e["papers"])) for e in listed["parts"]]
+        return str(listed["joined"]), parts
 
     def part_files(self, folder: Path, part: object) -> list[str]:
         name = f"{_part(part).id}{PART_SUFFIX}"
@@ -202,25 +213,62 @@ class TantivyFiles:
             os.link(base / name, folder / name)
 
     def commit(self, folder: Path, parts: Sequence[object]) -> None:
-        """Make the index of `folder` these parts, in order; the lock files the writers left
-        are removed, so that no checksum is recorded for them."""
+        """Make the index of `folder` these parts, in order: a joined index (a folder of its
+        own, new each time: a reader of the previous one keeps it) whose meta.json lists
+        every part's segments, their files hard-linked from the parts. So a query sees one
+        index: its statistics (idf, average field lengths) are the whole corpus's, as in
+        Whoosh, whatever the parts. The lock files tantivy left are removed, so that no
+        checksum is recorded for them."""
         folder.mkdir(parents=True, exist_ok=True)
         listed = [_part(part) for part in parts]
+        joined = folder / f"{JOINED_PREFIX}{uuid.uuid4().hex[:16]}"
+        joined.mkdir()
+        template: dict[str, Any] | None = None
+        segments: list[Any] = []
+        described = []
         for part in listed:
-            for file in os.listdir(folder / f"{part.id}{PART_SUFFIX}"):
+            own = folder / f"{part.id}{PART_SUFFIX}"
+            meta = json.loads((own / "meta.json").read_text(encoding="utf-8"))
+            template = template or meta
+            segments += meta["segments"]
+            described.append(
+                {
+                    "id": part.id,
+                    "papers": part.papers,
+                    "segments": [segment["segment_id"] for segment in meta["segments"]],
+                }
+            )
+            for file in os.listdir(own):
                 if _is_lock(file):
-                    (folder / f"{part.id}{PART_SUFFIX}" / file).unlink(missing_ok=True)
-        write_json(folder / PARTS_FILE, [{"id": p.id, "papers": p.papers} for p in listed])
+                    (own / file).unlink(missing_ok=True)
+                elif file not in ("meta.json", ".managed.json"):
+                    os.link(own / file, joined / file)
+        if template is None:  # no papers: an empty index
+            load_tantivy().Index(make_schema(), path=str(joined))
+        else:
+            write_json(joined / "meta.json", {**template, "segments": segments})
+        for file in os.listdir(joined):
+            if _is_lock(file) or file == ".managed.json":
+                (joined / file).unlink()
+        write_json(folder / PARTS_FILE, {"joined": joined.name, "parts": described})
+        for old in folder.glob(f"{JOINED_PREFIX}*"):
+            if old != joined:
+                shutil.rmtree(old, ignore_errors=True)
 
     def open(self, folder: Path) -> TantivyIndex:
         tantivy = load_tantivy()
-        opened = []
+        joined, parts = self._listed(folder)
+        if "/" in joined or not joined.startswith(JOINED_PREFIX):
+            raise ValueError(f"{folder / PARTS_FILE}: not a folder of this index: {joined!r}")
+        listed = json.loads((folder / PARTS_FILE).read_text(encoding="utf-8"))["parts"]
+        offset_of: dict[str, int] = {}
         offset = 0
-        for part in self._listed(folder):
-            index = tantivy.Index.open(str(folder / f"{part.id}{PART_SUFFIX}"))
-            opened.append((index, offset))
+        for part, entry in zip(parts, listed, strict=True):
+            offset_of.update(dict.fromkeys(entry["segments"], offset))
             offset += part.papers
-        return TantivyIndex(opened)
+        meta = json.loads((folder / joined / "meta.json").read_text(encoding="utf-8"))
+        offsets = [offset_of[segment["segment_id"]] for segment in meta["segments"]]
+        return TantivyIndex(tantivy.Index.open(str(folder / joined)), offsets)
 
     def in_memory(self, papers: Sequence[Paper]) -> TantivyIndex:
         """An index of `papers` in RAM (for a data dir that cannot be written)."""
@@ -235,4 +283,4 @@ class TantivyFiles:
         writer.commit()
         writer.wait_merging_threads()
         index.reload()
-        return TantivyIndex([(index, 0)])
+        return TantivyIndex(index)
