@@ -143,9 +143,10 @@ class PartWriter:
         return self._postings
 
     def finish(self) -> TantivyPart:
+        """Write the part's segments and let go of its files."""
         self._writer.commit()
         self._writer.wait_merging_threads()
-        del self._writer
+        self._writer = self._index = None
         return TantivyPart(self.id, self._count)
 
 
