@@ -196,12 +196,15 @@ class TantivyFiles:
         return _part(part).id
 
     def parts(self, folder: Path) -> dict[str, object]:
-        return {part.id: part for part in self._listed(folder)[1]}
+        return {part.id: part for part, _ in self._listed(folder)[1]}
 
-    def _listed(self, folder: Path) -> tuple[str, list[TantivyPart]]:
-        """The joined index's folder, and the parts, in order."""
+    def _listed(self, folder: Path) -> tuple[str, list[tuple[TantivyPart, list[str]]]]:
+        """The joined index's folder, and the parts in order, each with its segments."""
         listed = json.loads((folder / PARTS_FILE).read_text(encoding="utf-8"))
-        parts = [TantivyPart(str(e["id"]), int(e["papers"])) for e in listed["parts"]]
+        parts = [
+            (TantivyPart(str(e["id"]), int(e["papers"])), [str(s) for s in e["segments"]])
+            for e in listed["parts"]
+        ]
         return str(listed["joined"]), parts
 
     def part_files(self, folder: Path, part: object) -> list[str]:
@@ -261,11 +264,10 @@ class TantivyFiles:
         joined, parts = self._listed(folder)
         if "/" in joined or not joined.startswith(JOINED_PREFIX):
             raise ValueError(f"{folder / PARTS_FILE}: not a folder of this index: {joined!r}")
-        listed = json.loads((folder / PARTS_FILE).read_text(encoding="utf-8"))["parts"]
         offset_of: dict[str, int] = {}
         offset = 0
-        for part, entry in zip(parts, listed, strict=True):
-            offset_of.update(dict.fromkeys(entry["segments"], offset))
+        for part, segments in parts:
+            offset_of.update(dict.fromkeys(segments, offset))
             offset += part.papers
         meta = json.loads((folder / joined / "meta.json").read_text(encoding="utf-8"))
         offsets = [offset_of[segment["segment_id"]] for segment in meta["segments"]]

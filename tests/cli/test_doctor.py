@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 import subprocess
 import sys
+
+import pytest
 
 from paperterm.index.config import Config
 from paperterm.tui.cli.doctor import clipboard_checks, key_checks, run_doctor
@@ -50,6 +53,7 @@ def test_every_line_is_one_check_and_the_last_is_the_verdict(tmp_path, monkeypat
                for line in lines)  # fmt: skip
     assert any(line.startswith("ok  data: ") for line in lines)
     assert any(line.startswith("--  index: not built yet") for line in lines)
+    assert any(line.startswith("ok  engine: Whoosh (auto; ") for line in lines)
     assert not (tmp_path / "data").exists()  # the doctor builds nothing
     assert lines[-1] == "verdict: ready"
 
@@ -102,3 +106,20 @@ def test_the_doctor_imports_no_textual(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
     assert "verdict:" in done.stdout
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_the_engine_is_checked(tmp_path, monkeypatch, installed):
+    if not installed:
+        monkeypatch.setitem(sys.modules, "tantivy", None)  # `import tantivy` fails
+    elif importlib.util.find_spec("tantivy") is None:
+        pytest.skip("tantivy is not installed")
+    _, out = doctor(tmp_path, monkeypatch, {"TERM": "xterm"}, config_text='engine = "tantivy"\n')
+    lines = out.splitlines()
+    if installed:
+        assert any(line.startswith("ok  engine: tantivy 0.") for line in lines)
+        assert any(line.startswith("--  index: not built yet") for line in lines)
+    else:
+        assert "!!  engine: tantivy is not installed: pip install 'paperterm[tantivy]'" in lines
+        assert not any("index" in line for line in lines)
+        assert lines[-1].startswith("verdict: usable, 1 thing")

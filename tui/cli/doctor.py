@@ -22,8 +22,9 @@ from paperterm.index.config import (
     load_config,
     resolve_config_path,
     resolve_data_dir,
+    resolve_engine,
 )
-from paperterm.index.session import Session, SessionError
+from paperterm.index.session import LARGE_CORPUS, Session, SessionError
 from paperterm.index.text.display import safe_text
 from paperterm.tui import keys
 from paperterm.tui.clipboard import Clipboard, Runner, over_ssh, tmux_query
@@ -204,6 +205,31 @@ def data_checks(config_path: Path, data_dir: Path) -> list[Check]:
     return checks
 
 
+def engine_check(engine: str) -> Check:
+    """Which search engine the index is built with, and whether tantivy is there."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from paperterm.index.search.tantivy_index import INSTALL_HINT, tantivy_installed
+
+    installed = tantivy_installed()
+    if engine == "tantivy":
+        if not installed:
+            return Check(WARN, "engine", f"tantivy is not installed: {INSTALL_HINT}")
+        try:
+            release = version("tantivy")
+        except PackageNotFoundError:
+            release = "(version unknown)"
+        return Check(OK, "engine", f"tantivy {release}")
+    if engine == "whoosh":
+        return Check(OK, "engine", "Whoosh")
+    extra = (
+        'tantivy is installed: engine = "tantivy" uses it'
+        if installed
+        else f"above {LARGE_CORPUS:,} papers, tantivy is faster: {INSTALL_HINT}"
+    )
+    return Check(OK, "engine", f"Whoosh (auto; {extra})")
+
+
 def index_checks(session: Session) -> list[Check]:
     """The index's state and size, and the sources' problems, without building anything."""
     opened = session.open_existing()
@@ -277,14 +303,21 @@ def run_doctor(
         prefixes = [tmux_query(["show", "-gv", name], run) or "" for name in ("prefix", "prefix2")]
     checks += key_checks(config, [p for p in prefixes if p and p != "None"])
     data_dir = resolve_data_dir(getattr(args, "data_dir", None), config)
+    try:
+        config.engine = resolve_engine(getattr(args, "engine", None), config)
+    except ConfigError as error:
+        checks.append(Check(WARN, "engine", str(error)))
+    engine = engine_check(config.engine)
+    checks.append(engine)
     sources = [Path(p).expanduser() for p in getattr(args, "source", None) or []]
     try:
-        session = Session.create(data_dir, sources, config)
+        session = Session.create(data_dir, sources, config) if engine.mark != WARN else None
     except SessionError as error:
         checks.append(Check(WARN, "data", str(error)))
     else:
         checks += data_checks(config_path, data_dir)
-        checks += index_checks(session)
+        if session is not None:  # else the engine's problem is said above
+            checks += index_checks(session)
     for check in checks:
         out.write(safe_text(check.line(), keep_newlines=False) + "\n")
     warnings = sum(check.mark == WARN for check in checks)
