@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from engine_choice import engine_config
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from wild_queries import WILD_QUERIES
 
 from paperterm.index import session as session_module
@@ -255,3 +257,28 @@ def test_a_tantivy_index_is_searched_while_its_first_build_runs(tmp_path, monkey
     final = session.build(listener=Listener(searchable=searchable, papers=lambda papers: None))
     assert partial and partial[0][0] < len(final.papers) == 300
     assert all(count == total for count, total in partial)  # every paper is "Generated"
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[Searcher, Searcher]:
+    """The seeds' index by each engine, in one data dir."""
+    data = tmp_path_factory.mktemp("both")
+    searchers = []
+    for engine in ("whoosh", "tantivy"):
+        opened, _ = _session(data, engine).open()
+        searchers.append(Searcher(opened.ix, opened.papers, opened.vocabulary()))
+    return searchers[0], searchers[1]
+
+
+_WORDS = ["model", "learning", "dna", "graph", "language", "diffusion", "the", "论文", "x"]
+_PIECES = st.sampled_from(_WORDS) | st.sampled_from(["-", '"', "*", "~", "title:", "tag:"])
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_PIECES | st.text(max_size=6), max_size=6).map(" ".join), st.booleans())
+def test_any_query_matches_the_same_papers_in_both_engines(both, text, tagged):
+    whoosh, tantivy = both
+    allowed = {paper.id for paper in list(whoosh.papers)[::3]} if tagged else None
+    ours = whoosh.search(text, limit=None, snippets=False, allowed=allowed)
+    theirs = tantivy.search(text, limit=None, snippets=False, allowed=allowed)
+    assert (theirs.total, set(theirs.ids), theirs.notes) == (ours.total, set(ours.ids), ours.notes)
