@@ -55,8 +55,14 @@ def beyond_first(planner: Planner, found: Plan) -> int:
     word of a prefix or typo are read whatever the budget."""
     total = 0
     for group in (*found.required, *found.excluded):
-        if group.alternatives:
-            first = group.alternatives[0]
-            words = first.words if isinstance(first, Phrase) else (first.text,)
-            total += group.cost - sum(planner.df(first.field, word) for word in words)
+        reads = [_reads(planner, alternative) for alternative in group.alternatives]
+        # The first alternative that reads anything: a word being typed whose own words
+        # are in no paper ("0:B": the phrase "0 b" of names) has its first completion
+        # read whatever the budget, as a prefix has its first word.
+        total += group.cost - next((read for read in reads if read), 0)
     return total
+
+
+def _reads(planner: Planner, alternative: Alternative) -> int:
+    words = alternative.words if isinstance(alternative, Phrase) else (alternative.text,)
+    return sum(planner.df(alternative.field, word) for word in words)
