@@ -39,7 +39,8 @@ from pathlib import Path
 import corpus
 
 from paperterm.index.sources import bibtex
-from paperterm.index.sources.loader import SourceSpec, bundled_seeds, load_sources
+from paperterm.index.sources.files import SourceSpec, bundled_seeds
+from paperterm.index.sources.loader import load_sources
 
 _WORD = re.compile(r"[A-Za-z0-9'’-]+")
 _LEANS = {

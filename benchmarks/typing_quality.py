@@ -52,15 +52,18 @@ from pathlib import Path
 import corpus
 from measure import load_average, machine, percentile, table
 from whoosh.analysis import STOP_WORDS
+from whoosh.index import Index
 
 from paperterm.index.config import Config
 from paperterm.index.papers import Paper
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.store import Store, paper_document
+from paperterm.index.search.vocabulary import Vocabulary
+from paperterm.index.search.whoosh_index import WhooshFiles, paper_document
 from paperterm.index.session import Session
 from paperterm.index.sources.enrich import enrich
-from paperterm.index.sources.loader import Corpus, SourceSpec, load_sources
+from paperterm.index.sources.files import SourceSpec
+from paperterm.index.sources.loader import load_sources
 
 SEED = 2
 LIMIT = 10
@@ -436,6 +439,16 @@ def _stats(values: list[float]) -> list[float]:
     ]
 
 
+def disk_index(folder: Path, papers: list[Paper]) -> Index:
+    """A Whoosh index of `papers` in `folder`, one segment, as a build writes one part."""
+    engine = WhooshFiles()
+    writer = engine.part_writer(folder)
+    for paper in papers:
+        writer.add(paper)
+    engine.commit(folder, [writer.finish()])
+    return engine.open(folder)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=SEED, help="the query sample's seed")
@@ -460,8 +473,7 @@ def main() -> None:
     if args.distractors:
         papers += distractors(args.distractors)
     folder = tempfile.TemporaryDirectory(prefix="paperterm-typing-")
-    opened = Store(Path(folder.name)).build(Corpus(papers), "typing-quality")
-    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    searcher = Searcher(disk_index(Path(folder.name), papers), papers, Vocabulary.of_papers(papers))
     queries = make_queries(titles, args.seed)
     typos = sum(q.typo is not None for q in queries)
     print(
