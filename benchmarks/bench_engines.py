@@ -11,6 +11,9 @@ For each corpus size (synthetic abstracts from `corpus.py`, as seed-format text 
           warm-up round, `Searcher.search(q, limit=20, snippets=True)`.
   cli     `paperterm search --engine E QUERY` as a fresh process: start to answer, median of 5.
   fts5    the papers in an FTS5 table, the same queries (as in `bench_index.py`).
+  agree   both engines' indexes opened in one process, the same random queries (1-3 words
+          of the corpus's abstracts, seeded) to both, limit 10: how often they rank the
+          same paper first, how much their top 10 overlap, how often they count alike.
 
     python benchmarks/bench_engines.py [--sizes N ...] [--rounds R] [--format text|jsonl]
 """
@@ -136,6 +139,41 @@ def child_fts(sources: list[Path], data: Path, work: Path, rounds: int) -> dict[
     }
 
 
+AGREE_QUERIES = 500
+
+
+def child_agree(sources: list[Path], data: Path) -> dict[str, object]:
+    import random
+
+    searchers = []
+    for engine in ("whoosh", "tantivy"):
+        opened = _session(data, sources, engine).open_existing()
+        assert opened is not None
+        searchers.append(Searcher(opened.ix, opened.papers, opened.vocabulary()))
+    ours, theirs = searchers
+    papers = list(ours.papers)[:300]
+    pool = [word.strip(".,;:()").lower() for paper in papers for word in paper.text.split()]
+    rng = random.Random(5)
+    asked = first = total = 0
+    overlap = 0.0
+    for _ in range(AGREE_QUERIES):
+        query = " ".join(rng.choice(pool) for _ in range(rng.randint(1, 3)))
+        a = ours.search(query, limit=10, snippets=False)
+        b = theirs.search(query, limit=10, snippets=False)
+        if not a.ids:
+            continue
+        asked += 1
+        first += a.ids[0] == b.ids[0]
+        overlap += len(set(a.ids) & set(b.ids)) / len(a.ids)
+        total += a.total == b.total
+    return {
+        "queries": asked,
+        "first": first / asked,
+        "overlap": overlap / asked,
+        "total": total / asked,
+    }
+
+
 def run_child(*args: str) -> dict:
     out = subprocess.run(
         [sys.executable, __file__, "--child", *args], check=True, capture_output=True, text=True
@@ -158,7 +196,15 @@ def measure_size(n: int, rounds: int, engines: list[str], fmt: str) -> dict:
                 "cli": run_child("cli", tmp, engine),
             }
         fts = run_child("fts", tmp, "whoosh", str(rounds))
-    return {"n": n, "engines": found, "fts": fts, "load": load, "load_end": load_average()}
+        agree = run_child("agree", tmp, "both") if len(engines) > 1 else None
+    return {
+        "n": n,
+        "engines": found,
+        "fts": fts,
+        "agree": agree,
+        "load": load,
+        "load_end": load_average(),
+    }
 
 
 def report(results: list[dict], rounds: int) -> None:
@@ -207,6 +253,15 @@ def report(results: list[dict], rounds: int) -> None:
         if len({e["searched"]["totals"][query] for e in r["engines"].values()}) > 1
     ]
     print(f"\nQueries whose match counts differ between the engines: {differ or 'none'}")
+    rows = [
+        [r["n"], a["queries"], 100 * a["first"], 100 * a["overlap"], 100 * a["total"]]
+        for r in results
+        if (a := r["agree"])
+    ]
+    if rows:
+        print("\nRandom queries of 1-3 words, limit 10: tantivy beside Whoosh (%)")
+        headers = ["abstracts", "queries", "same first", "top-10 overlap", "same count"]
+        print(table(headers, rows))
 
 
 def child_main(argv: list[str]) -> None:
@@ -219,6 +274,8 @@ def child_main(argv: list[str]) -> None:
         result = child_search(sources, data, engine, int(argv[3]))
     elif mode == "cli":
         result = child_cli(sources, data, engine)
+    elif mode == "agree":
+        result = child_agree(sources, data)
     else:
         result = child_fts(sources, data, work, int(argv[3]))
     print(json.dumps(result))
