@@ -67,7 +67,8 @@ def child_build(sources: list[Path], data: Path, engine: str) -> dict[str, objec
     wall, (opened, _) = timed(session.open)
     cpu_after, children_after = _cpu()
     folder = Path(opened.location) / ENGINE_FOLDER
-    disk = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+    files = {(p.stat().st_ino, p.stat().st_size) for p in folder.rglob("*") if p.is_file()}
+    disk = sum(size for _, size in files)  # a file hard-linked twice (tantivy) counted once
     return {
         "wall": wall,
         "cpu": cpu_after - cpu,
