@@ -56,12 +56,14 @@ class Searcher:
         """`papers` in the index's order (a document's number is its paper's position);
         a `PaperList` is read only where hits need it."""
         self.papers = papers
+        self.ids: Sequence[str]
         if isinstance(papers, PaperList):
             self.by_id: Mapping[str, Paper] = papers.by_id
-            self.engine: Engine = open_engine(ix, papers.ids)
+            self.ids = papers.ids
         else:
             self.by_id = {paper.id: paper for paper in papers}
-            self.engine = open_engine(ix, [paper.id for paper in papers])
+            self.ids = [paper.id for paper in papers]
+        self.engine: Engine = open_engine(ix, self.ids)
         self.vocabulary = vocabulary or Vocabulary.of_papers(papers)
         papers_count = self.engine.paper_count()
         self.planner = Planner(
@@ -137,10 +139,14 @@ class Searcher:
         plan = self.planner.plan(parsed)
         results.matcher = plan.matcher
         if plan.everything:
-            papers = [p for p in self.papers if allowed is None or p.id in allowed]
+            # Every paper, unranked (`the` being typed): only those shown are read, which
+            # of 50,000 in a `PaperList` took 250 ms when all were.
             results.notes.extend(plan.notes)
-            results.hits = [Hit(p, 0.0) for p in papers[:limit]]
-            results.total = len(papers)
+            chosen: Sequence[int] = range(len(self.papers))
+            if allowed is not None:
+                chosen = [i for i, paper_id in enumerate(self.ids) if paper_id in allowed]
+            results.hits = [Hit(self.papers[index], 0.0) for index in chosen[:limit]]
+            results.total = len(chosen)
             return
         scored, total = ([], 0) if plan.hopeless else self.engine.collect(plan, limit, allowed)
         if total == 0 and plan.fallback is not None:

@@ -499,3 +499,20 @@ def test_most_of_your_words_shows_nothing_when_no_paper_has_most(seed_searcher):
     the Whoosh engine showed 13 papers with "transformer" alone)."""
     results = seed_searcher.search("transformer persona xqzv ", limit=None)
     assert results.total == 0 and results.hits == []
+
+
+def test_a_query_with_nothing_to_search_reads_only_the_papers_shown(tmp_path):
+    """`the` being typed lists every paper, unranked: of a `PaperList` only the first
+    `limit` are read (all 50,000 were: 250 ms a keystroke)."""
+    from generated import write_generated_corpus
+
+    write_generated_corpus(tmp_path / "corpus", 300)
+    opened, _ = Session.create(tmp_path / "data", [tmp_path / "corpus"], Config()).open()
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    results = searcher.search("the", limit=10)
+    assert results.total == 300 and len(results.hits) == 10
+    assert sum(paper is not None for paper in opened.papers._loaded) <= 10
+    allowed = {opened.papers.ids[5], opened.papers.ids[7]}
+    assert searcher.search("the", limit=10, allowed=allowed).ids == [
+        *sorted(allowed, key=opened.papers.ids.index)
+    ]

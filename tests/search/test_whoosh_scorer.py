@@ -175,3 +175,28 @@ def test_scores_from_a_small_index_path(tmp_path: Path):
     searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
     for plan in plans_of(searcher, "otters"):
         same(searcher, plan)
+
+
+def test_related_papers_are_whooshs_more_like(searchers):
+    """`similar` is Whoosh's `more_like` (the same key terms, an `Or` of them), scored by
+    the plan scorer: the same papers and scores as Whoosh's matchers give, exactly."""
+    from whoosh import query as Q
+
+    from paperterm.index.search.searcher import SIMILAR_SCAN_CHARS
+
+    for searcher in searchers:
+        engine, whoosh = searcher.engine, searcher.engine._searcher
+        for docnum in range(0, engine.paper_count(), 37):
+            paper = searcher.papers[docnum]
+            text = f"{paper.title} {paper.text[:SIMILAR_SCAN_CHARS]}"
+            terms = whoosh.key_terms_from_text("all", text, numterms=12)
+            query = Q.Or([Q.Term("all", word, boost=weight) for word, weight in terms])
+            expected = {
+                hit.docnum: hit.score for hit in whoosh.search(query, limit=None, mask={docnum})
+            }
+            found = engine.similar(paper.id, text, len(expected) + 5)
+            scores = {engine.docnums[paper_id]: score for paper_id, score in found}
+            assert scores.keys() == expected.keys()
+            for found_docnum, score in scores.items():
+                assert score == pytest.approx(expected[found_docnum], rel=1e-9)
+            assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
