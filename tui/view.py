@@ -1,17 +1,21 @@
-"""What the reader shows, decided without Textual: rows, filters, counts, links.
+"""What the reader shows, decided without Textual: rows, counts, links.
 
-Kept apart from the widgets so the rules (which papers are in view, how the count reads,
-when a link can be opened locally) are plain functions with plain tests.
+Kept apart from the widgets so the rules (rows, how the counts read, when a link can be
+opened locally) are plain functions with plain tests. Which papers are in view is decided
+in index/library/filters.py, shared with the CLI.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from paperterm.index.library.bookmarks import Bookmark
+from paperterm.index.library.filters import ALL, ViewKey, all_tags
+from paperterm.index.library.searches import SavedSearch
 from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
 from paperterm.index.text.display import one_line
@@ -30,53 +34,6 @@ class Row:
         return self.paper is None
 
 
-@dataclass(frozen=True, slots=True)
-class Filters:
-    """Restrictions that apply on top of the query."""
-
-    bookmarks_only: bool = False
-    collection: str | None = None
-
-    @property
-    def active(self) -> bool:
-        return self.bookmarks_only or self.collection is not None
-
-
-def allowed_ids(
-    papers: Iterable[Paper],
-    marks: Mapping[str, Bookmark],
-    filters: Filters,
-    tags: Iterable[str] = (),
-    excluded_tags: Iterable[str] = (),
-) -> set[str] | None:
-    """The ids the view may show, or None when nothing restricts it.
-
-    `tags` (from `tag:NAME` in the query) keep bookmarks carrying every one of them;
-    `excluded_tags` (`-tag:NAME`) drop papers whose bookmark carries any of them.
-    Tags compare case-insensitively.
-    """
-    tags = [tag.lower() for tag in tags]
-    excluded = [tag.lower() for tag in excluded_tags]
-    allowed: set[str] | None = None
-    if filters.bookmarks_only or tags:
-        allowed = {
-            mark_id
-            for mark_id, mark in marks.items()
-            if all(tag in _lower_tags(mark) for tag in tags)
-        }
-    if filters.collection is not None:
-        in_collection = {p.id for p in papers if filters.collection in p.collections}
-        allowed = in_collection if allowed is None else allowed & in_collection
-    if excluded:
-        tagged = {i for i, mark in marks.items() if any(t in _lower_tags(mark) for t in excluded)}
-        allowed = ({p.id for p in papers} if allowed is None else allowed) - tagged
-    return allowed
-
-
-def _lower_tags(mark: Bookmark) -> set[str]:
-    return {tag.lower() for tag in mark.tags}
-
-
 def paper_rows(papers: Iterable[Paper], allowed: set[str] | None) -> list[Row]:
     """The papers in corpus order, restricted to `allowed`."""
     return [Row(p.id, p) for p in papers if allowed is None or p.id in allowed]
@@ -93,6 +50,54 @@ def missing_rows(
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class ViewEntry:
+    """A line of the views sidebar: a view with its unread and total counts (None while a
+    saved search waits for the index), or a heading (`key` None)."""
+
+    key: ViewKey | None
+    label: str
+    unread: int | None = None
+    total: int | None = None
+
+
+def view_entries(
+    papers: Sequence[Paper],
+    collection_ids: Mapping[str, Sequence[str]],
+    marks: Mapping[str, Bookmark],
+    read: Container[str],
+    searches: Sequence[SavedSearch],
+    matches: Mapping[str, Sequence[str]],
+) -> list[ViewEntry]:
+    """The sidebar: all papers, then the collections, the tags and the saved searches, each
+    with its counts. Counting is one pass over each view's ids (3 ms for 50,000 papers)."""
+
+    def counted(key: ViewKey, label: str, ids: Sequence[str] | None) -> ViewEntry:
+        if ids is None:
+            return ViewEntry(key, label)
+        return ViewEntry(key, label, sum(1 for i in ids if i not in read), len(ids))
+
+    entries = [counted(ALL, "All papers", [p.id for p in papers])]
+    if len(collection_ids) > 1:
+        entries.append(ViewEntry(None, "Collections"))
+        for name, ids in collection_ids.items():
+            entries.append(counted(ViewKey("collection", name), name, ids))
+    tags = all_tags(marks)
+    if tags:
+        entries.append(ViewEntry(None, "Tags"))
+        for tag in tags:
+            lower = tag.lower()
+            ids = [i for i, mark in marks.items() if lower in (t.lower() for t in mark.tags)]
+            entries.append(counted(ViewKey("tag", tag), tag, ids))
+    if searches:
+        entries.append(ViewEntry(None, "Searches"))
+        for search in searches:
+            entries.append(
+                counted(ViewKey("search", search.name), search.name, matches.get(search.name))
+            )
+    return entries
+
+
 def count_text(in_view: int, total: int, filtered: bool) -> str:
     """`38 papers`, or while a query or filter narrows the view, `3 of 38 papers`."""
     noun = "paper" if total == 1 else "papers"
@@ -101,12 +106,32 @@ def count_text(in_view: int, total: int, filtered: bool) -> str:
     return f"{total} {noun}"
 
 
-def unsaved_text(pending: int) -> str:
-    """The status line's part for bookmark changes a failed save left in memory ("" when
-    there are none): visible until they are saved, since a toast is easily missed."""
+def unread_text(unread: int, shown: int, in_view: int) -> str:
+    """`35 unread` among the papers in view; when a search lists fewer than it found, the
+    count is of those listed: `35 unread in the first 200`."""
+    if shown < in_view:
+        return f"{unread} unread in the first {shown}"
+    return f"{unread} unread"
+
+
+def read_note(when: datetime | None) -> str:
+    """The detail pane's line about reading: `unread`, or when it was read (local time)."""
+    if when is None:
+        return "unread"
+    return f"read {when.astimezone():%Y-%m-%d %H:%M}"
+
+
+def position_text(cursor: int, rows: int) -> str:
+    """`12/38`: the cursor's row and the rows listed ("" for an empty list)."""
+    return f"{cursor + 1}/{rows}" if rows else ""
+
+
+def unsaved_text(pending: int, what: str = "bookmark") -> str:
+    """The status line's part for changes a failed save left in memory ("" when there are
+    none): visible until they are saved, since a toast is easily missed."""
     if not pending:
         return ""
-    return f"{pending} bookmark change{'s' if pending != 1 else ''} not saved"
+    return f"{pending} {what} change{'s' if pending != 1 else ''} not saved"
 
 
 def citation(paper: Paper) -> str:

@@ -1,4 +1,4 @@
-"""The reader's Textual-free rules: filters, counts, citations, where links open."""
+"""The reader's Textual-free rules: rows, counts, citations, where links open."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ import pytest
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.papers import Paper
 from paperterm.tui.view import (
-    Filters,
-    allowed_ids,
     can_open_browser,
     citation,
     count_text,
@@ -30,32 +28,6 @@ MARKS = {
     "c3": Bookmark("c3", WHEN, "Third", ("ssl",)),
     "gone": Bookmark("gone", WHEN, "Left the corpus", ("read",)),
 }
-
-
-def test_nothing_restricts_an_unfiltered_view():
-    assert allowed_ids(PAPERS, MARKS, Filters()) is None
-
-
-def test_bookmarks_only_includes_missing_ones():
-    assert allowed_ids(PAPERS, MARKS, Filters(bookmarks_only=True)) == {"a1", "c3", "gone"}
-
-
-def test_collection_filter_uses_every_collection_of_a_paper():
-    assert allowed_ids(PAPERS, MARKS, Filters(collection="Alpha")) == {"a1", "b2"}
-    both = allowed_ids(PAPERS, MARKS, Filters(bookmarks_only=True, collection="Alpha"))
-    assert both == {"a1"}
-
-
-def test_tags_need_all_and_compare_without_case():
-    assert allowed_ids(PAPERS, MARKS, Filters(), tags=["read"]) == {"a1", "gone"}
-    assert allowed_ids(PAPERS, MARKS, Filters(), tags=["read", "ssl"]) == {"a1"}
-    assert allowed_ids(PAPERS, MARKS, Filters(), tags=["nope"]) == set()
-
-
-def test_excluded_tags_drop_tagged_papers_only():
-    assert allowed_ids(PAPERS, MARKS, Filters(), excluded_tags=["ssl"]) == {"b2"}
-    kept = allowed_ids(PAPERS, MARKS, Filters(bookmarks_only=True), excluded_tags=["READ"])
-    assert kept == {"c3"}
 
 
 def test_rows_keep_corpus_order_and_missing_rows_carry_the_stored_title():

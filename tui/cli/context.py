@@ -13,6 +13,10 @@ from pathlib import Path
 from typing import TextIO
 
 from paperterm.index.config import Config, load_config, resolve_config_path, resolve_data_dir
+from paperterm.index.library.bookmarks import Bookmark, BookmarksError, BookmarkStore
+from paperterm.index.library.op_store import LibraryError
+from paperterm.index.library.reading import ReadingStore
+from paperterm.index.library.searches import SavedSearch, SearchesStore, all_searches
 from paperterm.index.papers import Paper
 from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session
@@ -66,6 +70,34 @@ class Context:
             for line in dict.fromkeys([*problems, *self.session.warnings]):
                 self.warn(line)
         return self._opened
+
+    def bookmarks(self) -> dict[str, Bookmark]:
+        """The bookmarks, by paper id (for `tag:` in a query); a damaged file is a usage
+        error, as in the bookmark commands."""
+        store = BookmarkStore.in_dir(self.data_dir)
+        try:
+            store.load()
+        except BookmarksError as error:
+            raise UsageError(str(error)) from None
+        return {mark.id: mark for mark in store.bookmarks}
+
+    def reading(self) -> ReadingStore:
+        """The reading state, loaded; a damaged file is a usage error (exit 2)."""
+        store = ReadingStore.in_dir(self.data_dir)
+        try:
+            store.load()
+        except LibraryError as error:
+            raise UsageError(str(error)) from None
+        return store
+
+    def saved_searches(self) -> list[SavedSearch]:
+        """The config's `[[searches]]`, then those saved from the reader."""
+        store = SearchesStore.in_dir(self.data_dir)
+        try:
+            store.load()
+        except LibraryError as error:
+            raise UsageError(str(error)) from None
+        return all_searches(self.config.searches, store)
 
     def warn(self, message: str) -> None:
         if self.err is not None:  # started with stderr closed (`2>&-`): nowhere to say it

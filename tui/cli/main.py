@@ -27,6 +27,12 @@ from paperterm.index.text.display import safe_text
 from paperterm.tui.cli.bookmarks import BookmarkCommandError, add_bookmark_commands
 from paperterm.tui.cli.context import FAILURE, USAGE_ERROR, CommandFailed, Context, UsageError
 from paperterm.tui.cli.escape import user_text
+from paperterm.tui.cli.reading import (
+    add_reading_commands,
+    add_view_options,
+    paper_record,
+    select,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -65,8 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"paperterm {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    listing = commands.add_parser("list", parents=[common], help="print every paper")
+    listing = commands.add_parser("list", parents=[common], help="print the papers (of a view)")
     listing.add_argument("--json", action="store_true", help="a JSON array of full records")
+    add_view_options(listing)
     listing.set_defaults(run=cmd_list)
 
     search = commands.add_parser("search", parents=[common], help="search the papers")
@@ -85,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     index.set_defaults(run=cmd_index)
 
     add_bookmark_commands(commands, common)
+    add_reading_commands(commands, common)
     return parser
 
 
@@ -113,11 +121,11 @@ def _version() -> str:
 
 
 def cmd_list(ctx: Context) -> int:
-    papers = ctx.open().papers
+    selection = select(ctx)
     if ctx.args.json:
-        ctx.emit_json([paper.to_json() for paper in papers], indent=1)
+        ctx.emit_json([selection.record(paper) for paper in selection.papers], indent=1)
         return 0
-    for paper in papers:
+    for paper in selection.papers:
         name = f"{paper.name}: " if paper.name and not paper.title.startswith(paper.name) else ""
         ctx.line(f"{paper.id}  {name}{paper.title}  [{', '.join(paper.collections)}]")
     return 0
@@ -198,7 +206,7 @@ def _print_results(ctx: Context, results: Results) -> None:
 def cmd_show(ctx: Context) -> int:
     paper = ctx.paper(ctx.args.id)
     if ctx.args.json:
-        ctx.emit_json(paper.to_json(), indent=1)
+        ctx.emit_json(paper_record(paper, ctx.reading(), ctx.bookmarks()), indent=1)
         return 0
     ctx.line(paper.title)
     if paper.name:

@@ -1,9 +1,10 @@
-"""The dialogs over the paper screens: help, tags, note, warnings."""
+"""The dialogs over the paper screens: help, tags, note, warnings, a yes/no question, a
+name for a saved search."""
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -154,3 +155,53 @@ class WarningsScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss()
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A question answered with one key: the `confirm` key (y) says yes, any other no."""
+
+    BINDINGS = keys.bindings("confirm")
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Label(Text(safe_text(self.question, keep_newlines=False)), id="confirm-text")
+
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    def on_key(self, event: events.Key) -> None:
+        # The `confirm` binding has priority, so any key that gets here means no.
+        event.stop()
+        event.prevent_default()
+        self.dismiss(False)
+
+
+class NameScreen(ModalScreen[str | None]):
+    """The name to save a search under (its query to start with); Enter saves."""
+
+    BINDINGS = keys.bindings("close_dialog", "save_dialog")
+
+    def __init__(self, query: str, key_text: KeyText) -> None:
+        super().__init__()
+        self.query_text = query
+        self.key_text = key_text
+
+    def compose(self) -> ComposeResult:
+        key = self.key_text
+        with Vertical(id="name-box", classes="dialog"):
+            yield Label(Text("Save the search as a view named"), classes="dialog-title")
+            yield Input(safe_text(self.query_text, keep_newlines=False), id="name-input")
+            hint = f"Enter or {key('save_dialog')} saves · {key('close_dialog')} cancels"
+            yield Label(Text(hint), classes="dialog-hint")
+
+    @on(Input.Submitted)
+    def action_save(self) -> None:
+        name = " ".join(self.query_one("#name-input", Input).value.split())
+        self.dismiss(name or None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

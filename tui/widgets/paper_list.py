@@ -1,5 +1,9 @@
 """The list pane: one line per paper, drawn on demand (Line API), so 50,000 rows cost no
-more than 50 — no widget per row, only the visible lines are ever rendered."""
+more than 50 — no widget per row, only the visible lines are ever rendered.
+
+A row starts with two marks, so that they read without colour (NO_COLOR): `★` for a bookmark,
+`•` for a paper not read yet; read rows are also dimmed. Whether a paper is bookmarked or read
+is asked by id (`is_bookmarked`, `is_read`) when the row is drawn, never stored in the row."""
 
 from __future__ import annotations
 
@@ -20,6 +24,8 @@ from paperterm.tui import keys
 from paperterm.tui.view import Row
 
 MARKER = "★"
+#: Unread rows carry this glyph (read rows are also dimmed): readable without colour.
+UNREAD = "•"
 #: Below this width the collection column is left out, to give the title the room.
 COLLECTION_MIN_WIDTH = 60
 
@@ -59,6 +65,8 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--marker",
         "paper-list--missing",
         "paper-list--empty",
+        "paper-list--unread",
+        "paper-list--read",
     }
 
     class Highlighted(Message):
@@ -74,11 +82,13 @@ class PaperList(ScrollView, can_focus=True):
     def __init__(
         self,
         is_bookmarked: Callable[[str], bool],
+        is_read: Callable[[str], bool],
         *,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.is_bookmarked = is_bookmarked
+        self.is_read = is_read
         self.rows: list[Row] = []
         self.cursor = 0
         self.empty_message: list[str] = ["Loading papers…"]
@@ -182,12 +192,20 @@ class PaperList(ScrollView, can_focus=True):
         return self._row_strip(self.rows[index], width, base, index == self.cursor)
 
     def _row_strip(self, row: Row, width: int, base: Style, is_cursor: bool) -> Strip:
+        read = self.is_read(row.id)
+        if read:
+            base = base + self.get_component_rich_style("paper-list--read")
         if is_cursor:
             base = base + self.get_component_rich_style("paper-list--cursor")
         marker_style = base + self.get_component_rich_style("paper-list--marker")
+        unread_style = base + self.get_component_rich_style("paper-list--unread")
         marked = row.missing or self.is_bookmarked(row.id)
-        segments = [Segment(f"{MARKER} " if marked else "  ", marker_style)]
-        left = width - 2
+        segments = [
+            Segment(MARKER if marked else " ", marker_style),
+            Segment(" " if read else UNREAD, unread_style),
+            Segment(" ", base),
+        ]
+        left = width - 3
         collection = ""
         if row.paper is not None and width >= COLLECTION_MIN_WIDTH:
             collection = one_line(row.paper.collection)
