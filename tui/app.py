@@ -440,12 +440,19 @@ class ReaderApp(App[int]):
 
     @work(thread=True, exit_on_error=False, group="reading-save", name="save reading state")
     def _save_reading(self) -> None:
+        """Save the staged reading changes. A failure is said once (the status line counts
+        what waits, and the poll retries); the first save that works again says so."""
+        store = self.state.reading
+        failing = store.unsaved > 0
         try:
-            self.state.reading.save()
-        except LibrarySaveError as error:
-            self.post_message(ReadingSaveFailed(error.reason))
-        except LibraryReadOnlyError as error:
-            self.post_message(ReadingSaveFailed(str(error)))
+            store.save()
+        except LibraryError as error:
+            if not failing:
+                reason = error.reason if isinstance(error, LibrarySaveError) else str(error)
+                self.post_message(ReadingSaveFailed(reason))
+        else:
+            if failing:
+                self.post_message(ReadingPolled(changed=False, saved=True))
 
     def on_reading_save_failed(self, message: ReadingSaveFailed) -> None:
         self.say(f"Reading state not saved: {message.reason}. Kept and retried", "warning")
@@ -461,7 +468,7 @@ class ReaderApp(App[int]):
     def _poll_reading(self) -> None:
         state = self.state
         saved = False
-        if state.reading.pending and not state.reading.read_only:
+        if state.reading.unsaved and not state.reading.read_only:
             with contextlib.suppress(LibraryError):
                 state.reading.save()
                 saved = True

@@ -110,12 +110,12 @@ class UndoStack:
         retried. Returns what `change` returns; raises what it raises."""
         restore = restore_of(store, keys)
         try:
-            return change()
+            result = change()
         except LibrarySaveError:
             self._push(store, restore, label)
             raise
-        else:
-            self._push(store, restore, label)
+        self._push(store, restore, label)
+        return result
 
     def _push(self, store: OpLogStore[Any], restore: Restore[Any], label: str) -> None:
         entries = store.entries

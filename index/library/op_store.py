@@ -190,6 +190,7 @@ class OpLogStore(Generic[E]):
         self._pending: list[Operation[E]] = []
         self._stamp: FileStamp | None = None
         self._error: LibraryFileError | None = None
+        self._failing = False
         self._state = threading.Lock()  # held briefly: the in-memory state
         self._io = threading.RLock()  # held for file I/O: one load or save at a time
 
@@ -214,6 +215,12 @@ class OpLogStore(Generic[E]):
     def pending(self) -> tuple[Operation[E], ...]:
         """Changes made in memory but not yet saved (staged, or after a failed save)."""
         return tuple(self._pending)
+
+    @property
+    def unsaved(self) -> int:
+        """How many changes wait because the last save failed (0 while saves succeed:
+        changes staged for a save under way are not "unsaved")."""
+        return len(self._pending) if self._failing else 0
 
     def load(self) -> None:
         """Read the file (a missing file is an empty store).
@@ -325,15 +332,16 @@ class OpLogStore(Generic[E]):
                         )
                         stamp = file_stamp(self.path)
             except OSError as error:
-                if on_disk is not None:  # read, not written: show what the file holds
-                    with self._state:
+                with self._state:
+                    self._failing = True
+                    if on_disk is not None:  # read, not written: show what the file holds
                         self._entries = self._with_pending(on_disk)
                 reason = error.strerror or one_line(str(error))
                 raise LibrarySaveError(self.path, reason, self.format.noun) from error
             with self._state:
                 del self._pending[: len(ops)]  # changes staged meanwhile stay pending
                 self._entries = self._with_pending(document.entries)
-                self._stamp = stamp
+                self._stamp, self._failing = stamp, False
             return seen
 
     def _read(self) -> tuple[Document[E], FileStamp | None]:

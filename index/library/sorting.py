@@ -1,7 +1,8 @@
 """The orders a view can be sorted in, for the reader's `s` key and `paperterm list --sort`.
 
-    corpus     as the sources list the papers (the default)
-    relevance  best match first (only while searching: the search's own order)
+    relevance  best match first while searching (the search's own order, or a saved search's);
+               otherwise it is corpus order. The default.
+    corpus     as the sources list the papers
     title      by title, ignoring case
     unread     unread papers first, each group in the order it had
     newest     newest year first (then newest arXiv id), papers without a year last
@@ -22,27 +23,28 @@ from paperterm.index.papers import Paper
 T = TypeVar("T")
 
 SORTS: dict[str, str] = {
-    "corpus": "corpus order",
     "relevance": "relevance",
+    "corpus": "corpus order",
     "title": "title",
     "unread": "unread first",
     "newest": "newest first",
     "like": "like my bookmarks",
 }
-DEFAULT_SORT = "corpus"
+DEFAULT_SORT = "relevance"
 
 
 def next_sort(current: str, searching: bool) -> str:
-    """The sort after `current` in the cycle (relevance only while searching)."""
-    keys = [key for key in SORTS if searching or key != "relevance"]
+    """The sort after `current` in the cycle. Without a search, relevance is corpus order,
+    so the cycle has it once."""
+    keys = [key for key in SORTS if searching or key != "corpus"]
     if current not in keys:
-        return keys[0]
+        current = DEFAULT_SORT  # corpus order, named so while no search is on
     return keys[(keys.index(current) + 1) % len(keys)]
 
 
 def effective_sort(sort: str, searching: bool) -> str:
-    """The sort that applies: relevance without a query is corpus order."""
-    return DEFAULT_SORT if sort == "relevance" and not searching else sort
+    """The sort that applies: relevance without a search is corpus order."""
+    return "corpus" if sort == "relevance" and not searching else sort
 
 
 class SortKeys:

@@ -22,7 +22,7 @@ from paperterm.index.library.filters import (
 )
 from paperterm.index.library.op_store import LibraryError, LibrarySaveError
 from paperterm.index.library.reading import ReadingStore, mark_read, mark_unread
-from paperterm.index.library.sorting import SORTS, SortKeys
+from paperterm.index.library.sorting import DEFAULT_SORT, SORTS, SortKeys, effective_sort
 from paperterm.index.papers import Paper
 from paperterm.tui.cli.context import CommandFailed, Context, UsageError
 
@@ -53,7 +53,8 @@ def add_view_options(parser: argparse.ArgumentParser) -> None:
         "--sort",
         choices=list(SORTS),
         metavar="KEY",
-        help=f"order: {', '.join(SORTS)} (relevance: a saved search's own order)",
+        help=f"order: {', '.join(SORTS)} (relevance, the default: a saved search's own "
+        "order; corpus order otherwise)",
     )
 
 
@@ -140,9 +141,7 @@ def select(ctx: Context) -> Selection:
                 ranked = query_matches(searcher, query, papers, marks)
             finally:
                 searcher.close()
-    sort = args.sort or "corpus"
-    if sort == "relevance" and ranked is None:
-        raise UsageError("paperterm: --sort relevance needs a saved search (--view NAME)")
+    sort = effective_sort(args.sort or DEFAULT_SORT, ranked is not None)
     filters = Filters(unread_only=args.unread, view=view)
     allowed = allowed_ids(papers, marks, filters, read=reading.entries, search_ids=ranked)
     by_id = {paper.id: paper for paper in papers}

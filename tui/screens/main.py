@@ -32,7 +32,7 @@ from paperterm.index.library.affinity import Ranking
 from paperterm.index.library.filters import ALL, Filters, ViewKey, allowed_ids, like_seeds
 from paperterm.index.library.op_store import LibraryError
 from paperterm.index.library.place import Place
-from paperterm.index.library.sorting import SORTS, effective_sort, next_sort
+from paperterm.index.library.sorting import DEFAULT_SORT, SORTS, effective_sort, next_sort
 from paperterm.index.search.hits import Matcher, Results
 from paperterm.index.search.query import ParsedQuery, parse_query
 from paperterm.index.text.display import one_line
@@ -121,7 +121,7 @@ class MainScreen(PaperScreen):
     def __init__(self, state: ReaderState) -> None:
         super().__init__(state)
         self.filters = Filters()
-        self.sort = "corpus"
+        self.sort = DEFAULT_SORT
         self.generation = 0
         self.applied = 0
         self.view = View(rows=[], in_view=0)
@@ -315,7 +315,7 @@ class MainScreen(PaperScreen):
         if view.kind == "collection" and view.name not in self.state.collections:
             view = ALL if self.state.papers else view  # a collection gone since
         self.filters = Filters(place.bookmarks_only, place.unread_only, view)
-        self.sort = place.sort if place.sort in SORTS else "corpus"
+        self.sort = place.sort if place.sort in SORTS else DEFAULT_SORT
         self._restore_id = place.paper or None
         box = self.search_input
         if box.value != place.query:
@@ -816,12 +816,12 @@ class MainScreen(PaperScreen):
         if self.filters.bookmarks_only:
             parts.append("bookmarks only")
         sort = effective_sort(self.sort, self.searching)
-        if sort != "corpus" and not (sort == "relevance" and self.searching):
+        if sort != effective_sort(DEFAULT_SORT, self.searching):
             waiting = sort == "like" and state.ranking is None
             parts.append(f"sort: {SORTS[sort]}{' (ranking…)' if waiting else ''}")
         for store, what in ((state.bookmarks, "bookmark"), (state.reading, "reading")):
             problem = state.bookmarks_problem if what == "bookmark" else state.problems.get(what)
-            unsaved = unsaved_text(len(store.pending), what)
+            unsaved = unsaved_text(store.unsaved, what)
             if unsaved:
                 parts.append(unsaved)
             elif problem:

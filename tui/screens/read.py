@@ -77,8 +77,8 @@ class ReadScreen(PaperScreen):
         )
         state = self.state
         unsaved = [
-            unsaved_text(len(state.bookmarks.pending)),
-            unsaved_text(len(state.reading.pending), "reading"),
+            unsaved_text(state.bookmarks.unsaved),
+            unsaved_text(state.reading.unsaved, "reading"),
         ]
         text = " · ".join([*filter(None, unsaved), hints])
         self.query_one("#status", Label).update(Text(text))
