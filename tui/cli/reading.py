@@ -123,7 +123,10 @@ def select(ctx: Context) -> Selection:
     opened = ctx.open()
     papers = opened.papers
     marks = ctx.bookmarks()
-    reading = ctx.reading()
+    sort = args.sort or DEFAULT_SORT
+    # Only what needs the reading state reads it: a damaged reading.toml stops those alone.
+    needs_reading = args.json or args.unread or args.read or sort in ("unread", "like")
+    reading = ctx.reading() if needs_reading else ReadingStore.in_dir(ctx.data_dir)
     view, ranked = ALL, None
     if args.view:
         searches = ctx.saved_searches()
@@ -141,7 +144,7 @@ def select(ctx: Context) -> Selection:
                 ranked = query_matches(searcher, query, papers, marks)
             finally:
                 searcher.close()
-    sort = effective_sort(args.sort or DEFAULT_SORT, ranked is not None)
+    sort = effective_sort(sort, ranked is not None)
     filters = Filters(unread_only=args.unread, view=view)
     allowed = allowed_ids(papers, marks, filters, read=reading.entries, search_ids=ranked)
     by_id = {paper.id: paper for paper in papers}
