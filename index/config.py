@@ -181,7 +181,7 @@ def parse_config(text: str, path: Path | None = None) -> Config:
     return config
 
 
-def _saved_searches(tables: list, path: Path | None, locate: _Locator) -> list[SavedSearch]:
+def _saved_searches(tables: list[object], path: Path | None, locate: _Locator) -> list[SavedSearch]:
     """`[[searches]]`: each a table with a non-empty `name` (unique) and a `query`."""
     searches: list[SavedSearch] = []
     for number, table in enumerate(tables, start=1):

@@ -46,7 +46,7 @@ class ViewKey:
             return ALL
         kind, sep, name = text.partition(":")
         if sep and kind in VIEW_KINDS and name.strip():
-            return cls(kind, name)  # type: ignore[arg-type]
+            return cls(kind, name)
         return None
 
 
@@ -163,16 +163,15 @@ def resolve_view(
         "collection": collections,
         "tag": tags,
     }
+    kinds: list[ViewKind] = list(choices)
     if named is not None:
         if named.kind == "all" or named.name in choices[named.kind]:
             return named
         name, kinds = named.name, [named.kind]
-    else:
-        kinds = list(choices)
-    for same in (lambda a, b: a == b, lambda a, b: a.casefold() == b.casefold()):
+    for fold in (False, True):  # exactly, then ignoring case
         for kind in kinds:
             for option in choices[kind]:
-                if same(option, name):
+                if option == name or (fold and option.casefold() == name.casefold()):
                     return ViewKey(kind, option)
     options = [str(ViewKey(kind, option)) for kind in kinds for option in choices[kind]]
     close = difflib.get_close_matches(name, [o.partition(":")[2] for o in options], n=1)

@@ -13,21 +13,14 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 
-from paperterm.index.library.bookmarks import (
-    Add,
-    Bookmark,
-    ChangeTags,
-    EditNote,
-    Operation,
-    Remove,
-    SetNote,
-)
-from paperterm.index.library.op_store import Restore
-from paperterm.index.library.reading import MarkRead, MarkUnread, ReadingOperation
+from paperterm.index.library.bookmarks import Add, Bookmark, ChangeTags, EditNote, Remove, SetNote
+from paperterm.index.library.op_store import Operation, Restore
+from paperterm.index.library.reading import MarkRead, MarkUnread
 
 
-def replay_commands(ops: Iterable[Operation], options: Sequence[str] = ()) -> list[str]:
+def replay_commands(ops: Iterable[Operation[Bookmark]], options: Sequence[str] = ()) -> list[str]:
     """One shell command line per bookmark change; `options` are the global options that
     point the command at the same data dir and sources (e.g. `--data-dir DIR`)."""
     base = ["paperterm", *options, "bookmarks"]
@@ -60,7 +53,7 @@ def replay_commands(ops: Iterable[Operation], options: Sequence[str] = ()) -> li
     return _unique_lines(lines)
 
 
-def reading_commands(ops: Iterable[ReadingOperation], options: Sequence[str] = ()) -> list[str]:
+def reading_commands(ops: Iterable[Operation[datetime]], options: Sequence[str] = ()) -> list[str]:
     """`paperterm read ID...` / `paperterm unread ID...` lines with the changes' effect (a
     paper read again gets the time of the command: the reading state keeps no more)."""
     base = ["paperterm", *options]
@@ -70,9 +63,11 @@ def reading_commands(ops: Iterable[ReadingOperation], options: Sequence[str] = (
             read, unread = list(op.ids), []
         elif isinstance(op, MarkUnread):
             read, unread = [], list(op.ids)
-        else:
+        elif isinstance(op, Restore):
             read = [paper_id for paper_id, when in op.entries if when is not None]
             unread = [paper_id for paper_id, when in op.entries if when is None]
+        else:
+            raise TypeError(f"no command for {op!r}")
         if read:
             lines.append([*base, "read", "--", *read])
         if unread:
