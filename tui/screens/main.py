@@ -136,6 +136,8 @@ class MainScreen(PaperScreen):
         self._unread = 0  # unread rows in the list
         self._dwell: Timer | None = None
         self._like_seeds: tuple[str, ...] | None = None  # those of `state.ranking`
+        self._detail_due = False  # a redraw of the detail is scheduled
+        self._views_due = False  # ... and of the sidebar
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
@@ -241,17 +243,19 @@ class MainScreen(PaperScreen):
         elif self.sort == "like" and self._seeds() != self._like_seeds:
             self._rank_like(self._seeds())
         self.paper_list.refresh()
-        self._show_detail(self.current_row(), reset=False)
+        self._detail_soon()
         self.update_status()
-        self.update_views()
+        self._views_soon()
 
     def reading_changed(self) -> None:
-        """Marks and counts change; the rows stay (see the module docstring)."""
+        """Marks and counts change; the rows stay (see the module docstring). The list and
+        the status line go out in the next frame, the detail and the sidebar just after
+        (`space` moves on at once: the detail is then drawn once, for the next paper)."""
         self._count_unread()
         self.paper_list.refresh()
-        self._show_detail(self.current_row(), reset=False)
+        self._detail_soon()
         self.update_status()
-        self.update_views()
+        self._views_soon()
 
     def _count_unread(self) -> None:
         read = self.state.reading.entries
@@ -538,6 +542,7 @@ class MainScreen(PaperScreen):
 
     def update_views(self) -> None:
         """Redraw the sidebar's counts (only while it is shown)."""
+        self._views_due = False
         views = self.views
         if not views.display:
             return
@@ -592,9 +597,22 @@ class MainScreen(PaperScreen):
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
         # The list's frame goes out first; the detail (a longer layout) follows it.
-        self.call_after_refresh(self._show_current)
+        self._detail_soon()
         self.update_status()  # the position
         self._start_dwell(message.row)
+
+    def _detail_soon(self) -> None:
+        """Show the current paper in the detail pane after the next frame, once however
+        many changes asked for it meanwhile."""
+        if not self._detail_due:
+            self._detail_due = True
+            self.call_after_refresh(self._show_current)
+
+    def _views_soon(self) -> None:
+        """`update_views` after the next frame, once."""
+        if not self._views_due and self.views.display:
+            self._views_due = True
+            self.call_after_refresh(self.update_views)
 
     def _start_dwell(self, row: Row | None) -> None:
         """With `reading.mark_on_dwell_ms`, a paper the cursor rests on is marked read."""
@@ -614,6 +632,7 @@ class MainScreen(PaperScreen):
         self._dwell = self.set_timer(wait / 1000, dwelt)
 
     def _show_current(self) -> None:
+        self._detail_due = False
         self._show_detail(self.current_row())
 
     def _show_detail(self, row: Row | None, reset: bool = True) -> None:
