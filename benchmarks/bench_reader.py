@@ -53,6 +53,7 @@ from measure import load_average, machine, summary_ms, table
 
 from paperterm.index.config import Config
 from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session
 
 HELLO = """
@@ -368,14 +369,22 @@ def _ms(stats: dict[str, float]) -> list[float]:
 # --- a very long list -------------------------------------------------------------------------
 
 
+def indexed_corpus(folder: Path, n: int) -> tuple[Path, Path, OpenIndex]:
+    """A synthetic corpus of `n` abstracts in `folder`, indexed: (source, data dir, index).
+    A corpus already there (`--keep DIR`) is used as it is, its index too if current."""
+    source = folder / "corpus"
+    if not source.exists():
+        corpus.write_text(source, corpus.make_abstracts(n))
+    data = folder / "data"
+    started = time.perf_counter()
+    opened, _ = Session.create(data, [source], Config()).open()
+    print(f"({n} papers indexed in {time.perf_counter() - started:.0f} s)")
+    return source, data, opened
+
+
 def bench_list(n: int, rounds: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "corpus"
-        corpus.write_text(source, corpus.make_abstracts(n))
-        data = Path(tmp) / "data"
-        started = time.perf_counter()
-        opened, _ = Session.create(data, [source], Config()).open()
-        print(f"({n} papers indexed in {time.perf_counter() - started:.0f} s)")
+        source, data, opened = indexed_corpus(Path(tmp), n)
         ids = [paper.id for paper in opened.papers]
         app = PtyApp(reader_command(data, [source]), terminal_env())
         timings: dict[str, list[float]] = {}
@@ -410,18 +419,21 @@ def bench_list(n: int, rounds: int) -> None:
 # --- the reading keys -------------------------------------------------------------------------
 
 
-def bench_reading(n: int) -> None:
-    """Drive the reading keys in a pseudo-terminal; print each key's in-app times."""
-    with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "corpus"
-        corpus.write_text(source, corpus.make_abstracts(n))
-        data = Path(tmp) / "data"
-        started = time.perf_counter()
-        opened, _ = Session.create(data, [source], Config()).open()
-        print(f"({n} papers indexed in {time.perf_counter() - started:.0f} s)")
+def bench_reading(n: int, keep: Path | None = None) -> None:
+    """Drive the reading keys in a pseudo-terminal; print each key's in-app times. `keep`:
+    a folder where the corpus and its index stay for the next run."""
+    with contextlib.ExitStack() as stack:
+        if keep is None:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        else:
+            folder = keep / str(n)
+            folder.mkdir(parents=True, exist_ok=True)
+        source, data, opened = indexed_corpus(folder, n)
         ids = [paper.id for paper in opened.papers]
+        for name in ("reading.toml", "bookmarks.toml", "place.toml"):
+            (data / name).unlink(missing_ok=True)  # every run starts unread
         _bookmark(data, ids[:: max(1, n // 20)])  # some 20 bookmarks for "like"
-        clocks = Path(tmp) / "clocks.txt"
+        clocks = folder / "clocks.txt"
         command = [sys.executable, "-c", READING_INSTRUMENTED, str(clocks)]
         app = PtyApp(command + reader_command(data, [source])[3:], terminal_env())
         to_terminal: list[float] = []
@@ -521,6 +533,9 @@ def main() -> None:
         "parts", nargs="*", default=["startup", "keystroke", "list", "reading", "like"]
     )
     parser.add_argument("--quick", action="store_true", help="fewer runs")
+    parser.add_argument(
+        "--keep", type=Path, metavar="DIR", help="reading: keep the corpora and indexes here"
+    )
     args = parser.parse_args()
     print(f"{machine()}\n")
     if "startup" in args.parts:
@@ -534,7 +549,7 @@ def main() -> None:
         print()
     if "reading" in args.parts:
         for n in (2600,) if args.quick else (2600, 50_000):
-            bench_reading(n)
+            bench_reading(n, args.keep)
             print()
     if "like" in args.parts:
         bench_like(2600, runs=3 if args.quick else 10)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -32,11 +32,6 @@ class Row:
     @property
     def missing(self) -> bool:
         return self.paper is None
-
-
-def paper_rows(papers: Iterable[Paper], allowed: set[str] | None) -> list[Row]:
-    """The papers in corpus order, restricted to `allowed`."""
-    return [Row(p.id, p) for p in papers if allowed is None or p.id in allowed]
 
 
 def missing_rows(

@@ -9,8 +9,10 @@
     like       "like my bookmarks": unread papers that are not bookmarked, most similar to the
                bookmarks first (affinity.py); then the rest as they were
 
-Every sort is stable, so ties keep the order the view had. The per-paper keys are computed
-once per corpus (`SortKeys`): sorting 50,000 papers by title is then one `sorted` call.
+Every sort is stable, so ties keep the order the view had. A view of the whole corpus (or
+a part of it) is listed in order by filtering the corpus's papers in that order (`ordered`:
+corpus, title and newest orders are computed once per corpus), so that `s` on 50,000 papers
+costs one pass, not a sort; search results, a few hundred at most, are sorted (`order`).
 """
 
 from __future__ import annotations
@@ -55,6 +57,30 @@ class SortKeys:
         self._position: dict[str, int] | None = None
         self._title: dict[str, str] | None = None
         self._newest: dict[str, tuple[int, str]] | None = None
+        self._orders: dict[str, list[Paper]] = {}
+
+    def ordered(
+        self,
+        sort: str,
+        *,
+        read: Container[str] = (),
+        bookmarked: Container[str] = (),
+        scores: Mapping[str, float] | None = None,
+    ) -> Sequence[Paper]:
+        """Every paper in the order `sort` says (relevance: corpus order)."""
+        if sort in ("corpus", "relevance"):
+            return self.papers
+        if sort in ("title", "newest"):  # they do not change while the corpus does not
+            if sort not in self._orders:
+                self._orders[sort] = self.order(list(self.papers), _paper_id, sort)
+            return self._orders[sort]
+        if sort == "unread":  # two passes, not a sort: 50,000 papers in ~5 ms
+            return [p for p in self.papers if p.id not in read] + [
+                p for p in self.papers if p.id in read
+            ]
+        return self.order(
+            list(self.papers), _paper_id, sort, read=read, bookmarked=bookmarked, scores=scores
+        )
 
     @property
     def position(self) -> dict[str, int]:
@@ -117,3 +143,7 @@ class SortKeys:
 
             return sorted(items, key=like)
         raise ValueError(f"unknown sort {sort!r}; sorts: {', '.join(SORTS)}")
+
+
+def _paper_id(paper: Paper) -> str:
+    return paper.id

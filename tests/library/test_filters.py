@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import pytest
+from sample_marks import MARKS, PAPERS, WHEN
 
-from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.filters import (
     ALL,
     Filters,
@@ -18,19 +16,7 @@ from paperterm.index.library.filters import (
     resolve_view,
 )
 from paperterm.index.library.searches import SavedSearch
-from paperterm.index.papers import Paper
 
-WHEN = datetime(2024, 5, 1, tzinfo=timezone.utc)
-PAPERS = [
-    Paper("a1", "Alpha", "x", title="First"),
-    Paper("b2", "Beta", "y", title="Second", collections=["Beta", "Alpha"]),
-    Paper("c3", "Beta", "z", title="Third"),
-]
-MARKS = {
-    "a1": Bookmark("a1", WHEN, "First", ("Read", "ssl")),
-    "c3": Bookmark("c3", WHEN, "Third", ("ssl",)),
-    "gone": Bookmark("gone", WHEN, "Left the corpus", ("read",)),
-}
 ALPHA = ViewKey("collection", "Alpha")
 
 

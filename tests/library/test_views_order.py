@@ -140,3 +140,13 @@ def test_the_place_round_trips_and_a_damaged_one_is_ignored_with_warnings(tmp_pa
     assert load_place(tmp_path)[0] == Place()
     path.write_bytes(b"\xff")
     assert "not UTF-8" in load_place(tmp_path)[1][0]
+
+
+@pytest.mark.parametrize("sort", list(SORTS))
+def test_the_whole_corpus_in_order_is_the_corpus_sorted(sort):
+    keys = SortKeys(PAPERS)
+    extra = {"read": {"p2"}, "bookmarked": {"p4"}, "scores": {"p1": 0.2, "p3": 0.7}}
+    whole = [p.id for p in keys.ordered(sort, **extra)]
+    expected = keys.order(list(IDS), str, "corpus" if sort == "relevance" else sort, **extra)
+    assert whole == expected
+    assert keys.ordered(sort, **extra) == keys.ordered(sort, **extra)  # cached or recomputed alike

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reader_helpers import flat, screen_text, settle, type_text
+from reader_helpers import flat, row_ids, said, screen_text, settle, status_line, type_text
 
 from paperterm.index.config import Config
 from paperterm.index.library.bookmarks import BookmarkStore
@@ -24,28 +24,16 @@ def preread(data_dir, ids) -> None:
     store.apply(mark_read(ids))
 
 
-def row_ids(app) -> list[str]:
-    return [row.id for row in app.main.paper_list.rows]
-
-
-def status(app) -> str:
-    return screen_text(app).splitlines()[-1]
-
-
-def said(app) -> list[str]:
-    return [n.message for n in app._notifications]
-
-
 async def test_every_paper_starts_unread_and_the_status_counts_them(reader):
     app = reader()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         lines = screen_text(app).splitlines()
         assert all(line.startswith(f" {UNREAD} ") for line in lines[1:10])
-        assert status(app).startswith(" 38 papers · 38 unread · 1/38 · index ready")
+        assert status_line(app).startswith(" 38 papers · 38 unread · 1/38 · index ready")
         await pilot.press("j", "j")
         await settle(pilot)
-        assert "3/38" in status(app)
+        assert "3/38" in status_line(app)
         assert read_on_disk(app) == set()  # moving over rows marks nothing
 
 
@@ -63,7 +51,7 @@ async def test_space_marks_read_and_moves_to_the_next_unread_paper(reader, data_
         assert read_on_disk(app) == {ids[0], ids[1]}
         first = screen_text(app).splitlines()[1]
         assert first.startswith("   ")  # read: no unread mark
-        assert status(app).startswith(" 38 papers · 36 unread · 3/38")
+        assert status_line(app).startswith(" 38 papers · 36 unread · 3/38")
 
 
 async def test_space_at_the_end_of_the_view_says_so(reader):
@@ -114,11 +102,11 @@ async def test_U_shows_unread_only_and_keeps_read_rows_until_the_view_changes(re
         await settle(pilot)
         assert row_ids(app) == ids[4:]
         assert app.main.paper_list.current.id == ids[4]  # the next unread after the cursor
-        assert status(app).startswith(" 34 of 38 papers · 34 unread · unread only · 1/34")
+        assert status_line(app).startswith(" 34 of 38 papers · 34 unread · unread only · 1/34")
         await pilot.press("space")
         await settle(pilot)
         assert row_ids(app) == ids[4:]  # read rows stay (dimmed) until the view changes
-        assert "33 unread" in status(app)
+        assert "33 unread" in status_line(app)
         await pilot.press("U")
         await settle(pilot)
         assert row_ids(app) == ids
@@ -147,7 +135,7 @@ async def test_R_asks_then_marks_the_whole_view_read(reader):
         await pilot.press("R", "y")
         await settle(pilot)
         assert read_on_disk(app) == set(in_view)
-        assert "0 unread" in status(app)
+        assert "0 unread" in status_line(app)
         await pilot.press("R")
         await pilot.pause()
         assert "Every paper in view is read already" in said(app)
@@ -261,16 +249,16 @@ async def test_s_cycles_the_sorts_with_relevance_only_while_searching(reader):
         corpus = row_ids(app)
         await pilot.press("s")
         await settle(pilot)
-        assert "sort: title" in status(app)
+        assert "sort: title" in status_line(app)
         titles = [row.paper.title.casefold() for row in app.main.paper_list.rows]
         assert titles == sorted(titles)
         await pilot.press("s")  # unread first
         await settle(pilot)
-        assert "sort: unread" in status(app)
+        assert "sort: unread" in status_line(app)
         await pilot.press("s", "s", "s")  # newest, like my bookmarks, back to the start
         await settle(pilot)
         assert app.main.sort == "relevance" and row_ids(app) == corpus
-        assert "sort:" not in status(app)  # without a search, relevance is corpus order
+        assert "sort:" not in status_line(app)  # without a search, relevance is corpus order
         await pilot.press("slash")
         await type_text(pilot, "transformer")
         await settle(pilot)
@@ -279,7 +267,7 @@ async def test_s_cycles_the_sorts_with_relevance_only_while_searching(reader):
         await pilot.press("escape", "s")
         await settle(pilot)
         assert app.main.sort == "corpus" and row_ids(app) == sorted(ranked, key=corpus.index)
-        assert "sort: corpus order" in status(app)
+        assert "sort: corpus order" in status_line(app)
         await pilot.press("s")
         await settle(pilot)
         assert app.main.sort == "title" and row_ids(app) != ranked
@@ -309,8 +297,8 @@ async def test_like_my_bookmarks_ranks_unread_papers_and_says_why(reader):
         await settle(pilot)
         screen.set_sort("like")
         await settle(pilot)
-        assert "sort: like my bookmarks" in status(app)
-        assert "(ranking…)" not in status(app)
+        assert "sort: like my bookmarks" in status_line(app)
+        assert "(ranking…)" not in status_line(app)
         first = screen.paper_list.rows[0]
         assert first.id != caduceus  # the bookmark itself goes last with the read ones
         assert row_ids(app)[-1] == caduceus
@@ -329,7 +317,7 @@ async def test_a_reading_state_changed_elsewhere_shows_after_a_poll(reader, data
         preread(data_dir, ids[:5])  # as `paperterm read` does
         app.poll_reading()
         await settle(pilot)
-        assert status(app).startswith(" 38 papers · 33 unread")
+        assert status_line(app).startswith(" 38 papers · 33 unread")
         assert screen_text(app).splitlines()[1].startswith("   ")
 
 
@@ -340,7 +328,7 @@ async def test_a_damaged_reading_file_is_read_only_and_left_alone(reader, data_d
     async with app.run_test(size=(120, 24)) as pilot:
         await settle(pilot)
         assert f"{path}:3: read.'abc' must be a TOML date-time" in flat(screen_text(app))
-        assert "reading state read-only" in status(app)
+        assert "reading state read-only" in status_line(app)
         await pilot.press("space")
         await settle(pilot)
         assert any("read-only until the file is fixed" in m for m in said(app))
@@ -348,7 +336,7 @@ async def test_a_damaged_reading_file_is_read_only_and_left_alone(reader, data_d
         path.write_text("version = 1\n", encoding="utf-8")
         app.poll_reading()
         await settle(pilot)
-        assert "read-only" not in status(app)
+        assert "read-only" not in status_line(app)
         await pilot.press("space")
         await settle(pilot)
         assert len(read_on_disk(app)) == 1
@@ -368,11 +356,11 @@ async def test_a_failed_reading_save_is_kept_counted_and_retried(reader, data_di
         await settle(pilot)
         await pilot.press("space", "space")
         await settle(pilot)
-        assert "2 reading changes not saved" in status(app)
+        assert "2 reading changes not saved" in status_line(app)
         assert sum("Reading state not saved: No space left" in m for m in said(app)) == 1
-        assert " 36 unread" in status(app)  # shown as read meanwhile
+        assert " 36 unread" in status_line(app)  # shown as read meanwhile
         monkeypatch.setattr(user_files, "atomic_write_bytes", real)
         app.poll_reading()
         await settle(pilot)
-        assert "not saved" not in status(app)
+        assert "not saved" not in status_line(app)
         assert len(read_on_disk(app)) == 2

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import pytest
+from sample_marks import MARKS, PAPERS
 
-from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.papers import Paper
 from paperterm.tui.view import (
     can_open_browser,
@@ -14,25 +12,11 @@ from paperterm.tui.view import (
     count_text,
     link_or_citation,
     missing_rows,
-    paper_rows,
 )
 
-WHEN = datetime(2024, 5, 1, tzinfo=timezone.utc)
-PAPERS = [
-    Paper("a1", "Alpha", "x", title="First"),
-    Paper("b2", "Beta", "y", title="Second", collections=["Beta", "Alpha"]),
-    Paper("c3", "Beta", "z", title="Third"),
-]
-MARKS = {
-    "a1": Bookmark("a1", WHEN, "First", ("Read", "ssl")),
-    "c3": Bookmark("c3", WHEN, "Third", ("ssl",)),
-    "gone": Bookmark("gone", WHEN, "Left the corpus", ("read",)),
-}
 
-
-def test_rows_keep_corpus_order_and_missing_rows_carry_the_stored_title():
+def test_missing_rows_carry_the_stored_title():
     by_id = {p.id: p for p in PAPERS}
-    assert [r.id for r in paper_rows(PAPERS, {"c3", "a1"})] == ["a1", "c3"]
     missing = missing_rows(MARKS, by_id, None)
     assert [(r.id, r.missing, r.missing_title) for r in missing] == [
         ("gone", True, "Left the corpus")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reader_helpers import flat, screen_text, settle, type_text
+from reader_helpers import flat, row_ids, said, screen_text, settle, status_line, type_text
 
 from paperterm.index.config import parse_config
 from paperterm.index.library.bookmarks import BookmarkStore
@@ -15,18 +15,6 @@ from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.widgets.views import ViewsPane
 
 DNA = parse_config('[[searches]]\nname = "dna"\nquery = "DNA"\n')
-
-
-def row_ids(app) -> list[str]:
-    return [row.id for row in app.main.paper_list.rows]
-
-
-def status(app) -> str:
-    return screen_text(app).splitlines()[-1]
-
-
-def said(app) -> list[str]:
-    return [n.message for n in app._notifications]
 
 
 def sidebar(app) -> list[str]:
@@ -90,7 +78,7 @@ async def test_choosing_a_view_narrows_the_list_and_ctrl_o_goes_back(reader):
         await settle(pilot)
         assert app.main.filters.view == ViewKey("collection", "ICML 2024 论文列表")
         assert app.focused is app.main.paper_list
-        assert status(app).startswith(
+        assert status_line(app).startswith(
             " 19 of 38 papers · 19 unread · collection: ICML 2024 论文列表"
         )
         await pilot.press("ctrl+o")
@@ -107,7 +95,7 @@ async def test_a_saved_search_from_the_config_is_a_view(reader):
         await settle(pilot)
         (only,) = app.main.paper_list.rows
         assert only.paper.title.startswith("Caduceus")
-        assert "1 of 38 papers · 1 unread · search: dna" in status(app)
+        assert "1 of 38 papers · 1 unread · search: dna" in status_line(app)
 
 
 async def test_S_saves_the_search_as_a_view_in_the_data_dir(reader, data_dir):
@@ -173,7 +161,7 @@ async def test_a_damaged_place_file_is_ignored_with_a_warning(reader, data_dir):
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert len(app.main.paper_list.rows) == 38
-        assert "1 warning" in status(app)
+        assert "1 warning" in status_line(app)
         assert any(PLACE_FILENAME in warning for warning in app.state.warnings)
 
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from pathlib import Path
 
-from paperterm.index.library.bookmarks import BookmarksError, BookmarksSaveError, BookmarkStore
+from paperterm.index.library.bookmarks import BookmarkStore
 from paperterm.index.library.export import EXPORTERS, export_json
 from paperterm.index.text.display import safe_text
 from paperterm.index.user_files import resolve_target, user_mode, write_user_file
-from paperterm.tui.cli.context import CommandFailed, Context
+from paperterm.tui.cli.context import CommandFailed, Context, loaded, save_change
 
 
 class BookmarkCommandError(Exception):
@@ -54,24 +55,7 @@ def add_bookmark_commands(commands: argparse._SubParsersAction, common: argparse
 
 
 def _store(ctx: Context) -> BookmarkStore:
-    store = BookmarkStore.in_dir(ctx.data_dir)
-    try:
-        store.load()
-    except BookmarksError as error:
-        raise BookmarkCommandError(str(error)) from None
-    return store
-
-
-def _run(action) -> int:
-    """Make a change; a save that fails is a failure of this one command (exit 1): the
-    change is not kept anywhere, so the message promises no retry."""
-    try:
-        action()
-    except BookmarksSaveError as error:
-        raise CommandFailed(f"{error}; the change was not saved") from None
-    except BookmarksError as error:
-        raise BookmarkCommandError(str(error)) from None
-    return 0
+    return loaded(BookmarkStore.in_dir(ctx.data_dir))
 
 
 def _bookmark_id(ctx: Context, store: BookmarkStore, key: str) -> str:
@@ -111,7 +95,7 @@ def cmd_add(ctx: Context) -> int:
     papers = [ctx.paper(key) for key in ctx.args.ids]
     for paper in papers:
         if not store.is_bookmarked(paper.id):
-            _run(lambda paper=paper: store.add(paper.id, paper.title))
+            save_change(partial(store.add, paper.id, paper.title))
         ctx.line(f"bookmarked {paper.id}  {paper.title}")
     return 0
 
@@ -123,7 +107,7 @@ def cmd_remove(ctx: Context) -> int:
             paper_id = _bookmark_id(ctx, store, key)
         except Exception:  # an unknown id is already "not bookmarked": idempotent
             paper_id = key
-        _run(lambda paper_id=paper_id: store.remove(paper_id))
+        save_change(partial(store.remove, paper_id))
         ctx.line(f"removed {paper_id}")
     return 0
 
@@ -140,7 +124,7 @@ def cmd_tag(ctx: Context) -> int:
     store = _store(ctx)
     paper_id = _bookmarked(ctx, store)
     change = store.remove_tags if ctx.args.remove else store.add_tags
-    _run(lambda: change(paper_id, ctx.args.tags))
+    save_change(lambda: change(paper_id, ctx.args.tags))
     mark = store.get(paper_id)
     ctx.line(f"{paper_id}  tags: {', '.join(mark.tags) if mark and mark.tags else '(none)'}")
     return 0
@@ -149,7 +133,7 @@ def cmd_tag(ctx: Context) -> int:
 def cmd_note(ctx: Context) -> int:
     store = _store(ctx)
     paper_id = _bookmarked(ctx, store)
-    _run(lambda: store.set_note(paper_id, ctx.args.text))
+    save_change(lambda: store.set_note(paper_id, ctx.args.text))
     ctx.line(f"{paper_id}  note {'set' if ctx.args.text.strip() else 'cleared'}")
     return 0
 

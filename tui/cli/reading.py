@@ -5,7 +5,7 @@ reader: index/library/reading.py, filters.py, sorting.py)."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Container
+from collections.abc import Container
 from dataclasses import dataclass
 
 from paperterm.index.library.affinity import TermVectors
@@ -20,11 +20,10 @@ from paperterm.index.library.filters import (
     query_matches,
     resolve_view,
 )
-from paperterm.index.library.op_store import LibraryError, LibrarySaveError
 from paperterm.index.library.reading import ReadingStore, mark_read, mark_unread
 from paperterm.index.library.sorting import DEFAULT_SORT, SORTS, SortKeys, effective_sort
 from paperterm.index.papers import Paper
-from paperterm.tui.cli.context import CommandFailed, Context, UsageError
+from paperterm.tui.cli.context import Context, UsageError, save_change
 
 
 def add_reading_commands(
@@ -56,18 +55,6 @@ def add_view_options(parser: argparse.ArgumentParser) -> None:
         help=f"order: {', '.join(SORTS)} (relevance, the default: a saved search's own "
         "order; corpus order otherwise)",
     )
-
-
-def save_change(change: Callable[[], object]) -> None:
-    """Make a change; a save that fails is a failure of this one command (exit 1): the
-    change is not kept anywhere, so the message promises no retry. A damaged file is bad
-    input (exit 2)."""
-    try:
-        change()
-    except LibrarySaveError as error:
-        raise CommandFailed(f"{error}; the change was not saved") from None
-    except LibraryError as error:
-        raise UsageError(str(error)) from None
 
 
 def cmd_read(ctx: Context) -> int:

@@ -3,6 +3,8 @@ name for a saved search."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -14,6 +16,8 @@ from paperterm.index.text.display import safe_text
 from paperterm.tui import keys
 from paperterm.tui.state import KeyText
 from paperterm.tui.widgets.detail import ScrollingText
+
+Result = TypeVar("Result")
 
 SEARCH_SYNTAX = (
     ("words", "papers with every word (else any of them)"),
@@ -68,20 +72,24 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss()
 
 
-class TagsScreen(ModalScreen[list[str] | None]):
-    """Edit a bookmark's tags as a comma-separated line; Enter or Ctrl+S saves."""
+class LineScreen(ModalScreen[Result | None]):
+    """A dialog that edits one line of text; Enter or Ctrl+S saves, Esc cancels. A subclass
+    names its heading and its parts (`NAME`: `NAME-box`, `NAME-input`) and turns the line into
+    its result."""
 
     BINDINGS = keys.bindings("close_dialog", "save_dialog")
+    HEADING = ""
+    NAME = "line"
 
-    def __init__(self, tags: list[str], key_text: KeyText) -> None:
+    def __init__(self, value: str, key_text: KeyText) -> None:
         super().__init__()
-        self.tags = tags
+        self.value = value
         self.key_text = key_text
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="tags-box", classes="dialog"):
-            yield Label(Text("Tags, separated by commas"), classes="dialog-title")
-            yield Input(", ".join(self.tags), id="tags-input")
+        with Vertical(id=f"{self.NAME}-box", classes="dialog"):
+            yield Label(Text(self.HEADING), classes="dialog-title")
+            yield Input(self.value, id=f"{self.NAME}-input")
             yield Label(Text(self._hint()), classes="dialog-hint")
 
     def _hint(self) -> str:
@@ -90,11 +98,26 @@ class TagsScreen(ModalScreen[list[str] | None]):
 
     @on(Input.Submitted)
     def action_save(self) -> None:
-        value = self.query_one("#tags-input", Input).value
-        self.dismiss([tag.strip() for tag in value.split(",") if tag.strip()])
+        self.dismiss(self.result(self.query_one(f"#{self.NAME}-input", Input).value))
+
+    def result(self, line: str) -> Result | None:
+        raise NotImplementedError
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class TagsScreen(LineScreen[list[str]]):
+    """Edit a bookmark's tags as a comma-separated line."""
+
+    HEADING = "Tags, separated by commas"
+    NAME = "tags"
+
+    def __init__(self, tags: list[str], key_text: KeyText) -> None:
+        super().__init__(", ".join(tags), key_text)
+
+    def result(self, line: str) -> list[str]:
+        return [tag.strip() for tag in line.split(",") if tag.strip()]
 
 
 class NoteScreen(ModalScreen[str | None]):
@@ -180,28 +203,14 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class NameScreen(ModalScreen[str | None]):
-    """The name to save a search under (its query to start with); Enter saves."""
+class NameScreen(LineScreen[str]):
+    """The name to save a search under (its query to start with)."""
 
-    BINDINGS = keys.bindings("close_dialog", "save_dialog")
+    HEADING = "Save the search as a view named"
+    NAME = "name"
 
     def __init__(self, query: str, key_text: KeyText) -> None:
-        super().__init__()
-        self.query_text = query
-        self.key_text = key_text
+        super().__init__(safe_text(query, keep_newlines=False), key_text)
 
-    def compose(self) -> ComposeResult:
-        key = self.key_text
-        with Vertical(id="name-box", classes="dialog"):
-            yield Label(Text("Save the search as a view named"), classes="dialog-title")
-            yield Input(safe_text(self.query_text, keep_newlines=False), id="name-input")
-            hint = f"Enter or {key('save_dialog')} saves · {key('close_dialog')} cancels"
-            yield Label(Text(hint), classes="dialog-hint")
-
-    @on(Input.Submitted)
-    def action_save(self) -> None:
-        name = " ".join(self.query_one("#name-input", Input).value.split())
-        self.dismiss(name or None)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+    def result(self, line: str) -> str | None:
+        return " ".join(line.split()) or None
