@@ -364,3 +364,17 @@ async def test_a_failed_reading_save_is_kept_counted_and_retried(reader, data_di
         await settle(pilot)
         assert "not saved" not in status_line(app)
         assert len(read_on_disk(app)) == 2
+
+
+async def test_unread_only_with_everything_read_says_so(reader, data_dir):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        preread(data_dir, row_ids(app))
+        app.poll_reading()
+        await pilot.press("U")
+        await settle(pilot)
+        assert row_ids(app) == []
+        text = flat(screen_text(app))
+        assert "Every paper in this view is read. Press U to list them all." in text
+        assert "0 of 38 papers · 0 unread · unread only" in text

@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--data-dir",
         metavar="DIR",
         default=argparse.SUPPRESS,
-        help="index and bookmarks folder (env PAPERTERM_DATA_DIR)",
+        help="index, bookmarks and reading state folder (env PAPERTERM_DATA_DIR)",
     )
     common.add_argument(
         "--config",

@@ -607,8 +607,13 @@ class MainScreen(PaperScreen):
         return self._filter_message(parsed)
 
     def _filter_message(self, parsed: ParsedQuery) -> list[str]:
-        if parsed.tags:
-            return [f"No bookmark has the tag {', '.join(parsed.tags)}."]
+        view = self.filters.view
+        if parsed.tags or view.kind == "tag":
+            tags = [*parsed.tags, *([view.name] if view.kind == "tag" else [])]
+            return [f"No bookmark has the tag {', '.join(tags)}."]
+        if self.filters.unread_only:
+            key = self.state.key_text("unread_only")
+            return ["Every paper in this view is read.", f"Press {key} to list them all."]
         if self.filters.bookmarks_only:
             key = self.state.key_text("bookmark")
             return ["No bookmarks yet.", f"Press {key} on a paper to bookmark it."]
