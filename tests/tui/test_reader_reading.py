@@ -372,6 +372,7 @@ async def test_unread_only_with_everything_read_says_so(reader, data_dir):
         await settle(pilot)
         preread(data_dir, row_ids(app))
         app.poll_reading()
+        await settle(pilot)
         await pilot.press("U")
         await settle(pilot)
         assert row_ids(app) == []
