@@ -80,6 +80,7 @@ class Echo(App):
 
 Echo().run()
 """
+#: Typed a key at a time: every word is a prefix search from its first letter.
 QUERIES = [
     "transformer",
     "language model",
@@ -107,10 +108,10 @@ def on_request(self):
     started[self.generation + 1] = time.perf_counter()
     request(self)
 
-def on_apply(self, generation, *args):
-    apply(self, generation, *args)
-    if generation in started:
-        begun = started.pop(generation)
+def on_apply(self, request, view):
+    apply(self, request, view)
+    if request.generation in started:
+        begun = started.pop(request.generation)
         self.call_after_refresh(lambda: print(time.perf_counter() - begun, file=log, flush=True))
 
 main_screen.MainScreen.request_search = on_request
@@ -301,22 +302,32 @@ def expected_counts(opened, queries: list[str]) -> list[tuple[str, bytes | None]
     return keys
 
 
-def type_and_time(app: PtyApp, plan: list[tuple[str, bytes | None]]) -> tuple[list[float], int]:
-    """Type each key of `plan` at `KEY_INTERVAL_S`; the seconds until each marker showed."""
-    latencies: list[float] = []
+def type_and_time(
+    app: PtyApp, plan: list[tuple[str, bytes | None]]
+) -> tuple[list[float | None], int]:
+    """Type each key of `plan` at `KEY_INTERVAL_S`; the seconds until each key's marker
+    showed (None for a key without one, or whose marker never showed), and how many never
+    did."""
+    latencies: list[float | None] = []
     missed = 0
     for key, marker in plan:
         time.sleep(KEY_INTERVAL_S)
         since = app.mark()
         sent = app.send(key.encode())
-        if marker is None:
-            continue
-        seen = app.wait_for(marker, since, timeout=3)
-        if seen is None:
-            missed += 1
-        else:
-            latencies.append(seen - sent)
+        seen = None if marker is None else app.wait_for(marker, since, timeout=3)
+        missed += marker is not None and seen is None
+        latencies.append(None if seen is None else seen - sent)
     return latencies, missed
+
+
+def short_prefix_states(queries: list[str]) -> list[bool]:
+    """For each key `expected_counts` types: whether the word it ends is one or two letters
+    long so far (`t`, `tr`, `language m`), the states a prefix search makes costly."""
+    short: list[bool] = []
+    for query in queries:
+        short += [0 < len(query[:end].split(" ")[-1]) <= 2 for end in range(1, len(query) + 1)]
+        short.append(False)  # Ctrl+U
+    return short
 
 
 def bench_keystroke(n: int) -> None:
@@ -326,9 +337,10 @@ def bench_keystroke(n: int) -> None:
         echo.wait_for(b"hello world")
         time.sleep(0.5)
         plan = [("x", f"{count} chars typed".encode()) for count in range(1, 61)]
-        floor, _ = type_and_time(echo, plan)
+        echoed, _ = type_and_time(echo, plan)
     finally:
         echo.close(b"\x11")
+    floor = [seconds for seconds in echoed if seconds is not None]
     stats = summary_ms(floor)
     rows.append(["bare Textual: Input echo", "-", len(floor), *_ms(stats)])
     with tempfile.TemporaryDirectory() as tmp:
@@ -345,12 +357,20 @@ def bench_keystroke(n: int) -> None:
             time.sleep(0.5)
             app.send(b"/")
             time.sleep(0.3)
-            latencies, missed = type_and_time(app, plan)
+            timed, missed = type_and_time(app, plan)
         finally:
             app.close(b"\x11")
         inside = [float(line) for line in clocks.read_text().split()]
+    latencies = [seconds for seconds in timed if seconds is not None]
+    short = [
+        seconds
+        for seconds, is_short in zip(timed, short_prefix_states(QUERIES), strict=True)
+        if seconds is not None and is_short
+    ]
     reader = summary_ms(latencies)
     rows.append(["paperterm: results shown", n, len(latencies), *_ms(reader)])
+    if short:
+        rows.append(["  of which 1- or 2-letter words", n, len(short), *_ms(summary_ms(short))])
     rows.append(["paperterm, in-app: query change to frame drawn", n, len(inside)])
     rows[-1] += _ms(summary_ms(inside))
     headers = ["key to terminal output", "papers", "keys", "p50 ms", "p95 ms", "max ms"]

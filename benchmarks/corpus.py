@@ -59,6 +59,15 @@ class Abstract:
     text: str
 
 
+def titled_sources() -> list[Path]:
+    """The PMLR BibTeX files in `../shared/corpora/` (real titles); when there are none, says
+    that the calling measurement is skipped and returns []."""
+    found = sorted(SHARED_CORPORA.glob("*.bib")) if SHARED_CORPORA.is_dir() else []
+    if not found:
+        print(f"skipped: no BibTeX corpora with real titles in {SHARED_CORPORA}")
+    return found
+
+
 def split_sentences(text: str) -> list[str]:
     text = _WS.sub(" ", text).strip()
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]

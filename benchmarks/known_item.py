@@ -106,9 +106,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="without the distractor corpus")
     args = parser.parse_args()
-    bibs = sorted(corpus.SHARED_CORPORA.glob("*.bib")) if corpus.SHARED_CORPORA.is_dir() else []
+    bibs = corpus.titled_sources()
     if not bibs:
-        print(f"skipped: no BibTeX corpora with real titles in {corpus.SHARED_CORPORA}")
         return
     print(f"machine: {machine()}; corpora: {', '.join(p.name for p in bibs)}")
     seeds = [spec.path for spec in bundled_seeds()]

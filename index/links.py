@@ -1,14 +1,19 @@
 """Where a paper can be read: its links, built one way for every source and for the reader.
 
-A record knows some of: its own URLs (a proceedings page, a PDF), an OpenReview forum, a
-DOI, an arXiv id, and URLs in its abstract. `paper_links` turns what it knows into the
-paper's link list, in one order for every format: the record's own URLs first (they are the
-paper's home), then OpenReview, the DOI (the version of record), arXiv, and last the URLs the
-abstract mentions (code, data, project pages). The first is the primary link: what the
-reader opens with `o` and copies with `y` (`primary_link`).
+A record knows some of: its own URLs (a proceedings page, a PDF), a PMLR volume and entry key,
+an OpenReview forum, a DOI, an arXiv id, and URLs in its abstract. `paper_links` turns what
+it knows into the paper's link list, in one order for every format: the record's own URLs
+first (they are the paper's home), then the PMLR page and PDF, OpenReview, the DOI (the
+version of record), arXiv (abstract page and PDF), and last the URLs the abstract mentions
+(code, data, project pages).
 
-Each kind of link is one rule in `_RULES`; a new kind (a PMLR page from volume and key, an
-arXiv PDF, code links kept apart) is a field of `Known` and a rule.
+The paper's own links and the ones its abstract mentions are told apart again by
+`split_links`: a mentioned URL counts as the paper's own only on a host that publishes papers
+(arxiv.org, doi.org, openreview.net, ...), and a code or data host (github.com, zenodo.org,
+huggingface.co, ...) is never the paper's page. `primary_link` is what the reader opens with
+`o` and copies with `y`: the paper's own first link, else the first one it mentions.
+
+Each kind of link is one rule in `_RULES`; a new kind is a field of `Known` and a rule.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from urllib.parse import quote, urlsplit
 
 from paperterm.index.papers import Paper
 
@@ -24,6 +30,16 @@ from paperterm.index.papers import Paper
 _URL = re.compile(r"""\bhttps?://(?:[^\s<>"'`{}|\\^\[\]]|\\[_%#&~])+""", re.IGNORECASE)
 _URL_ESCAPE = re.compile(r"\\([_%#&~$])")
 _URL_TRAIL = ".,;:!?)]}'\"»”’"
+# New-style (2401.01234, 0704.0001) and old-style (hep-ph/0703001, math.GT/0309136) ids, with
+# or without a version (v2), bare or as `arXiv:ID` or an abs/pdf URL.
+_ARXIV_ID = re.compile(
+    r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*|^)"
+    r"(\d{4}\.\d{4,5}|[a-z][a-z.-]*(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?:\.pdf)?/?$",
+    re.I,
+)
+# Anything but printable ASCII ends a link: a control character in a URL could end an OSC 8
+# hyperlink early or smuggle a terminal sequence; non-ASCII would be percent-encoded anyway.
+_UNSAFE_IN_URL = re.compile(r"[^\x21-\x7e]")
 
 
 def urls_in(text: str) -> Iterator[tuple[int, int, str]]:
@@ -48,12 +64,31 @@ def find_links(text: str) -> list[str]:
     return list(dict.fromkeys(url for _, _, url in urls_in(text)))
 
 
+def arxiv_id(value: str) -> str:
+    """The arXiv id `value` names (bare, `arXiv:ID` or an abs/pdf URL), without its version
+    (the id a paper keeps whichever version a source lists); "" when it names none."""
+    match = _ARXIV_ID.search(value.strip())
+    return match.group(1) if match else ""
+
+
+def safe_url(url: str) -> str:
+    """`url` when it may be opened, copied or put in a terminal hyperlink: http(s) only,
+    printable ASCII only (no control characters, no spaces); else ""."""
+    url = url.strip()
+    if not url.lower().startswith(("http://", "https://")) or _UNSAFE_IN_URL.search(url):
+        return ""
+    return url if len(url) > len("https://") else ""
+
+
 @dataclass(frozen=True, slots=True)
 class Known:
     """What a record says about where its paper lives; every field may be empty."""
 
     #: The record's own URLs (page, PDF, ...) in its order, or the links built so far.
     urls: Sequence[str] = ()
+    #: A PMLR volume number and the entry's key: the page and PDF follow from them.
+    pmlr_volume: str = ""
+    key: str = ""
     #: An OpenReview forum id or URL.
     openreview: str = ""
     doi: str = ""
@@ -63,22 +98,46 @@ class Known:
 
 
 def _own(known: Known) -> Iterable[str]:
-    return (url.strip() for url in known.urls)
+    # BibTeX `url = {https://x.org/a\_b}`: the escape is LaTeX's, not the URL's.
+    return (unescape_url(url.strip()) for url in known.urls)
+
+
+def pmlr_links(volume: str, key: str) -> list[str]:
+    """PMLR's page and PDF of an entry: `v{volume}/{key}.html`, `v{volume}/{key}/{key}.pdf`
+    (the shape of the `url` and `pdf` fields of PMLR's own BibTeX); [] without both."""
+    volume, key = volume.strip(), key.strip()
+    if not (volume.isdigit() and key):
+        return []
+    key = quote(key, safe="-_.~")
+    base = f"https://proceedings.mlr.press/v{int(volume)}"
+    return [f"{base}/{key}.html", f"{base}/{key}/{key}.pdf"]
+
+
+def _pmlr(known: Known) -> Iterable[str]:
+    return pmlr_links(known.pmlr_volume, known.key)
 
 
 def _openreview(known: Known) -> Iterable[str]:
     forum = known.openreview.strip()
-    if forum and not forum.startswith(("http://", "https://")):
-        forum = f"https://openreview.net/forum?id={forum}"
-    return [forum] if forum else []
+    if not forum:
+        return []
+    if forum.startswith(("http://", "https://")):
+        return [forum]
+    forum = quote(forum, safe="-_.~")
+    return [f"https://openreview.net/forum?id={forum}", f"https://openreview.net/pdf?id={forum}"]
 
 
 def _doi(known: Known) -> Iterable[str]:
-    return [f"https://doi.org/{known.doi}"] if known.doi else []
+    doi = known.doi.strip()
+    return [f"https://doi.org/{quote(doi, safe='/:;()._-~')}"] if doi else []
 
 
 def _arxiv(known: Known) -> Iterable[str]:
-    return [f"https://arxiv.org/abs/{known.arxiv_id}"] if known.arxiv_id else []
+    match = _ARXIV_ID.search(known.arxiv_id.strip()) if known.arxiv_id else None
+    if not match:
+        return []
+    identifier = match.group(1) + (match.group(2) or "")
+    return [f"https://arxiv.org/abs/{identifier}", f"https://arxiv.org/pdf/{identifier}"]
 
 
 def _in_text(known: Known) -> Iterable[str]:
@@ -86,7 +145,9 @@ def _in_text(known: Known) -> Iterable[str]:
 
 
 #: The kinds of link, in the order a paper lists them.
-_RULES: tuple[Callable[[Known], Iterable[str]], ...] = (_own, _openreview, _doi, _arxiv, _in_text)
+_RULES: tuple[Callable[[Known], Iterable[str]], ...] = (
+    _own, _pmlr, _openreview, _doi, _arxiv, _in_text
+)  # fmt: skip
 
 
 def paper_links(known: Known) -> list[str]:
@@ -99,9 +160,60 @@ def paper_links(known: Known) -> list[str]:
     return list(links)
 
 
+#: Hosts whose pages are papers (or their versions of record): a URL an abstract mentions on
+#: one of them is a link to a paper, not to code or data.
+PAPER_HOSTS = (
+    "arxiv.org", "doi.org", "dx.doi.org", "openreview.net", "proceedings.mlr.press",
+    "aclanthology.org", "papers.nips.cc", "proceedings.neurips.cc", "dl.acm.org",
+    "ieeexplore.ieee.org", "link.springer.com", "openaccess.thecvf.com", "ojs.aaai.org",
+    "jmlr.org", "biorxiv.org", "medrxiv.org", "semanticscholar.org", "pubmed.ncbi.nlm.nih.gov",
+)  # fmt: skip
+#: Hosts of code, data, models and notebooks: never the paper's own page.
+CODE_HOSTS = (
+    "github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sourceforge.net",
+    "huggingface.co", "hf.co", "zenodo.org", "figshare.com", "kaggle.com", "osf.io",
+    "paperswithcode.com", "colab.research.google.com", "codeocean.com", "drive.google.com",
+    "dropbox.com", "physionet.org", "synapse.org", "dataverse.harvard.edu", "gitee.com",
+)  # fmt: skip
+#: DOI prefixes of data repositories (Zenodo, Figshare, Dryad): such a DOI is data.
+_DATA_DOI = re.compile(r"^https?://(?:dx\.)?doi\.org/10\.(?:5281|6084|5061)/", re.I)
+
+
+def _host(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def _on(host: str, hosts: tuple[str, ...]) -> bool:
+    return any(host == name or host.endswith("." + name) for name in hosts)
+
+
+def is_code_link(url: str) -> bool:
+    """A link to code, data, models or notebooks (a repository, a dataset, a data DOI)."""
+    host = _host(url)
+    return _on(host, CODE_HOSTS) or host.startswith("gitlab.") or bool(_DATA_DOI.match(url))
+
+
+def split_links(paper: Paper) -> tuple[list[str], list[str]]:
+    """(the paper's own links, the others): its pages, PDF, DOI, arXiv and OpenReview links;
+    then the code, data and project pages its abstract mentions."""
+    mentioned = set(find_links(paper.text)) if paper.text else set()
+    own: list[str] = []
+    other: list[str] = []
+    for url in paper.links or paper_links(Known(doi=paper.doi, arxiv_id=paper.arxiv_id)):
+        if is_code_link(url) or (url in mentioned and not _on(_host(url), PAPER_HOSTS)):
+            other.append(url)
+        else:
+            own.append(url)
+    return own, other
+
+
 def primary_link(paper: Paper) -> str:
-    """The link the reader opens and copies: the paper's first, or for a record without a
-    list (built by hand, or saved before links were built here) one from its DOI or arXiv
-    id; "" when there is none."""
-    links = paper.links or paper_links(Known(doi=paper.doi, arxiv_id=paper.arxiv_id))
-    return links[0] if links else ""
+    """The link the reader opens and copies: the paper's own first link (its page), else
+    the first link its abstract mentions (code, a project page); "" when there is none.
+    A record without a link list (built by hand, or saved before links were built here)
+    gets one from its DOI or arXiv id."""
+    own, other = split_links(paper)
+    return (own or other or [""])[0]

@@ -17,9 +17,20 @@ class Paper:
     """One abstract and what we know or derive about it.
 
     `abstract` is the text as the source gave it; `text` is the display text (emphasis and
-    math rendered, control characters removed). `name` and `title` are derived from the
-    abstract when the source has none. `collections` lists every collection that holds the
-    paper (more than one when duplicates across sources were merged); `collection` is the first.
+    math rendered, control characters removed). `title` is the source's title as published
+    (LaTeX decoded); when the source has none it is a headline derived from the abstract and
+    `title_derived` is set. `name` is the method or system the abstract coins (derived, and
+    shown apart from the title, never glued to it). `collections` lists every collection that
+    holds the paper (more than one when duplicates across sources were merged); `collection`
+    is the first.
+
+    `entry_type` and `fields` keep what a bibliography needs beyond the fields above, so that
+    exports and copies give the record back as published: the BibTeX entry type as the
+    source wrote it (`InProceedings`; "" for other sources) and the bibliographic fields by
+    lower-case BibTeX name (booktitle, pages, volume, publisher, editor, series, url, pdf,
+    eprint, and the title and author as written). Their values are LaTeX as the source wrote
+    it when `entry_type` is set (a BibTeX source), plain text otherwise. Plain values only
+    (str -> str): the index stores papers with `marshal`.
     """
 
     id: str
@@ -36,6 +47,9 @@ class Paper:
     source: str = ""
     line: int = 0
     collections: list[str] = field(default_factory=list)
+    title_derived: bool = False
+    entry_type: str = ""
+    fields: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.collections:
@@ -62,6 +76,12 @@ class Paper:
             record["arxiv_id"] = self.arxiv_id
         if len(self.collections) > 1:
             record["collections"] = list(self.collections)
+        if self.title_derived:
+            record["title_derived"] = True
+        if self.entry_type:
+            record["entry_type"] = self.entry_type
+        if self.fields:
+            record["fields"] = dict(self.fields)
         return record
 
     @classmethod
@@ -81,7 +101,18 @@ class Paper:
             source=record.get("source", ""),
             line=record.get("line", 0),
             collections=list(record.get("collections", [])),
+            title_derived=bool(record.get("title_derived", False)),
+            entry_type=record.get("entry_type", ""),
+            fields=dict(record.get("fields", {})),
         )
+
+
+def name_label(paper: Paper) -> str:
+    """The derived name as a label of its own beside the title: "" when the title says it
+    already (in any case: "Re-DiffiNet" in "Re-Diffinet: ..."), so it is never shown twice
+    nor glued to a title as published."""
+    name = paper.name.strip()
+    return name if name and name.casefold() not in paper.title.casefold() else ""
 
 
 def normalize_for_id(text: str) -> str:

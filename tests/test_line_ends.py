@@ -18,6 +18,7 @@ import pytest
 from paperterm.index.config import ConfigError, parse_config
 from paperterm.index.library.bookmarks import Bookmark, BookmarksFileError, BookmarkStore
 from paperterm.index.library.export import export_markdown
+from paperterm.index.library.export_items import bookmark_items
 from paperterm.index.sources.loader import load_file
 
 #: Characters `str.splitlines` splits at that the formats below keep inside a line.
@@ -85,5 +86,9 @@ def test_markdown_export_quotes_a_note_by_markdown_lines() -> None:
     mark = Bookmark(
         "a", datetime(2024, 5, 1, tzinfo=timezone.utc), "T", note=f"one{NOT_LINE_ENDS}two\nthree"
     )
-    quote = [line for line in export_markdown([mark], {}).split("\n") if line.startswith(">")]
+    quote = [
+        line
+        for line in export_markdown(bookmark_items([mark], {})).split("\n")
+        if line.startswith(">")
+    ]
     assert quote == ["> one two", "> three"]

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paperterm.index.links import Known, find_links, paper_links, primary_link
+from paperterm.index.links import (
+    Known,
+    arxiv_id,
+    find_links,
+    is_code_link,
+    paper_links,
+    pmlr_links,
+    primary_link,
+    safe_url,
+    split_links,
+)
 from paperterm.index.papers import Paper
 
 
@@ -48,8 +59,10 @@ def test_one_order_for_every_record():
         "https://proc.org/a.html",
         "https://proc.org/a.pdf",
         "https://openreview.net/forum?id=AbC123",
+        "https://openreview.net/pdf?id=AbC123",
         "https://doi.org/10.1/x",
         "https://arxiv.org/abs/2401.00001",
+        "https://arxiv.org/pdf/2401.00001",
         "https://github.com/a/b",
     ]
     assert paper_links(Known(openreview="https://openreview.net/forum?id=Q")) == [
@@ -78,6 +91,112 @@ def test_primary_link():
         "https://arxiv.org/abs/2401.00001"
     )
     assert primary_link(Paper("x", "C", "t")) == ""
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2401.01234", "2401.01234"),
+        ("2401.01234v3", "2401.01234"),
+        ("arXiv:0704.0001v1", "0704.0001"),
+        ("hep-ph/0703001", "hep-ph/0703001"),
+        ("math.GT/0309136v2", "math.GT/0309136"),
+        ("https://arxiv.org/abs/2312.09999v12", "2312.09999"),
+        ("http://arxiv.org/pdf/hep-th/9901001v1.pdf", "hep-th/9901001"),
+        ("10.1/xyz", ""),
+        ("not an id", ""),
+    ],
+)
+def test_arxiv_ids_new_and_old_style_with_versions(value, expected):
+    assert arxiv_id(value) == expected
+
+
+def test_arxiv_abs_and_pdf_keep_the_version_they_are_given():
+    assert paper_links(Known(arxiv_id="hep-th/9901001v2")) == [
+        "https://arxiv.org/abs/hep-th/9901001v2",
+        "https://arxiv.org/pdf/hep-th/9901001v2",
+    ]
+    assert paper_links(Known(arxiv_id="not-an-id")) == []
+
+
+def test_pmlr_page_and_pdf_from_volume_and_key():
+    assert pmlr_links("250", "xu2024") == [
+        "https://proceedings.mlr.press/v250/xu2024.html",
+        "https://proceedings.mlr.press/v250/xu2024/xu2024.pdf",
+    ]
+    assert pmlr_links("", "xu2024") == [] and pmlr_links("250", "") == []
+    assert pmlr_links("v250", "k") == []  # not a volume number
+    # A key is a path segment: nothing in it can leave the volume's folder.
+    assert pmlr_links("1", "a/../b c")[0] == "https://proceedings.mlr.press/v1/a%2F..%2Fb%20c.html"
+
+
+def test_dois_are_quoted_into_their_link():
+    assert paper_links(Known(doi="10.1002/(SICI)1097<3>")) == [
+        "https://doi.org/10.1002/(SICI)1097%3C3%3E"
+    ]
+
+
+def test_own_links_come_before_code_and_data_links():
+    paper = Paper(
+        "x",
+        "C",
+        "a",
+        text="Code: https://github.com/a/b and data https://zenodo.org/r/1, "
+        "project https://a.github.io/p, preprint https://arxiv.org/abs/2401.00001.",
+        links=paper_links(
+            Known(
+                urls=["https://github.com/a/b"],  # a record whose only url is its code
+                pmlr_volume="1",
+                key="k",
+                text="Code: https://github.com/a/b and data https://zenodo.org/r/1, "
+                "project https://a.github.io/p, preprint https://arxiv.org/abs/2401.00001.",
+            )
+        ),
+    )
+    own, other = split_links(paper)
+    assert own == [
+        "https://proceedings.mlr.press/v1/k.html",
+        "https://proceedings.mlr.press/v1/k/k.pdf",
+        "https://arxiv.org/abs/2401.00001",
+    ]
+    assert other == [
+        "https://github.com/a/b",
+        "https://zenodo.org/r/1",
+        "https://a.github.io/p",
+    ]
+    assert primary_link(paper) == "https://proceedings.mlr.press/v1/k.html"
+    # Without a page of its own, the link it mentions is still the one to open.
+    seed = Paper(
+        "s", "C", "a", text="See https://github.com/x/y.", links=["https://github.com/x/y"]
+    )
+    assert split_links(seed) == ([], ["https://github.com/x/y"])
+    assert primary_link(seed) == "https://github.com/x/y"
+
+
+def test_code_and_data_hosts():
+    for url in (
+        "https://github.com/a/b",
+        "https://gitlab.inria.fr/x",
+        "https://huggingface.co/datasets/x",
+        "https://doi.org/10.5281/zenodo.123",
+        "https://www.kaggle.com/c/x",
+    ):
+        assert is_code_link(url), url
+    for url in ("https://doi.org/10.1/x", "https://arxiv.org/abs/1", "https://example.org"):
+        assert not is_code_link(url), url
+
+
+def test_safe_urls_are_web_urls_of_printable_ascii():
+    assert safe_url(" https://a.org/x?y=1 ") == "https://a.org/x?y=1"
+    for bad in (
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "https://a.org/\x1b]8;;x",
+        "https://a b",
+        "https://é.org",
+        "https://",
+    ):
+        assert safe_url(bad) == "", bad
 
 
 @given(st.text())

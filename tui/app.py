@@ -36,6 +36,7 @@ from textual.theme import BUILTIN_THEMES
 from textual.worker import Worker, WorkerState
 
 from paperterm.index.config import Config
+from paperterm.index.library.bibtex_export import bibtex_entry
 from paperterm.index.library.bookmarks import (
     Bookmark,
     BookmarksError,
@@ -45,20 +46,28 @@ from paperterm.index.library.bookmarks import (
 )
 from paperterm.index.library.edits import save_note, save_tags
 from paperterm.index.library.export import EXPORTERS
+from paperterm.index.library.export_items import ExportItem, bookmark_items
 from paperterm.index.library.filters import ViewKey
 from paperterm.index.library.op_store import LibraryError, LibraryReadOnlyError, LibrarySaveError
 from paperterm.index.library.place import save_place
 from paperterm.index.library.reading import mark_read, mark_unread
 from paperterm.index.library.sorting import SORTS
-from paperterm.index.links import primary_link
+from paperterm.index.links import split_links
 from paperterm.index.papers import Paper
 from paperterm.index.search.store import BuildCancelled, OpenIndex
 from paperterm.index.session import Session
 from paperterm.index.text.display import one_line, safe_text
 from paperterm.index.user_files import user_mode, write_user_file
 from paperterm.tui import keys
+from paperterm.tui.clipboard import Clipboard, CopyReport, copy_message
 from paperterm.tui.screens.base import PaperScreen
-from paperterm.tui.screens.dialogs import HelpScreen, NoteScreen, TagsScreen, WarningsScreen
+from paperterm.tui.screens.dialogs import (
+    HelpScreen,
+    LinksScreen,
+    NoteScreen,
+    TagsScreen,
+    WarningsScreen,
+)
 from paperterm.tui.screens.main import MainScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.state import ReaderState, Timing
@@ -136,13 +145,16 @@ class ReaderApp(App[int]):
         timing: Timing | None = None,
         url_opener: UrlOpener | None = None,
         environ: Mapping[str, str] | None = None,
+        copier: Clipboard | None = None,
     ) -> None:
         """`url_opener` opens a link instead of `webbrowser` (tests); `environ` stands for
-        `os.environ` where the reader decides whether a local browser would be seen."""
+        `os.environ` where the reader decides whether a local browser would be seen and how
+        to reach the clipboard; `copier` replaces its routes to the clipboard (tests)."""
         super().__init__()
         self.session = session
         self.url_opener = url_opener
         self.environ = environ
+        self.copier = copier or Clipboard(environ)
         if config.theme:
             self.theme = config.theme
         self.set_keymap(keymap)
@@ -402,7 +414,7 @@ class ReaderApp(App[int]):
     def export_bookmarks(self, kind: str) -> None:
         export = EXPORTERS[kind]
         marks = self.state.bookmarks.bookmarks
-        text = export.export(marks, self.state.by_id)
+        text = export.export(bookmark_items(marks, self.state.by_id))
         path = Path(self.session.data_dir) / f"bookmarks-export.{export.suffix}"
         try:
             # Through a symlink, into a FIFO someone reads (never waiting for one): see
@@ -550,23 +562,72 @@ class ReaderApp(App[int]):
             return
         kind, text = link_or_citation(row.paper)
         text = one_line(text)
+        self.copy_text(kind, text, text)
+
+    def action_copy_bibtex(self) -> None:
+        row = self.current_row()
+        if row is None or row.paper is None:
+            return
+        entry = bibtex_entry(ExportItem(row.id, row.paper))
+        lines = entry.rstrip("\n").split("\n")
+        self.copy_text("BibTeX entry", entry, f"{lines[0]} … ({len(lines)} lines)")
+
+    def copy_text(self, what: str, text: str, preview: str) -> None:
+        """Copy by OSC 52 at once, and by tmux or the desktop's tool (a worker: they are
+        processes), then say where it went."""
         self.copy_to_clipboard(text)
-        self.say(f"Copied the {kind}: {text}")
+        if self.copier.routes():
+            self._copy_by_routes(what, text, preview)
+        else:
+            self.say(copy_message(what, preview, CopyReport(), self.copier.in_tmux))
+
+    @work(thread=True, exit_on_error=False, group="clipboard")
+    def _copy_by_routes(self, what: str, text: str, preview: str) -> None:
+        report = self.copier.copy(text)
+        message = copy_message(what, preview, report, self.copier.in_tmux)
+        severity: SeverityLevel = "warning" if report.failed else "information"
+        self.call_from_thread(self.say, message, severity)
 
     def action_open_link(self) -> None:
         row = self.current_row()
         if row is None or row.paper is None:
             return
-        url = one_line(primary_link(row.paper))
-        if not url:
-            self.say("This paper has no link (y copies its citation).", "warning")
-            return
+        own, other = split_links(row.paper)
+        if own:
+            self.follow_link(one_line(own[0]))
+        elif other:
+            self.follow_link(one_line(other[0]), "No page of its own; its abstract's link")
+        else:
+            key = self.state.key_text("copy_link")
+            self.say(f"This paper has no link ({key} copies its citation).", "warning")
+
+    def follow_link(self, url: str, what: str = "") -> None:
+        """Open `url` in a browser; where none would be seen (over SSH), copy it."""
         if can_open_browser(self.environ):
-            self.say(f"Opening {url}")
+            self.say(f"{what}: opening {url}" if what else f"Opening {url}")
             self._open_in_browser(url)
         else:
-            self.copy_to_clipboard(url)
-            self.say(f"No local browser here (SSH?). Link copied: {url}", timeout=15)
+            self.copy_text("link", url, f"{url} (no local browser here: SSH?)")
+
+    def action_links(self) -> None:
+        row = self.current_row()
+        if row is None or row.paper is None:
+            return
+        own, other = split_links(row.paper)
+        if not own and not other:
+            key = self.state.key_text("copy_link")
+            self.say(f"This paper has no link ({key} copies its citation).", "warning")
+            return
+
+        def chosen(choice: tuple[str, str] | None) -> None:
+            if choice is not None:
+                action, url = choice
+                if action == "open":
+                    self.follow_link(one_line(url))
+                else:
+                    self.copy_text("link", one_line(url), one_line(url))
+
+        self.push_screen(LinksScreen(own, other, self.state.key_text), chosen)
 
     @work(thread=True, exit_on_error=False, group="browser")
     def _open_in_browser(self, url: str) -> None:
@@ -679,6 +740,7 @@ def make_app(
     timing: Timing | None = None,
     url_opener: UrlOpener | None = None,
     environ: Mapping[str, str] | None = None,
+    copier: Clipboard | None = None,
 ) -> ReaderApp:
     """The reader for a session; raises `ConfigError` for bad `[keys]` or `ui.theme`.
     `timing` replaces the pauses the config implies (tests)."""
@@ -690,4 +752,5 @@ def make_app(
         timing=timing,
         url_opener=url_opener,
         environ=environ,
+        copier=copier,
     )

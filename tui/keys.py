@@ -3,21 +3,23 @@
 The widgets build their `BINDINGS` from this table, the help screen lists it (with the
 user's remaps applied), and `[keys]` in the config is checked against it before the app
 starts. A binding id names an action wherever it appears, so remapping `cursor_down` moves
-the cursor in the list and scrolls the detail alike.
+the cursor in the list and scrolls the detail alike. Textual is imported only where a
+binding is made or a key name checked, so that `paperterm doctor` reads the table without it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-
-from textual.binding import Binding, BindingType
-from textual.keys import REPLACED_KEYS, Keys, _character_to_key, key_to_character
+from functools import cache
+from typing import TYPE_CHECKING
 
 from paperterm.index.config import Config, check_key_ids
 
+if TYPE_CHECKING:
+    from textual.binding import Binding, BindingType
+
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
-_NAMED_KEYS = frozenset(key.value for key in Keys) | {"space", "tab", "enter", "escape"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +35,8 @@ class KeySpec:
     priority: bool = False
 
     def binding(self) -> Binding:
+        from textual.binding import Binding
+
         return Binding(
             self.keys,
             self.action,
@@ -51,6 +55,7 @@ SCOPES = {
     "list": "List and detail",
     "reader": "Full-screen reader",
     "dialog": "Dialogs",
+    "question": "Questions (such as R's)",
 }
 
 SPECS: tuple[KeySpec, ...] = (
@@ -60,8 +65,10 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec("command_palette", "ctrl+p", "command_palette", "Commands", "app", priority=True),
     KeySpec("bookmark", "b", "toggle_bookmark", "Bookmark or unbookmark the paper", "app"),
     KeySpec("bookmarks_only", "B", "bookmarks_only", "Show only bookmarks (toggle)", "app"),
-    KeySpec("copy_link", "y", "copy_link", "Copy the link (or the citation)", "app"),
-    KeySpec("open_link", "o", "open_link", "Open the link in a browser", "app"),
+    KeySpec("copy_link", "y", "copy_link", "Copy the paper's link (or its citation)", "app"),
+    KeySpec("copy_bibtex", "Y", "copy_bibtex", "Copy the paper's BibTeX entry", "app"),
+    KeySpec("open_link", "o", "open_link", "Open the paper's page in a browser", "app"),
+    KeySpec("links", "L", "links", "Every link: the paper's, code and data (open, copy)", "app"),
     KeySpec("edit_tags", "t", "edit_tags", "Edit the bookmark's tags", "app"),
     KeySpec("edit_note", "n", "edit_note", "Edit the bookmark's note", "app"),
     KeySpec("suspend", "ctrl+z", "suspend_process", "Suspend (fg in the shell resumes)", "app"),
@@ -88,6 +95,20 @@ SPECS: tuple[KeySpec, ...] = (
     ),
     KeySpec("views", "v", "toggle_views", "Views: collections, tags, saved searches", "main"),
     KeySpec("save_search", "S", "save_search", "Save the search as a view", "main"),
+    KeySpec(
+        "snippets",
+        "w",
+        "toggle_snippets",
+        "Show or hide where the query matched, under each result",
+        "main",
+    ),
+    KeySpec(
+        "search_as_typed",
+        "ctrl+r",
+        "search_as_typed",
+        "Search the words as typed (undo a typo correction)",
+        "main",
+    ),
     KeySpec("cursor_down", "j,down", "cursor_down", "Down", "list"),
     KeySpec("cursor_up", "k,up", "cursor_up", "Up", "list"),
     KeySpec("first", "g,home", "first", "First", "list"),
@@ -101,9 +122,8 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec("close_dialog", "escape", "close", "Close the dialog (without saving)", "dialog"),
     KeySpec("close_help", "q", "close", "Close the help", "dialog"),
     KeySpec("save_dialog", "ctrl+s", "save", "Save the tags or the note", "dialog"),
-    KeySpec(
-        "confirm", "y", "confirm", "Yes, to a question (any other key: no)", "dialog", priority=True
-    ),
+    KeySpec("confirm", "y", "confirm", "Yes (any other key: no)", "question", priority=True),
+    KeySpec("copy_chosen_link", "y", "copy", "Copy the chosen link (links dialog)", "dialog"),
 )
 
 BY_ID = {spec.id: spec for spec in SPECS}
@@ -118,23 +138,35 @@ def scope_bindings(scope: str) -> list[BindingType]:
     return [spec.binding() for spec in SPECS if spec.scope == scope]
 
 
+@cache
+def _named_keys() -> frozenset[str]:
+    from textual.keys import Keys
+
+    return frozenset(key.value for key in Keys) | {"space", "tab", "enter", "escape"}
+
+
 def valid_key(key: str) -> bool:
     """Whether Textual can ever deliver `key` (e.g. `j`, `ctrl+b`, `pagedown`, `question_mark`)."""
+    from textual.keys import REPLACED_KEYS, key_to_character
+
     *modifiers, name = key.split("+") if key != "+" else ["+"]
     if not name or any(modifier not in MODIFIERS for modifier in modifiers):
         return False
     if len(name) == 1:
         return name.isprintable() and not name.isspace()
-    return name in _NAMED_KEYS or key_to_character(REPLACED_KEYS.get(name, name)) is not None
+    return name in _named_keys() or key_to_character(REPLACED_KEYS.get(name, name)) is not None
 
 
 def split_keys(keys: str) -> list[str]:
     """A `[keys]` value as Textual's key names: `"j, down"` -> `["j", "down"]`, `"?"` ->
     `["question_mark"]`."""
-    return [_character_to_key(key) if len(key) == 1 else key for key in _raw_keys(keys)]
+    from textual.keys import _character_to_key
+
+    return [_character_to_key(key) if len(key) == 1 else key for key in raw_keys(keys)]
 
 
-def _raw_keys(keys: str) -> list[str]:
+def raw_keys(keys: str) -> list[str]:
+    """A `[keys]` value's keys as written: `"j, down"` -> `["j", "down"]`."""
     return [key.strip() for key in keys.split(",") if key.strip()]
 
 
@@ -147,7 +179,7 @@ def check_keymap(config: Config) -> dict[str, str]:
         keys = split_keys(value)
         if not keys:
             raise config.key_error(binding_id, "names no key")
-        for raw, key in zip(_raw_keys(value), keys, strict=True):
+        for raw, key in zip(raw_keys(value), keys, strict=True):
             if not valid_key(key):
                 raise config.key_error(binding_id, f"{raw!r} is not a key name Textual knows")
         keymap[binding_id] = ",".join(keys)

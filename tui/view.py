@@ -1,7 +1,8 @@
-"""What the reader shows, decided without Textual: rows, counts, links.
+"""What the reader shows, decided without Textual: rows, counts, the sidebar's entries,
+links, the search note.
 
 Kept apart from the widgets so the rules (rows, how the counts read, when a link can be
-opened locally) are plain functions with plain tests. Which papers are in view is decided
+opened locally, how the note fits) are plain functions with plain tests. Which papers are in view is decided
 in index/library/filters.py, shared with the CLI.
 """
 
@@ -13,6 +14,8 @@ from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from operator import attrgetter
+
+from rich.cells import cell_len
 
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.filters import ALL, ViewKey, all_tags
@@ -96,6 +99,62 @@ def view_entries(
 
 
 _paper_id = attrgetter("id")
+#: Lines the search note may take under the search box.
+NOTE_LINES = 2
+_NOTE_JOIN = " · "
+
+
+def fit_note(parts: Sequence[str], width: int, lines: int = NOTE_LINES) -> list[str]:
+    """The note's `parts` (a correction, the key to undo it, a fallback...) in at most
+    `lines` lines of `width` columns: parts joined by ` · ` while they fit on a line, a part
+    that does not starting the next, broken between words when wider than a line. When that
+    takes too many lines, each part keeps one line, abbreviated, and the parts that find no
+    line of their own share the last. Abbreviated means ending in `…` after the last whole
+    word that fits: no word is ever cut, but one wider than a whole line."""
+    texts = [one_line(part) for part in parts if part.strip()]
+    rows = _pack(texts, width, wrap=True)
+    if len(rows) <= lines:
+        return rows
+    rows = _pack([_abbreviate(text, width) for text in texts], width, wrap=False)
+    if len(rows) <= lines:
+        return rows
+    return [*rows[: lines - 1], _abbreviate(_NOTE_JOIN.join(rows[lines - 1 :]), width)]
+
+
+def _pack(texts: list[str], width: int, wrap: bool) -> list[str]:
+    """`texts` joined by ` · ` into lines of `width`, each text starting a line when it does
+    not fit on the last (and, with `wrap`, broken between words when wider than one)."""
+    rows: list[str] = []
+    for text in texts:
+        if rows and cell_len(rows[-1] + _NOTE_JOIN + text) <= width:
+            rows[-1] += _NOTE_JOIN + text
+            continue
+        if not wrap:
+            rows.append(text)
+            continue
+        rows.append("")
+        for word in text.split(" "):
+            joined = f"{rows[-1]} {word}" if rows[-1] else word
+            if cell_len(joined) <= width or not rows[-1]:
+                rows[-1] = joined
+            else:
+                rows.append(word)
+    return [row if cell_len(row) <= width else _abbreviate(row, width) for row in rows]
+
+
+def _abbreviate(line: str, width: int) -> str:
+    """`line` within `width`: as it is when it fits, else ending in `…` after its last
+    whole word that does."""
+    if cell_len(line) <= width:
+        return line
+    words = line.split(" ")
+    while len(words) > 1 and cell_len(" ".join(words) + "…") > width:
+        words.pop()
+    text = " ".join(words).rstrip(" ·,;:")
+    if cell_len(text + "…") > width:  # one word wider than the line
+        while text and cell_len(text + "…") > width:
+            text = text[:-1]
+    return text + "…"
 
 
 def count_text(in_view: int, total: int, filtered: bool) -> str:

@@ -169,10 +169,12 @@ Operation = Add | Remove | ChangeTags | SetNote | EditNote | Restore[Bookmark]
 
 
 def normalize_tags(tags: Iterable[str]) -> tuple[str, ...]:
-    """Tags stripped, without empty ones or repeats, in first-seen order."""
+    """Tags on one line (white space runs as one space: a line end inside a tag would come
+    back from the TOML file as another line end, `\r\n` as `\n`), without empty ones or
+    repeats, in first-seen order."""
     seen: dict[str, None] = {}
     for tag in tags:
-        tag = tag.strip()
+        tag = one_line(tag)
         if tag:
             seen.setdefault(tag, None)
     return tuple(seen)

@@ -72,6 +72,7 @@ def allowed_ids(
     filters: Filters,
     tags: Iterable[str] = (),
     excluded_tags: Iterable[str] = (),
+    tag_prefixes: Iterable[str] = (),
     *,
     read: Container[str] = (),
     search_ids: Collection[str] | None = None,
@@ -79,7 +80,8 @@ def allowed_ids(
     """The ids the view may show, or None when nothing restricts it.
 
     `tags` (from `tag:NAME` in the query) keep bookmarks carrying every one of them;
-    `excluded_tags` (`-tag:NAME`) drop papers whose bookmark carries any of them. Tags
+    `tag_prefixes` (a last `tag:NA` still being typed) keep bookmarks with a tag that starts
+    so; `excluded_tags` (`-tag:NAME`) drop papers whose bookmark carries any of them. Tags
     compare case-insensitively. `read` holds the read ids (for `unread_only`);
     `search_ids` the ids a saved-search view matches (`query_ids`; empty when not given).
     """
@@ -88,14 +90,17 @@ def allowed_ids(
     tags = [tag.lower() for tag in tags]
     if view.kind == "tag":
         tags.append(view.name.lower())
+    prefixes = tuple(prefix.lower() for prefix in tag_prefixes)
     excluded = [tag.lower() for tag in excluded_tags]
     allowed: set[str] | None = None
-    if filters.bookmarks_only or tags:
-        allowed = {
-            mark_id
-            for mark_id, mark in marks.items()
-            if all(tag in _lower_tags(mark) for tag in tags)
-        }
+    if filters.bookmarks_only or tags or prefixes:
+        allowed = set()
+        for mark_id, mark in marks.items():
+            held = _lower_tags(mark)
+            if all(tag in held for tag in tags) and all(
+                any(tag.startswith(prefix) for tag in held) for prefix in prefixes
+            ):
+                allowed.add(mark_id)
     if view.kind == "collection":
         in_collection = {p.id for p in papers if view.name in p.collections}
         allowed = in_collection if allowed is None else allowed & in_collection
@@ -131,7 +136,8 @@ def query_matches(
 ) -> list[str]:
     """Every paper a query finds (no limit), best first: what a saved search's view holds."""
     parsed = parse_query(text)
-    allowed = allowed_ids(papers, marks, Filters(), parsed.tags, parsed.excluded_tags)
+    tags = (parsed.tags, parsed.excluded_tags, parsed.tag_prefixes)
+    allowed = allowed_ids(papers, marks, Filters(), *tags)
     if not parsed.clauses:
         return [p.id for p in papers if allowed is None or p.id in allowed]
     results = searcher.search(text, limit=None, snippets=False, allowed=allowed)

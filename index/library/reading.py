@@ -130,6 +130,9 @@ class ReadingStore(OpLogStore[datetime]):
     def is_read(self, paper_id: str) -> bool:
         return paper_id in self.entries
 
+    def is_unread(self, paper_id: str) -> bool:
+        return paper_id not in self.entries
+
     def read_at(self, paper_id: str) -> datetime | None:
         return self.entries.get(paper_id)
 

@@ -1,8 +1,11 @@
 """What the searcher needs of a search engine: the seam a second engine plugs into.
 
 An engine runs `Plan`s (plain data from `plan.py`) over its index and answers the planner's
-one question about it (how many papers hold a term). Snippets, highlighting, the any-word
-fallback and "did you mean" are the searcher's, the same for every engine.
+one question about it (how many papers hold a term). Snippets, highlighting, typo
+correction, the "most of your words" fallback and "did you mean" are the planner's and the
+searcher's, the same for every engine; an engine only has to honour a plan's semantics:
+weights on alternatives, `minimum` groups, and `coordination` (papers matching more groups
+first, then by score).
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ class Engine(Protocol):
         self, plan: Plan, limit: int | None, allowed: set[str] | None
     ) -> tuple[Scored, int]:
         """The best `limit` papers `plan` matches (all when None), restricted to the
-        `allowed` ids, and how many it matches in all (whatever the limit)."""
+        `allowed` ids, and how many it matches in all (whatever the limit). Exact: no
+        shortcut may drop a better paper or miscount."""
         ...
 
     def similar(self, paper_id: str, text: str, limit: int) -> Scored:

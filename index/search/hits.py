@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from paperterm.index.papers import Paper
@@ -36,6 +37,10 @@ class Results:
     notes: list[str] = field(default_factory=list)
     suggestion: str = ""
     matcher: Matcher | None = None
+    #: The query as run, when words of `query` were corrected ("" when none was).
+    corrected: str = ""
+    #: Each corrected word and what it became.
+    corrections: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def ids(self) -> list[str]:
@@ -129,3 +134,12 @@ def snippet(text: str, spans: list[Span], words: int = SNIPPET_WORDS) -> tuple[s
     shift = len(prefix) - first
     inside = [(s + shift, e + shift) for s, e in spans if s >= first and e <= first + len(piece)]
     return prefix + piece + suffix, inside
+
+
+def correction_note(corrected: str, corrections: Iterable[tuple[str, str]], how: str) -> list[str]:
+    """What a face says of a corrected query (`Results.corrected`, `.corrections`), in two
+    parts: the query that ran, and the words as typed with `how` to search them (a key in
+    the reader, an option in the CLI): `showing results for “diffusion models”`, `search
+    “diffsion” instead: Ctrl+R`."""
+    typed = ", ".join(f"“{word}”" for word, _ in corrections)
+    return [f"showing results for “{corrected.strip()}”", f"search {typed} instead: {how}"]

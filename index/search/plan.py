@@ -17,6 +17,8 @@ cheap); words found in a paper's name or title add a boost on top.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -24,6 +26,7 @@ from typing import Protocol
 from paperterm.index.search.hits import Matcher
 from paperterm.index.search.query import Clause, ParsedQuery
 from paperterm.index.search.vocabulary import Vocabulary
+from paperterm.index.text.words import WORD_PATTERN
 
 #: The index field a `field:` clause searches; `abstract:` and plain words search `all`.
 FIELD_OF = {
@@ -41,22 +44,43 @@ MAX_EXPANSIONS = 40
 MIN_IMPLICIT_PREFIX = 6
 IMPLICIT_EXPANSIONS = 8
 IMPLICIT_PREFIX_WEIGHT = 0.3
+#: The word being typed (the last, no space after it) matches the words it starts, from its
+#: first letter: the word itself with weight 1, its completions with at most this weight.
+PARTIAL_WEIGHT = 0.5
+#: A half-typed last word of a phrase: this many completions at most (each is a phrase).
+PHRASE_COMPLETIONS = 8
 #: What one query may read, in postings (one paper holding one of its words is one): its
-#: time grows with them, 2 to 10 µs each, so prefix and typo expansions and the any-word
-#: fallback stop at this budget (benchmarks/bench_wild_queries.py: 200 ms at 2,600 papers,
-#: 1 s at 50,000). Plain words are always searched.
+#: time grows with them, 2 to 10 µs each, so prefix and typo expansions and the fallback
+#: stop at this budget (benchmarks/bench_wild_queries.py: 200 ms at 2,600 papers, 1 s at
+#: 50,000). Plain words are always searched.
 MIN_POSTINGS_BUDGET = 20_000
 POSTINGS_PER_PAPER = 1.0
+#: What the completions of the word being typed may read: about what one common word reads
+#: (a word in every paper is one posting per paper), so that `s` costs what `segmentation`
+#: does, and every keystroke answers within the keystroke budget.
+MIN_TYPING_BUDGET = 2_000
+TYPING_POSTINGS_PER_PAPER = 1.0
 #: "Did you mean" looks up this many unknown words at most (each scans the vocabulary).
 MAX_SUGGESTED = 3
-FALLBACK_NOTE = "no paper has every word; showing papers with any of them"
-FALLBACK_RARER_NOTE = "no paper has every word; showing papers with any of the rarer ones"
+FALLBACK_NOTE = "no paper has all your words; showing papers with most of them"
+FALLBACK_RARER_NOTE = "no paper has all your words; showing papers with most of the rarer ones"
 NOTHING_TO_SEARCH_NOTE = "nothing to search for in that query; showing all papers"
 
 
 def postings_budget(papers: int) -> int:
     """The postings budget of a query over an index of `papers` papers."""
     return max(MIN_POSTINGS_BUDGET, int(POSTINGS_PER_PAPER * papers))
+
+
+def typing_budget(papers: int) -> int:
+    """The postings the completions of a half-typed word may read."""
+    return max(MIN_TYPING_BUDGET, int(TYPING_POSTINGS_PER_PAPER * papers))
+
+
+def minimum_of_most(groups: int) -> int:
+    """How many of `groups` words "most of your words" means: half of them, rounded up
+    (never a minority)."""
+    return -(-groups // 2)
 
 
 # --- the plan --------------------------------------------------------------------------------
@@ -103,6 +127,9 @@ class Plan:
     paper (but the excluded). Its score adds the scores of the required groups it matches and
     of the `boosts` it matches (which never decide whether it matches). With neither required
     nor excluded groups the query has nothing to search for: every paper, unranked.
+
+    With `coordination`, papers that match more of the required groups rank above papers
+    that match fewer, whatever their scores; the score orders papers that match as many.
     """
 
     required: tuple[AnyOf, ...] = ()
@@ -115,11 +142,17 @@ class Plan:
     notes: tuple[str, ...] = ()
     #: What to run instead when this plan matches nothing.
     fallback: Plan | None = None
+    coordination: bool = False
 
     @property
     def everything(self) -> bool:
         """True when the plan matches every paper, unranked: nothing to search for."""
         return not self.required and not self.excluded
+
+    @property
+    def hopeless(self) -> bool:
+        """True when a group every match needs reads no postings: no paper can match."""
+        return self.requires_all and any(group.cost == 0 for group in self.required)
 
     @property
     def requires_all(self) -> bool:
@@ -135,6 +168,10 @@ class Plan:
 
 #: (field, term) -> how many papers hold the term in that field.
 DocFrequency = Callable[[str, str], int]
+#: An index field -> the words written in it, with their counts.
+FieldWords = Callable[[str], Vocabulary]
+
+_WORD = re.compile(WORD_PATTERN)
 
 
 class Analysis(Protocol):
@@ -149,10 +186,24 @@ class Analysis(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class _Step:
-    """What one clause adds to a plan."""
+    """What one clause adds to a plan: a group (None when it restricts nothing) and boosts."""
 
-    group: AnyOf
+    group: AnyOf | None
     boosts: tuple[Alternative, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _Affordable:
+    """Expansion words within a budget: the words kept, their distinct terms and what each
+    term reads."""
+
+    words: list[str]
+    terms: list[str]
+    postings: list[int]
+
+    @property
+    def cost(self) -> int:
+        return sum(self.postings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +215,17 @@ class Planner:
     df: DocFrequency
     analysis: Analysis
     budget: int
+    #: Papers in the index (what a term's rarity is measured against).
+    papers: int
+    #: The words of a field the main vocabulary does not hold (`authors`, `collection`);
+    #: None: the main vocabulary serves every field.
+    field_words: FieldWords | None = None
+
+    def vocabulary_of(self, fieldname: str) -> Vocabulary:
+        """The words a prefix or a typo of `fieldname` expands to."""
+        if self.field_words is None or fieldname in ("all", "title", "name"):
+            return self.vocabulary
+        return self.field_words(fieldname)
 
     def plan(self, parsed: ParsedQuery) -> Plan:
         matcher = Matcher(set(), set(), ())
@@ -175,13 +237,16 @@ class Planner:
             step = self._clause(clause, spent, None if clause.negate else matcher)
             if step is None:
                 continue
+            boosts.extend(step.boosts)
+            if step.group is None:
+                continue
             spent += step.group.cost
             (excluded if clause.negate else required).append(step.group)
-            boosts.extend(step.boosts)
         plan = Plan(tuple(required), None, tuple(boosts), tuple(excluded), matcher)
         if plan.everything:
-            notes = (NOTHING_TO_SEARCH_NOTE,) if parsed.clauses else ()
-            return Plan(matcher=matcher, notes=notes)
+            # While the last word is typed ("the", "a") the note would only flicker.
+            explain = parsed.clauses and not parsed.typing
+            return Plan(matcher=matcher, notes=(NOTHING_TO_SEARCH_NOTE,) if explain else ())
         if len(required) > 1:
             return replace(plan, fallback=self._fallback(plan))
         return plan
@@ -192,10 +257,9 @@ class Planner:
         fieldname = FIELD_OF.get(clause.field or "", "all")
         if clause.kind in ("prefix", "fuzzy"):
             return _Step(self._expansion(clause, fieldname, spent, matcher))
-        words = self._alternative(fieldname, clause.text, matcher)
-        if words is None and not clause.field:
-            # One-letter words are not in the stemmed field; names keep them ("xT", "R").
-            words = self._alternative("name", clause.text, matcher)
+        if clause.partial and matcher is not None:
+            return self._partial(clause, fieldname, spent, matcher)
+        words = self._exact(clause, fieldname, matcher)
         if words is None:
             return None
         alternatives: tuple[Alternative, ...] = (words,)
@@ -204,11 +268,22 @@ class Planner:
             longer, longer_cost = self._implicit_prefix(clause.text, spent + cost, matcher)
             alternatives += longer
             cost += longer_cost
-        boosts: tuple[Alternative, ...] = ()
-        if matcher is not None and not clause.field:
-            found = (self._alternative(name, clause.text, None) for name in BOOST_FIELDS)
-            boosts = tuple(boost for boost in found if boost is not None)
-        return _Step(AnyOf(alternatives, cost), boosts)
+        return _Step(AnyOf(alternatives, cost), self._boosts(clause, matcher))
+
+    def _exact(self, clause: Clause, fieldname: str, matcher: Matcher | None) -> Alternative | None:
+        """The clause's own words as a term or phrase of its field (None: no indexed word)."""
+        words = self._alternative(fieldname, clause.text, matcher)
+        if words is None and not clause.field:
+            # One-letter words are not in the stemmed field; names keep them ("xT", "R").
+            words = self._alternative("name", clause.text, matcher)
+        return words
+
+    def _boosts(self, clause: Clause, matcher: Matcher | None) -> tuple[Alternative, ...]:
+        """A plain word found in the title or name adds to the score."""
+        if matcher is None or clause.field:
+            return ()
+        found = (self._alternative(name, clause.text, None) for name in BOOST_FIELDS)
+        return tuple(boost for boost in found if boost is not None)
 
     def _alternative(
         self, fieldname: str, text: str, matcher: Matcher | None
@@ -217,10 +292,16 @@ class Planner:
         terms = self.analysis.terms(fieldname, text)
         if not terms:
             return None
+        found = Term(fieldname, terms[0]) if len(terms) == 1 else Phrase(fieldname, tuple(terms))
         if matcher is not None:
-            stemmed = self.analysis.stemmed(fieldname)
-            (matcher.stemmed if stemmed else matcher.plain).update(terms)
-        return Term(fieldname, terms[0]) if len(terms) == 1 else Phrase(fieldname, tuple(terms))
+            self._highlight(found, matcher)
+        return found
+
+    def _highlight(self, alternative: Alternative, matcher: Matcher) -> None:
+        """Have the reader highlight the words of `alternative`."""
+        words = (alternative.text,) if isinstance(alternative, Term) else alternative.words
+        stemmed = self.analysis.stemmed(alternative.field)
+        (matcher.stemmed if stemmed else matcher.plain).update(words)
 
     def _cost(self, alternative: Alternative) -> int:
         if isinstance(alternative, Term):
@@ -234,19 +315,84 @@ class Planner:
         the budget affords (always the first: a prefix never finds nothing because of the
         clauses before it)."""
         words = self.analysis.words(clause.text)
+        vocabulary = self.vocabulary_of(fieldname)
         if len(words) != 1:
             found: list[str] = []
         elif clause.kind == "fuzzy":
-            found = self.vocabulary.within(words[0], clause.distance, MAX_EXPANSIONS)
+            found = vocabulary.within(words[0], clause.distance, MAX_EXPANSIONS)
         else:
-            found = self.vocabulary.prefixed(words[0], MAX_EXPANSIONS)
-        kept, terms, cost = self._affordable(fieldname, found, spent, at_least_one=True)
+            found = vocabulary.prefixed(words[0], MAX_EXPANSIONS)
+        kept = self._affordable(fieldname, found, self.budget - spent, at_least_one=True)
         if matcher is not None:
             if clause.kind == "prefix":
                 matcher.prefixes += tuple(words[:1])
             else:
-                matcher.plain.update(kept)
-        return AnyOf(tuple(Term(fieldname, term) for term in terms), cost)
+                matcher.plain.update(kept.words)
+        return AnyOf(tuple(Term(fieldname, term) for term in kept.terms), kept.cost)
+
+    def _partial(self, clause: Clause, fieldname: str, spent: int, matcher: Matcher) -> _Step:
+        """The word being typed (the last word of the query, or of an unclosed phrase): the
+        word as typed, weight 1, and the most frequent words it starts, weighted lower, as
+        many as the typing budget affords (at least one when the word itself is no term).
+        A half-typed stop word ("the", "with") would match every paper finished, so its
+        completions only add to the score."""
+        found = list(_WORD.finditer(clause.text))
+        if not found:
+            return _Step(None)
+        last = found[-1].group(0).lower()
+        head = clause.text[: found[-1].start()]
+        head_terms = tuple(self.analysis.terms(fieldname, head)) if head.strip() else ()
+        lone_stop_word = not head_terms and not self.analysis.words(last)
+        exact = self._exact(clause, fieldname, None)
+        if isinstance(exact, Term) and not self.df(exact.field, exact.text):
+            exact = None  # no paper has it: only its completions can match
+        own = self.term(fieldname, last)
+        limit = PHRASE_COMPLETIONS if head_terms else MAX_EXPANSIONS
+        longer = [
+            word
+            for word in self.vocabulary_of(fieldname).prefixed(last, limit + 1)
+            if self.term(fieldname, word) != own
+        ][:limit]
+        head_cost = sum(self.df(fieldname, term) for term in head_terms)
+        exact_cost = self._cost(exact) if exact is not None else 0
+        room = min(self.budget - spent, typing_budget(self.papers)) - exact_cost
+        kept = self._affordable(fieldname, longer, room, not exact_cost, each=head_cost)
+        reference = self.df(fieldname, own) if own and exact is not None else 0
+        completions = tuple(
+            Phrase(fieldname, (*head_terms, term), weight)
+            if head_terms
+            else Term(fieldname, term, weight)
+            for term, weight in zip(
+                kept.terms, self._weights(kept.postings, reference, PARTIAL_WEIGHT), strict=True
+            )
+        )
+        if lone_stop_word:
+            return _Step(None, completions)
+        matcher.plain.update(kept.words)
+        if exact is not None:
+            self._highlight(exact, matcher)
+        alternatives = ((exact,) if exact is not None else ()) + completions
+        cost = exact_cost + kept.cost + head_cost * len(completions)
+        return _Step(AnyOf(alternatives, cost), self._boosts(clause, matcher))
+
+    def _weights(self, postings: list[int], reference: int, weight: float) -> list[float]:
+        """Weights of expansion terms that read `postings` each, beside the word as typed,
+        which reads `reference` (0 when it is no word: `segm`; then the most frequent
+        expansion stands in). Each is `weight` times at most 1: a rarer expansion is scaled
+        down to the rarity of the reference, so that a paper matching the word as typed
+        ranks above one matching only a longer word however rare (BM25 rewards rarity:
+        `modulation` must not outrank `model` for `model`), and no rare completion of a
+        half-typed word outweighs the common ones. (Weighing completions of a non-word
+        alike instead measured worse: (a) 0.369 against 0.382 with 2,600 distractors,
+        benchmarks/typing_quality.py, BENCHMARKS.md.)"""
+        if not postings:
+            return []
+        reference = reference or max(postings)
+        rarity = math.log(1 + self.papers / reference)
+        return [
+            round(weight * min(1.0, rarity / math.log(1 + self.papers / max(count, 1))), 4)
+            for count in postings
+        ]
 
     def _implicit_prefix(
         self, text: str, spent: int, matcher: Matcher | None
@@ -256,54 +402,59 @@ class Planner:
         words = self.analysis.words(text)
         if len(words) != 1 or len(words[0]) < MIN_IMPLICIT_PREFIX:
             return (), 0
-        own = self._term("all", words[0])
+        own = self.term("all", words[0])
         longer = [
             word
             for word in self.vocabulary.prefixed(words[0], IMPLICIT_EXPANSIONS + 1)
-            if self._term("all", word) != own
+            if self.term("all", word) != own
         ][:IMPLICIT_EXPANSIONS]
-        _, terms, cost = self._affordable("all", longer, spent, at_least_one=False)
-        if not terms:
+        kept = self._affordable("all", longer, self.budget - spent, at_least_one=False)
+        if not kept.terms:
             return (), 0
         if matcher is not None:
             matcher.prefixes += (words[0],)
-        return tuple(Term("all", term, IMPLICIT_PREFIX_WEIGHT) for term in terms), cost
+        reference = self.df("all", own) if own else 0
+        weights = self._weights(kept.postings, reference, IMPLICIT_PREFIX_WEIGHT)
+        terms = tuple(
+            Term("all", term, weight) for term, weight in zip(kept.terms, weights, strict=True)
+        )
+        return terms, kept.cost
 
-    def _term(self, fieldname: str, word: str) -> str | None:
+    def term(self, fieldname: str, word: str) -> str | None:
         """The one term `fieldname` indexes `word` as (None: a stop word, or several)."""
         terms = self.analysis.terms(fieldname, word)
         return terms[0] if len(terms) == 1 else None
 
     def _affordable(
-        self, fieldname: str, words: list[str], spent: int, at_least_one: bool
-    ) -> tuple[list[str], list[str], int]:
-        """The words (most frequent first) that are in the field and whose postings still
-        fit in the budget after `spent`; with `at_least_one`, the first always does. Returns
-        the words kept, their distinct terms and what those read."""
-        kept: list[str] = []
-        terms: list[str] = []
+        self, fieldname: str, words: list[str], room: int, at_least_one: bool, each: int = 0
+    ) -> _Affordable:
+        """The words (most frequent first) that are in the field and whose postings (plus
+        `each` per term) still fit in `room`; with `at_least_one`, the first always does."""
+        kept = _Affordable([], [], [])
         cost = 0
         for word in words:
-            term = self._term(fieldname, word)
+            term = self.term(fieldname, word)
             if term is None:
                 continue
-            if term not in terms:
+            if term not in kept.terms:
                 postings = self.df(fieldname, term)
                 if not postings:  # a word of other fields only: it would just slow the union
                     continue
-                if spent + cost + postings > self.budget and (kept or not at_least_one):
+                if cost + postings + each > room and (kept.terms or not at_least_one):
                     continue
-                terms.append(term)
-                cost += postings
-            kept.append(word)
-        return kept, terms, cost
+                kept.terms.append(term)
+                kept.postings.append(postings)
+                cost += postings + each
+            kept.words.append(word)
+        return kept
 
     def _fallback(self, plan: Plan) -> Plan:
-        """When no paper has every word: papers with any of the rarest words whose postings
-        fit in the budget (at least one), without the title and name boosts. Scoring every
-        paper that has any of 24 common words takes seconds (the boosts alone are most of
-        it, as the `all` field has the title and name words anyway), and the rare words are
-        the ones that tell papers apart."""
+        """When no paper has every word: papers with most of them (half at least, never a
+        minority), those with more words first, without the title and name boosts. When
+        the budget cannot pay for every word, the rarest words it can pay for (at least
+        one). Scoring every paper that has any of 24 common words takes seconds (the boosts
+        alone are most of it, as the `all` field has the title and name words anyway), and
+        the rare words are the ones that tell papers apart."""
         order = sorted(range(len(plan.required)), key=lambda index: plan.required[index].cost)
         kept: list[int] = []
         spent = 0
@@ -315,10 +466,11 @@ class Planner:
         whole = len(kept) == len(plan.required)
         return Plan(
             required=tuple(plan.required[index] for index in sorted(kept)),
-            minimum=1,
+            minimum=minimum_of_most(len(kept)),
             excluded=plan.excluded,
             matcher=plan.matcher,
             notes=(FALLBACK_NOTE if whole else FALLBACK_RARER_NOTE,),
+            coordination=True,
         )
 
     def suggest(self, parsed: ParsedQuery) -> str:

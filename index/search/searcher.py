@@ -1,9 +1,10 @@
 """Searching the index: a query string in, ranked papers with snippets out.
 
-`Searcher` is what the CLI and the reader call. It parses the query, has the `Planner` plan
-it (plan.py: terms, expansions, budgets, the any-word fallback; no engine in it) and the
-engine run the plan (whoosh_engine.py), falls back when nothing matches, adds snippets and a
-"did you mean". `Searcher.search` never raises for any query string.
+`Searcher` is what the CLI and the reader call. It parses the query, corrects its typos
+(correction.py), has the `Planner` plan it (plan.py: terms, expansions, budgets, the
+"most of your words" fallback; no engine in it) and the engine run the plan
+(whoosh_engine.py), falls back when nothing matches, adds snippets and a "did you mean".
+`Searcher.search` never raises for any query string.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 from whoosh.index import Index
 
 from paperterm.index.papers import Paper
+from paperterm.index.search.correction import Corrector
 from paperterm.index.search.engine import Engine, Scored
 from paperterm.index.search.hits import Hit, Matcher, Results, Span, mark, snippet
 from paperterm.index.search.plan import Planner, postings_budget
@@ -37,8 +39,31 @@ class Searcher:
         self.vocabulary = vocabulary or Vocabulary.from_texts(
             f"{p.name} {p.title} {p.text}" for p in papers
         )
-        budget = postings_budget(self.engine.paper_count())
-        self.planner = Planner(self.vocabulary, self.engine.df, self.engine.analysis, budget)
+        papers_count = self.engine.paper_count()
+        self.planner = Planner(
+            self.vocabulary,
+            self.engine.df,
+            self.engine.analysis,
+            postings_budget(papers_count),
+            papers_count,
+            self.field_words,
+        )
+        self.corrector = Corrector(self.planner)
+        self._field_words: dict[str, Vocabulary] = {}
+
+    def field_words(self, fieldname: str) -> Vocabulary:
+        """The words of the `authors` or `collection` field (counted on first use: a few
+        milliseconds for 2,600 papers); other fields' words are the main vocabulary's."""
+        found = self._field_words.get(fieldname)
+        if found is None:
+            if fieldname == "authors":
+                texts = (" ".join(paper.authors) for paper in self.papers)
+            elif fieldname == "collection":
+                texts = (" ".join(paper.collections) for paper in self.papers)
+            else:
+                return self.vocabulary
+            found = self._field_words[fieldname] = Vocabulary.from_texts(texts)
+        return found
 
     def close(self) -> None:
         self.engine.close()
@@ -53,11 +78,18 @@ class Searcher:
         limit: int | None = 50,
         snippets: bool = True,
         allowed: set[str] | None = None,
+        exact: bool = False,
     ) -> Results:
-        """Papers matching `text`, best first. `allowed` restricts to those ids."""
+        """Papers matching `text`, best first. `allowed` restricts to those ids. Typos are
+        corrected unless `exact` (then every word is searched as typed)."""
         started = time.perf_counter()
         parsed = parse_query(text)
         results = Results(query=text, notes=list(parsed.notes))
+        correction = None if exact else self.corrector.correct(parsed)
+        if correction is not None:
+            parsed = correction.parsed
+            results.corrected = correction.text
+            results.corrections = list(correction.changes)
         try:
             self._run(parsed, results, limit, allowed)
         except Exception as error:  # a query must never crash the reader
@@ -85,7 +117,7 @@ class Searcher:
             results.hits = [Hit(p, 0.0) for p in papers[:limit]]
             results.total = len(papers)
             return
-        scored, total = self.engine.collect(plan, limit, allowed)
+        scored, total = ([], 0) if plan.hopeless else self.engine.collect(plan, limit, allowed)
         if total == 0 and plan.fallback is not None:
             scored, total = self.engine.collect(plan.fallback, limit, allowed)
             if total:

@@ -43,9 +43,9 @@ if TYPE_CHECKING:
     from paperterm.index.search.vocabulary import Vocabulary
 
 #: Bump when the schema, the analyzers or what goes into papers.bin change: forces a rebuild.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: Bump when parsing or derivation (names, titles, display text) changes.
-PARSER_VERSION = 2
+PARSER_VERSION = 3
 
 Progress = Callable[[int, int], None]
 VOCABULARY_FILE = "vocab.json"

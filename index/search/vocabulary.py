@@ -77,11 +77,11 @@ class Vocabulary:
     def within(self, word: str, max_distance: int, limit: int) -> list[str]:
         """The `limit` most frequent words within `max_distance` edits of `word` (itself
         included when it is a word of the corpus)."""
-        return self._most_frequent([w for w, _ in self._neighbours(word, max_distance)], limit)
+        return self._most_frequent([w for w, _ in self.neighbours(word, max_distance)], limit)
 
     def closest(self, word: str) -> str:
         """The most frequent other word within 1, else 2 edits; `word` itself when none."""
-        near = [(distance, w) for w, distance in self._neighbours(word, 2) if w != word]
+        near = [(distance, w) for w, distance in self.neighbours(word, 2) if w != word]
         for max_distance in (1, 2):
             options = [w for distance, w in near if distance <= max_distance]
             if options:
@@ -91,7 +91,7 @@ class Vocabulary:
     def _most_frequent(self, words: list[str], limit: int) -> list[str]:
         return nsmallest(limit, words, key=lambda w: (-self.counts[w], w))
 
-    def _neighbours(self, word: str, max_distance: int) -> list[tuple[str, int]]:
+    def neighbours(self, word: str, max_distance: int) -> list[tuple[str, int]]:
         """Every word within `max_distance` edits (optimal string alignment: a swap of two
         neighbouring letters is one edit, as in `transfomer` / `trasnformer`), with its
         distance. Only words whose length is within `max_distance` of the word's can be, so

@@ -56,6 +56,7 @@ class WhooshEngine:
         self._searcher: WhooshSearcher = ix.searcher()
         self.analysis = FieldAnalysis()
         self._docnums: dict[str, int] | None = None
+        self._ids: dict[int, str] = {}
 
     def close(self) -> None:
         self._searcher.close()
@@ -71,7 +72,15 @@ class WhooshEngine:
         """Paper id -> Whoosh document number (read once, on first use)."""
         if self._docnums is None:
             self._docnums = {fields["id"]: docnum for docnum, fields in self._searcher.iter_docs()}
+            self._ids = {docnum: paper_id for paper_id, docnum in self._docnums.items()}
         return self._docnums
+
+    @property
+    def ids(self) -> dict[int, str]:
+        """Whoosh document number -> paper id: reading a hit's stored fields for its id costs
+        ~10 µs, and a "most of your words" answer sorts a few thousand hits."""
+        self.docnums  # noqa: B018 - read with the id -> document table
+        return self._ids
 
     def warm(self) -> None:
         self.docnums  # noqa: B018 - read the id -> document table now
@@ -80,29 +89,38 @@ class WhooshEngine:
         self, plan: Plan, limit: int | None, allowed: set[str] | None
     ) -> tuple[Scored, int]:
         allow = None if allowed is None else {self.docnums[i] for i in allowed if i in self.docnums}
-        if not plan.requires_all and (plan.minimum or 0) > 1:
-            enough = self._matching_at_least(plan)
+        matched: Counter[int] | None = None
+        if plan.coordination or (not plan.requires_all and (plan.minimum or 0) > 1):
+            matched = self._matched_groups(plan)
+            least = len(plan.required) if plan.minimum is None else plan.minimum
+            enough = {docnum for docnum, count in matched.items() if count >= least}
             allow = enough if allow is None else allow & enough
         # Whoosh's shortcuts (block-quality skipping, pruning sub-queries that cannot reach
         # the top N) drop better-scoring papers from multi-word results and undercount the
         # matches; scoring every match is exact and counts in the same pass.
         collector: Collector = (
             UnlimitedCollector()
-            if limit is None
+            if limit is None or plan.coordination
             else TopCollector(limit, usequality=False, replace=0)
         )
         if allow is not None:
             collector = FilterCollector(collector, allow=allow)
         self._searcher.search_with_collector(compile_plan(plan), collector)
         hits = collector.results()
-        return [(hit["id"], float(hit.score or 0.0)) for hit in hits], len(hits)
+        found = [(docnum, float(score or 0.0)) for docnum, score in hits.items()]
+        if plan.coordination and matched is not None:
+            # More of the words first, then the score (then the corpus order, as Whoosh's).
+            found.sort(key=lambda hit: (-matched[hit[0]], -hit[1], hit[0]))
+            found = found[:limit]
+        ids = self.ids
+        return [(ids[docnum], score) for docnum, score in found], len(hits)
 
-    def _matching_at_least(self, plan: Plan) -> set[int]:
-        """The documents that match `plan.minimum` of its required groups at least."""
+    def _matched_groups(self, plan: Plan) -> Counter[int]:
+        """Document -> how many of the plan's required groups it matches."""
         matched: Counter[int] = Counter()
         for group in plan.required:
             matched.update(self._searcher.docs_for_query(compile_group(group)))
-        return {docnum for docnum, count in matched.items() if count >= (plan.minimum or 0)}
+        return matched
 
     def similar(self, paper_id: str, text: str, limit: int) -> Scored:
         """More-like-this over the key terms of `text`."""

@@ -7,12 +7,20 @@ malformed entry and tells us where that entry started. We run it without middlew
 interpret the raw values ourselves (string macros, `#` concatenation, enclosing braces),
 then undo what is particular to the format with `field_text` (LaTeX is left to the one
 decoder: the loader renders every record alike).
+
+Each paper also keeps its entry as published (`Paper.entry_type`, `Paper.fields`): the type as
+written and its fields as LaTeX, with what it inherits from its volume (`crossref`, or the
+file's only `@Proceedings`) written in, as BibTeX's crossref would: booktitle, editor, volume,
+year, publisher... A PMLR volume (the `@Proceedings` entry PMLR's volumes start with: a
+volume number and PMLR's own fields `shortname`, `published`, `conference_url`) gives each
+entry its page and PDF on proceedings.mlr.press from the volume and the entry's key.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import bibtexparser
@@ -27,7 +35,7 @@ from bibtexparser.model import (
     ParsingFailedBlock,
 )
 
-from paperterm.index.links import Known, paper_links
+from paperterm.index.links import Known, arxiv_id, paper_links, pmlr_links
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
 from paperterm.index.text.field_text import clean, plain
@@ -39,9 +47,28 @@ logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _YEAR = re.compile(r"\b(1[5-9]\d\d|2\d\d\d)\b")
 _DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
-_ARXIV_VERSION = re.compile(r"v\d+$")
 _ENTRY_KEY = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()]*)")
+_ENTRY_TYPE = re.compile(r"\s*@\s*(\w+)")
+_WS = re.compile(r"\s+")
 _VOLUME_TYPES = {"proceedings", "mvproceedings"}
+#: What an entry inherits from its volume (BibTeX's crossref; biblatex's inheritance).
+_INHERITED = ("booktitle", "editor", "volume", "year", "month", "address", "publisher", "series")
+#: Fields only PMLR's `@Proceedings` entries carry: with a volume number, a PMLR volume.
+_PMLR_VOLUME_FIELDS = ("shortname", "published", "conference_url")
+_PMLR_SERIES = "Proceedings of Machine Learning Research"
+#: Kept in `Paper.abstract` (and in every record) already.
+_NOT_KEPT = ("abstract", "crossref")
+
+
+@dataclass(frozen=True, slots=True)
+class _Volume:
+    """A `@Proceedings` entry: its short name and year, what its papers inherit, and its
+    PMLR volume number ("" when it is not a PMLR volume)."""
+
+    name: str = ""
+    year: int | None = None
+    inherited: dict[str, str] = field(default_factory=dict)
+    pmlr: str = ""
 
 
 def _split_concatenation(raw: str) -> list[str]:
@@ -88,9 +115,9 @@ def _resolve(raw: str, strings: dict[str, str]) -> str:
 def _fields(entry: Entry, strings: dict[str, str]) -> dict[str, str]:
     """Field name (lower case) to resolved value; of repeated fields the first counts."""
     fields: dict[str, str] = {}
-    for field in entry.fields:
-        value = field.value if isinstance(field.value, str) else str(field.value)
-        fields.setdefault(field.key.strip().lower(), _resolve(value, strings))
+    for item in entry.fields:
+        value = item.value if isinstance(item.value, str) else str(item.value)
+        fields.setdefault(item.key.strip().lower(), _resolve(value, strings))
     return fields
 
 
@@ -139,7 +166,52 @@ def _arxiv_id(fields: dict[str, str]) -> str:
     eprint = fields.get("eprint", "").strip()
     if archive != "arxiv" or not eprint:
         return ""
-    return _ARXIV_VERSION.sub("", eprint.removeprefix("arXiv:"))
+    return arxiv_id(eprint)
+
+
+def _is_pmlr(fields: dict[str, str]) -> bool:
+    """Published by PMLR: said in `publisher` or `series`."""
+    said = f"{fields.get('publisher', '')} {fields.get('series', '')}".lower()
+    return "pmlr" in said or _PMLR_SERIES.lower() in said
+
+
+def _volume(fields: dict[str, str]) -> _Volume:
+    volume = fields.get("volume", "").strip()
+    pmlr = volume.isdigit() and (
+        any(fields.get(name) for name in _PMLR_VOLUME_FIELDS) or _is_pmlr(fields)
+    )
+    inherited = {name: _one_line(fields[name]) for name in _INHERITED if fields.get(name)}
+    if pmlr:
+        inherited.setdefault("publisher", "PMLR")
+        inherited.setdefault("series", _PMLR_SERIES)
+    return _Volume(_volume_name(fields), _year(fields), inherited, volume if pmlr else "")
+
+
+def _pmlr_volume(volume: _Volume, record: dict[str, str]) -> str:
+    """The PMLR volume an entry is in: its volume's, or its own `volume` when the entry
+    says PMLR published it; "" when not known to be in PMLR."""
+    own = record.get("volume", "").strip()
+    return volume.pmlr or (own if own.isdigit() and _is_pmlr(record) else "")
+
+
+def _one_line(value: str) -> str:
+    return _WS.sub(" ", value).strip()
+
+
+def _record_fields(entry: Entry, fields: dict[str, str], volume: _Volume) -> dict[str, str]:
+    """The entry as published: its own fields (as LaTeX, on one line) and, where it has
+    none, its volume's, as BibTeX's crossref would fill them in."""
+    kept = {name: _one_line(value) for name, value in fields.items() if name not in _NOT_KEPT}
+    for name, value in volume.inherited.items():
+        kept.setdefault(name, value)
+    return {name: value for name, value in kept.items() if value}
+
+
+def _entry_type(entry: Entry) -> str:
+    """The type as the file writes it (`InProceedings`), which bibtexparser lower-cases."""
+    match = _ENTRY_TYPE.match(entry.raw or "")
+    written = match.group(1) if match else ""
+    return written if written.lower() == entry.entry_type.lower() else entry.entry_type
 
 
 def _failure(path: Path, block: ParsingFailedBlock) -> Problem:
@@ -168,7 +240,7 @@ def parse(
         strings[string.key.strip().lower()] = _resolve(string.value, strings)
 
     entries: list[Entry] = []
-    volumes: dict[str, tuple[str, int | None]] = {}
+    volumes: dict[str, _Volume] = {}
     for block in library.blocks:
         if isinstance(block, DuplicateFieldKeyBlock):
             kept = block.ignore_error_block
@@ -191,12 +263,11 @@ def parse(
         else:
             continue
         if entry.entry_type.lower() in _VOLUME_TYPES:
-            volume = _fields(entry, strings)
-            volumes.setdefault(entry.key.lower(), (_volume_name(volume), _year(volume)))
+            volumes.setdefault(entry.key.lower(), _volume(_fields(entry, strings)))
         else:
             entries.append(entry)
 
-    default_volume = next(iter(volumes.values()), ("", None))
+    default_volume = next(iter(volumes.values()), _Volume())
     papers = []
     for entry in entries:
         line = (entry.start_line or 0) + 1
@@ -213,17 +284,29 @@ def parse(
                 )
             )
             continue
-        volume_name, volume_year = volumes.get(
-            fields.get("crossref", "").strip().lower(), default_volume
-        )
+        volume = volumes.get(fields.get("crossref", "").strip().lower(), default_volume)
         name = (
             collection
-            or volume_name
+            or volume.name
             or plain(fields.get("booktitle") or fields.get("journal") or "")
             or path.stem
         )
         doi = _DOI.sub("", fields.get("doi", "").strip())
-        arxiv_id = _arxiv_id(fields)
+        arxiv = _arxiv_id(fields)
+        record = _record_fields(entry, fields, volume)
+        pmlr = "" if fields.get("url") or fields.get("pdf") else _pmlr_volume(volume, record)
+        links = paper_links(
+            Known(
+                urls=[fields.get("url", ""), fields.get("pdf", "")],
+                pmlr_volume=pmlr,
+                key=entry.key.strip(),
+                openreview=fields.get("openreview", ""),
+                doi=doi,
+                arxiv_id=arxiv,
+            )
+        )
+        for field_name, url in zip(("url", "pdf"), pmlr_links(pmlr, entry.key), strict=False):
+            record.setdefault(field_name, url)
         papers.append(
             Paper(
                 id=entry.key.strip(),
@@ -231,19 +314,14 @@ def parse(
                 abstract=abstract,
                 title=title,
                 authors=_authors(fields.get("author", "")),
-                year=_year(fields) or volume_year,
+                year=_year(fields) or volume.year,
                 doi=doi,
-                arxiv_id=arxiv_id,
-                links=paper_links(
-                    Known(
-                        urls=[fields.get("url", ""), fields.get("pdf", "")],
-                        openreview=fields.get("openreview", ""),
-                        doi=doi,
-                        arxiv_id=arxiv_id,
-                    )
-                ),
+                arxiv_id=arxiv,
+                links=links,
                 source=str(path),
                 line=line,
+                entry_type=_entry_type(entry),
+                fields=record,
             )
         )
     if not papers and not problems:

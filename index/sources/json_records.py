@@ -18,21 +18,21 @@ import re
 from pathlib import Path
 from typing import Any
 
-from paperterm.index.links import Known, paper_links
+from paperterm.index.links import Known, arxiv_id, paper_links
 from paperterm.index.papers import Paper, content_id
 from paperterm.index.problems import Problem
 from paperterm.index.text.field_text import clean, plain
 
 _LIST_KEYS = ("papers", "items", "records")
 _URL_KEYS = ("url", "link", "links", "pdf_url", "pdf")
+#: Bibliographic fields kept as given (`Paper.fields`), by their BibTeX names.
+_FIELD_KEYS = {
+    "journal": "journal", "booktitle": "booktitle", "pages": "pages", "volume": "volume",
+    "number": "number", "issue": "number", "publisher": "publisher", "url": "url",
+    "pdf": "pdf", "pdf_url": "pdf",
+}  # fmt: skip
 _LIST_START = re.compile(r'"(?:papers|items|records)"\s*:\s*\[')
 _PAPER_KEYS = {"title", "abstract", "summary"}
-# New-style (2401.01234, 0704.0001) and old-style (hep-ph/0703001, math.GT/0309136) ids.
-_ARXIV_ID = re.compile(
-    r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:|^)"
-    r"(\d{4}\.\d{4,5}|[a-z][a-z.-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?(?:\.pdf)?/?$",
-    re.I,
-)
 _DOI = re.compile(r"(10\.\d{4,9}/\S+)")
 _YEAR = re.compile(r"\b(1[5-9]\d\d|2\d\d\d)\b")
 # arXiv rows wrap their abstracts and start each new paragraph with an indented line.
@@ -203,9 +203,9 @@ def _authors(record: dict[str, Any]) -> list[str]:
 
 def _arxiv_id(record: dict[str, Any]) -> str:
     for key in ("arxiv_id", "arxiv", "arxivId", "id"):
-        match = _ARXIV_ID.search(_text(record.get(key)).strip())
-        if match:
-            return match.group(1)
+        found = arxiv_id(_text(record.get(key)))
+        if found:
+            return found
     return ""
 
 
@@ -241,6 +241,16 @@ def _urls(value: Any) -> list[str]:
         _text(item.get("href") or item.get("url") if isinstance(item, dict) else item)
         for item in items
     ]
+
+
+def _record_fields(record: dict[str, Any]) -> dict[str, str]:
+    """The bibliographic fields a record gives as text or numbers, by BibTeX name."""
+    fields: dict[str, str] = {}
+    for key, name in _FIELD_KEYS.items():
+        value = plain(_text(record.get(key)))
+        if value:
+            fields.setdefault(name, value)
+    return fields
 
 
 def _abstract(record: dict[str, Any]) -> str:
@@ -279,6 +289,7 @@ def _paper(path: Path, line: int, record: dict[str, Any], collection: str | None
         ),
         source=str(path),
         line=line,
+        fields=_record_fields(record),
     )
 
 

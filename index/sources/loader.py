@@ -21,7 +21,7 @@ from pathlib import Path
 
 from paperterm.index.papers import Paper, content_id, digest_id, normalize_for_id
 from paperterm.index.problems import Problem
-from paperterm.index.sources.enrich import enrich, render
+from paperterm.index.sources.enrich import distinct_titles, enrich, render
 
 Parser = Callable[[Path, str, str | None], tuple[list[Paper], list[Problem]]]
 
@@ -184,6 +184,7 @@ def load_sources(specs: Iterable[SourceSpec]) -> Corpus:
             corpus.papers.extend(papers)
             corpus.problems.extend(problems)
     corpus.papers = [enrich(paper) for paper in merge_duplicates(corpus.papers)]
+    distinct_titles(corpus.papers)
     return corpus
 
 
@@ -213,10 +214,17 @@ def _absorb(first: Paper, later: Paper) -> None:
     for url in later.links:
         if url not in first.links:
             first.links.append(url)
+    first.title = first.title or later.title  # a source's title beats a derived one
     first.authors = first.authors or later.authors
     first.year = first.year if first.year is not None else later.year
     first.doi = first.doi or later.doi
     first.arxiv_id = first.arxiv_id or later.arxiv_id
+    if later.entry_type and not first.entry_type:
+        # A BibTeX entry describes the record as published; its fields are LaTeX, so they
+        # replace plain ones rather than mix with them.
+        first.entry_type, first.fields = later.entry_type, dict(later.fields)
+    elif bool(later.entry_type) == bool(first.entry_type):
+        first.fields = {**later.fields, **first.fields}
 
 
 def merge_duplicates(papers: list[Paper]) -> list[Paper]:

@@ -5,12 +5,22 @@ elicitation framework grounded in Bayesian inference"), or, when nothing is coin
 first claim without its lead-in ("In this paper, we examine the long-run distribution of SGD
 ..." -> "The long-run distribution of SGD ..."). It reads the abstract through the same
 analysis as `names.derive_name`, is deterministic and never raises.
+
+A headline must stand alone in a list of thousands: `headline_problem` rejects a fragment
+(one that leans on what came before, "These potential variations", "Closing this gap"; one
+cut off mid-phrase, "... that is both fast"; fewer than three words) and the headlines of
+boilerplate sentences (code availability, "we answer this question affirmatively",
+"extensive experiments show"), and `headline_candidates` offers the next candidate instead.
+`enrich.distinct_titles` gives papers of one corpus whose headlines came out alike the next
+candidate each (on the seeds, the MIDL/ENLSP abstracts read as an untitled list and a
+synthetic 2,600-abstract list, BENCHMARKS.md counts what these rules change).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 
 from paperterm.index.text.display import one_line
 from paperterm.index.text.names import (
@@ -34,13 +44,35 @@ def derive_title(abstract: str, name: str, text: str | None = None) -> str:
     `name` is the derived name or one the source gave; "" for none. `text` is the abstract's
     display text when the caller has it (see `names.derive_name`).
     """
+    return next(headline_candidates(abstract, name, text), "")
+
+
+def headline_candidates(abstract: str, name: str, text: str | None = None) -> Iterator[str]:
+    """Headlines for the abstract, best first, each once: those `headline_problem` finds
+    nothing wrong with, then (so that there is one) the best of the others."""
     try:
-        title = _title(analyse(abstract, text), name)
-        if len(title) > TITLE_LIMIT or not title.isprintable():  # a source's odd name
-            title = _fit(title, capitalise=False)
-        return title
+        analysis = analyse(abstract, text)
+        seen: set[str] = set()
+        fallback = ""
+        for title in _candidates(analysis, name):
+            if len(title) > TITLE_LIMIT or not title.isprintable():  # a source's odd name
+                title = _fit(title, capitalise=False)
+            folded = title.casefold()
+            if not title or folded in seen:
+                continue
+            seen.add(folded)
+            if headline_problem(title):
+                fallback = fallback or title
+            else:
+                yield title
+        if fallback:
+            yield fallback
+        elif not seen and analysis.sentences:
+            # Every sentence is boilerplate: the first one still names the paper.
+            start, end = analysis.sentences[0]
+            yield _fit(_condense(_clause(analysis.text[start:end])))
     except Exception:
-        return one_line(name or abstract, TITLE_LIMIT)
+        yield one_line(name or abstract, TITLE_LIMIT)
 
 
 _ABBREVIATED = re.compile(r"((?:[\w-]+ ){1,8}?)\(([A-Za-z][\w-]*[A-Z][\w-]*)\)")
@@ -124,24 +156,112 @@ _PRONOUN_OBJECT = re.compile(
 _BY_DOING = re.compile(r"(?:[\w-]+ ){1,6}?by (?P<verb>\w+ing) (?P<rest>.+)$", re.IGNORECASE)
 
 
-def _title(analysis: Analysis, name: str) -> str:
+def _candidates(analysis: Analysis, name: str) -> Iterator[str]:
+    """Every headline the abstract could have, best first: the name and what it is; the
+    claims (with the name in front when they do not hold it); each sentence's first clause."""
     if name:
-        title = _named_title(analysis, name)
-        if title:
-            return title
-    claim = _claim_title(analysis)
-    if name and claim and name not in claim:
+        yield _named_title(analysis, name)
+    for claim in _claim_titles(analysis):
         # The name and what the abstract claims: "ThickV-Stain: a multi-scale model to ..."
-        first = claim.split(" ", 1)[0]
-        if token_kind(first) is None and not any(ch.isupper() for ch in first[1:]):
-            claim = claim[0].lower() + claim[1:]
-        return _fit(f"{name}: {claim}", capitalise=False)
-    if claim:
-        return claim
-    if not analysis.sentences:
-        return ""
-    start, end = analysis.sentences[0]
-    return _fit(_condense(_clause(analysis.text[start:end])))
+        yield _named(name, claim)
+    for start, end in analysis.sentences:
+        sentence = _CONNECTIVE.sub("", analysis.text[start:end], count=1)
+        if _BOILERPLATE.search(sentence) or _LEAD_IN.match(sentence):
+            continue  # a claim's sentence was read as one above
+        yield _named(name, _fit(_condense(_clause(sentence))))
+
+
+def _named(name: str, headline: str) -> str:
+    """`Name: headline` when the headline does not say the name already."""
+    if not name or not headline or name in headline:
+        return headline
+    first = headline.split(" ", 1)[0]
+    if token_kind(first) is None and not any(ch.isupper() for ch in first[1:]):
+        headline = headline[0].lower() + headline[1:]
+    return _fit(f"{name}: {headline}", capitalise=False)
+
+
+# The sentences no headline comes from: what any abstract could say.
+_BOILERPLATE = re.compile(
+    r"https?://|\bgithub\b|\b(?:code|codes|implementation|data|dataset|datasets|models?|weights|"
+    r"checkpoints?|software|toolkit|benchmark)\b[^.]{0,40}\b(?:is|are|will be|has been|have been|"
+    r"be) (?:made )?(?:publicly |freely |openly )?(?:available|released|accessible|open[- ]sourced)"
+    r"|\bavailable (?:at|online|on|from|here)\b|\bcan be (?:found|accessed|downloaded) (?:at|on)\b"
+    r"|\brelease[sd]? (?:its|our|the|all|their) (?:code|data|models?|implementation|weights)"
+    r"|\banswer (?:this|these|the|that) questions? (?:affirmatively|positively|negatively|in the)"
+    r"|\bto the best of our knowledge\b|\b(?:extensive |comprehensive |our )?experiments? "
+    r"(?:on|show|shows|demonstrate|demonstrates|confirm|indicate|reveal)\b|\bexperimental results "
+    r"|\bresults (?:show|demonstrate|indicate|suggest|confirm) that\b|\bthis paper is organi[sz]ed",
+    re.IGNORECASE,
+)
+# Words that make a headline lean on what came before it ("Closing this gap", "These
+# variations", "How our model ...") among its first words, and words it cannot open with.
+_BACK_REFERENCE = frozenset((
+    "this", "these", "those", "such", "it", "its", "they", "them", "their", "our", "both",
+    "proposed", "aforementioned", "above", "former", "latter",
+))  # fmt: skip
+_OPENERS = frozenset((
+    "and", "but", "or", "also", "however", "moreover", "furthermore", "additionally",
+    "therefore", "thus", "hence", "then",
+))  # fmt: skip
+# "This paper", "this work": the document itself, not something said before.
+_DOCUMENT = frozenset((
+    "paper", "work", "study", "article", "volume", "thesis", "report", "chapter", "survey",
+    "review", "tutorial", "workshop", "proceedings",
+))  # fmt: skip
+# Words a phrase cannot end on (besides `_DANGLING`): it was cut in its middle.
+_UNFINISHED = frozenset((
+    "even", "so", "not", "only", "more", "most", "less", "very", "each", "every", "all", "any",
+    "some", "other", "new", "novel", "like", "including", "namely", "aiming", "allowing",
+    "enabling", "making", "motivated", "whether", "if", "while", "whereas", "where", "when",
+    "how", "what", "who", "whose", "well", "can", "could", "may", "might", "will", "would",
+    "should", "must", "was", "were", "has", "have", "had", "do", "does", "did", "being", "not",
+    "between", "among", "than", "per", "versus", "vs", "based", "due", "compared", "relative",
+))  # fmt: skip
+_WORDS = re.compile(r"[\w'’-]+")
+# Words that promise a second part: a headline with the first and not the second was cut.
+_PAIRED = (("both", "and"), ("either", "or"), ("neither", "nor"), ("between", "and"))
+_LEAD_IN = re.compile(r"(?:we|in this (?:paper|work|study)|here),? ", re.IGNORECASE)
+# How a sentence joins the one before: "However, ...", "To this end, ...".
+_CONNECTIVE = re.compile(
+    r"(?:however|moreover|furthermore|additionally|notably|overall|finally|first(?:ly)?|"
+    r"second(?:ly)?|third(?:ly)?|then|thus|hence|therefore|specifically|importantly|"
+    r"in (?:addition|particular|contrast|practice|summary|short)|to this end|consequently|"
+    r"as a result|on the other hand|nevertheless|nonetheless|instead|besides|in this fashion|"
+    r"in this way|surprisingly|interestingly|crucially|empirically|theoretically),\s+",
+    re.IGNORECASE,
+)
+
+
+def headline_problem(title: str) -> str:
+    """Why `title` makes a poor headline ("" when it does not): "fragment" when it leans on
+    what came before it, ends mid-phrase, has fewer than three words or unbalanced
+    brackets; "boilerplate" when it comes from what any abstract could say."""
+    if _BOILERPLATE.search(title):
+        return "boilerplate"
+    name, colon, description = title.partition(": ")
+    if not colon or " " in name.strip():
+        description = title
+    words = [word.lower() for word in _WORDS.findall(description)]
+    if len(_WORDS.findall(title)) < 3 or not words:
+        return "fragment"
+    leaning = (
+        word in _BACK_REFERENCE and not (word == "this" and following in _DOCUMENT)
+        for word, following in zip(words[:4], [*words[1:5], ""], strict=False)
+    )
+    if words[0] in _OPENERS or any(leaning) or words[-1] in _UNFINISHED:
+        return "fragment"
+    if words[-1] in _DANGLING or _balance(title) != title:
+        return "fragment"
+    for opener, closer in _PAIRED:
+        if opener in words and closer not in words[words.index(opener) + 1 :]:
+            return "fragment"  # "both fast" cut before "and accurate"
+    last_item = description.rsplit(", ", 1)
+    if len(last_item) == 2 and len(last_item[1].split()) == 1 and last_item[1][:1].isdigit():
+        return "fragment"  # a list cut after its first items: "on 1%, 10%"
+    if _LEAD_IN.match(description):
+        return "fragment"  # a sentence, not a headline: "We introduce X, a ..."
+    return ""
 
 
 def _named_title(analysis: Analysis, name: str) -> str:
@@ -196,22 +316,22 @@ def _describe(text: str, occurrence: Occurrence, name: str) -> str:
     return _clause(later["rest"]) if later else ""
 
 
-def _claim_title(analysis: Analysis) -> str:
-    """The abstract's first claim as a headline, its "In this paper, we ..." removed.
-
-    Sentences that say "this paper", "here" or "we propose" come first.
-    """
+def _claim_titles(analysis: Analysis) -> Iterator[str]:
+    """The abstract's claims as headlines, their "In this paper, we ..." removed, in order;
+    sentences that say "this paper", "here" or "we propose" first, boilerplate never."""
     text, lowered, sentences = analysis.text, analysis.lowered, analysis.sentences
     starts = [start for start, _ in sentences]
     hinted = _sentences_with(lowered, starts, ("we ", "this ", "our ", " is ", " are "))
     first = _sentences_with(lowered, starts, _PRIORITY_HINTS)
     for index in sorted(hinted, key=lambda index: (index not in first, index)):
         start, end = sentences[index]
-        claim = _claim(text[start:end].rstrip())
+        sentence = text[start:end].rstrip()
+        if _BOILERPLATE.search(sentence):
+            continue
+        claim = _claim(sentence)
         title = _fit(_condense(_clause(claim))) if claim else ""
         if len(title.split()) >= 3:
-            return title
-    return ""
+            yield title
 
 
 def _sentences_with(lowered: str, starts: list[int], hints: tuple[str, ...]) -> set[int]:

@@ -21,24 +21,6 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 ANY_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=60)
 
 
-@pytest.fixture
-def cli_env(tmp_path, monkeypatch) -> None:
-    """The CLI's data dir in tmp_path, and an empty config file."""
-    monkeypatch.setenv("PAPERTERM_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("PAPERTERM_CONFIG", str(tmp_path / "no-config.toml"))
-    (tmp_path / "no-config.toml").write_text("", encoding="utf-8")
-
-
-@pytest.fixture
-def run(cli_env, capsys):
-    def invoke(*args: str) -> tuple[int, str, str]:
-        code = main(list(args))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return invoke
-
-
 def test_list_json_has_full_records(run):
     code, out, err = run("list", "--json")
     assert code == 0, err
@@ -253,3 +235,53 @@ def test_search_from_a_closed_stdin_is_a_usage_error(cli_env, monkeypatch, capsy
     monkeypatch.setattr(sys, "stdin", None)  # what Python sets when fd 0 is closed
     assert main(["search", "--json", "-"]) == 2
     assert "no stdin" in capsys.readouterr().err
+
+
+# --- the query language on the command line ----------------------------------------------------
+
+
+def _ids(out: str) -> list[str]:
+    return [hit["id"] for hit in json.loads(out)["hits"]]
+
+
+def test_search_tag_filters_by_bookmark_tag_like_the_reader(run):
+    code, out, err = run("search", "DNA", "--json")
+    caduceus = _ids(out)[0]
+    code, out, err = run("search", "transformer", "--json")
+    transformer = _ids(out)[0]
+    assert run("bookmarks", "add", caduceus)[0] == 0
+    assert run("bookmarks", "tag", caduceus, "to-read")[0] == 0
+    assert run("bookmarks", "add", transformer)[0] == 0
+    code, out, err = run("search", "tag:to-read", "--json", "--limit", "50")
+    assert code == 0, err
+    assert _ids(out) == [caduceus] and json.loads(out)["total"] == 1
+    code, out, _ = run("search", "tag:to-r", "--json")  # being typed: a prefix of the tag
+    assert _ids(out) == [caduceus]
+    code, out, _ = run("search", "-tag:to-read", "--json", "--limit", "50")
+    assert caduceus not in _ids(out) and json.loads(out)["total"] == 37
+    code, out, _ = run("search", "tag:none-such", "--json")
+    assert json.loads(out)["total"] == 0
+
+
+def test_search_words_may_start_with_a_dash_without_double_dash(run):
+    code, out, err = run("search", "-vision", "--json", "--limit", "50")
+    assert code == 0, err
+    assert json.loads(out)["query"] == "-vision"
+    assert 0 < json.loads(out)["total"] < 38
+    code, out, err = run("search", "transformer", "-vision", "--limit", "50", "--json")
+    assert code == 0, err
+    assert json.loads(out)["query"] == "transformer -vision"
+    code, _, err = run("search", "--lim", "3", "x")  # a misspelt option is still an error
+    assert code == 2 and "--lim" in err
+
+
+def test_search_corrects_typos_and_exact_searches_as_typed(run):
+    _, out, _ = run("search", "trasnformer models", "--json")
+    result = json.loads(out)
+    assert result["corrected"] == "transformer models"
+    assert result["corrections"] == [{"from": "trasnformer", "to": "transformer"}]
+    assert result["total"] > 0
+    _, out, _ = run("search", "trasnformer models", "--json", "--exact")
+    assert json.loads(out)["corrected"] == "" and json.loads(out)["corrections"] == []
+    _, out, _ = run("search", "trasnformer models")
+    assert "showing results for “transformer models” · search “trasnformer” instead: --exact" in out

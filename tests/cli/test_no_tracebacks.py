@@ -158,6 +158,7 @@ def corpus_cases(world: World) -> dict[str, Case]:
         "search hostile query": Case(["search", f"{OSC_TITLE} x\x1b[2J \u202e\x9b31m"], 0),
         "search --json hostile": Case(["search", "--json", "specimen screen"], 0, json="whole"),
         "index": Case(["index"], 0),
+        "doctor": Case(["doctor"], 0),
     }
 
 
@@ -518,6 +519,8 @@ def test_hostile_bookmark_notes_and_tags_stay_inert(world: World, tmp_path: Path
         "list --json": Case(["bookmarks", "list", "--json"], 0, env=data, json="whole"),
         "markdown": Case(["bookmarks", "export", "--format", "markdown"], 0, env=data),
         "bibtex": Case(["bookmarks", "export", "--format", "bibtex"], 0, env=data),
+        "ris": Case(["bookmarks", "export", "--format", "ris"], 0, env=data),
+        "csv": Case(["bookmarks", "export", "--format", "csv"], 0, env=data),
         "json": Case(["bookmarks", "export", "--format", "json"], 0, env=data, json="whole"),
     }
     results = run_all(world, reads)

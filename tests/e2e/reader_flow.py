@@ -71,7 +71,8 @@ def search_bookmark_quit(pane: Pane, data_dir: Path, caduceus_id: str) -> str:
     rows = list_rows(screen)
     lines = screen.split("\n")
     assert CADUCEUS_ROW in lines[rows.start], screen
-    assert not lines[rows.start + 1].strip(), screen  # the only row in view
+    assert "DNA" in lines[rows.start + 1], screen  # where the query matched, under it
+    assert not lines[rows.start + 2].strip(), screen  # the only row in view
 
     # The Caduceus row is highlighted, and Enter moves the focus to it: the highlight
     # changes to the focused one.
@@ -88,7 +89,7 @@ def search_bookmark_quit(pane: Pane, data_dir: Path, caduceus_id: str) -> str:
     assert focused != plain, pane.screen()
 
     pane.keys("b")
-    wait_for(pane, f"★ {CADUCEUS_ROW}")
+    wait_for(pane, re.compile(rf"★ +{re.escape(CADUCEUS_ROW)}"))  # a slot for unread between
     saved = wait_until(
         pane, lambda: read_bookmarks(data_dir / "bookmarks.toml"), "bookmarks.toml", WAIT_SECONDS
     )

@@ -122,7 +122,8 @@ def test_hostile_corpus_cannot_drive_the_terminal(
     def results_shown() -> str | None:
         screen = pane.screen()
         lines = screen.rstrip("\n").split("\n")
-        shown = [line.strip() for line in lines[rows.start : rows.start + len(titles)]]
+        # Each result takes two lines: its title, then where the query matched.
+        shown = [line.strip() for line in lines[rows.start : rows.start + 2 * len(titles) : 2]]
         return (
             screen
             if lines[0].startswith(f" Search {MARKUP[0]}")

@@ -42,11 +42,16 @@ set -g history-limit 10000
 class TmuxServer:
     """A private tmux server for one test; `kill()` (always called by the fixture) stops it."""
 
-    def __init__(self, workdir: Path, environ: Mapping[str, str]) -> None:
+    def __init__(
+        self, workdir: Path, environ: Mapping[str, str], config: str | None = TMUX_CONFIG
+    ) -> None:
+        """`config=None` runs tmux as it comes (`-f /dev/null`: the defaults, such as
+        `set-clipboard external` and the status line)."""
         self.socket = f"paperterm-e2e-{os.getpid()}-{secrets.token_hex(4)}"
         self.workdir = workdir
-        self.config = workdir / "tmux.conf"
-        self.config.write_text(TMUX_CONFIG, encoding="utf-8")
+        self.config = workdir / "tmux.conf" if config is not None else Path(os.devnull)
+        if config is not None:
+            self.config.write_text(config, encoding="utf-8")
         # The server's environment is all the panes inherit: nothing of the caller's
         # (no COLORTERM, which OpenSSH does not forward either, no user config paths).
         self.environ = dict(environ)

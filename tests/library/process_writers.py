@@ -62,7 +62,12 @@ def kill_at_seeded_moments(
         writer = start_writer(code, path, plan)
         time.sleep(rng.uniform(0, longest_wait))
         writer.kill()
-        output, _ = writer.communicate()
+        # Read through the text buffer: `communicate()` reads the pipe's descriptor and loses
+        # the acknowledgements `readline()` buffered with the "ready" line.
+        assert writer.stdin is not None and writer.stdout is not None
+        writer.stdin.close()
+        output = writer.stdout.read()
+        writer.wait()
         acked = output.splitlines()
         assert acked == plan[: len(acked)]
         on_disk = ids_on_disk(path)

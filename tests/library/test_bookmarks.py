@@ -192,6 +192,16 @@ def test_any_text_survives_a_save_and_load(
         assert mark.note == note.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
+def test_a_tag_is_one_line() -> None:
+    """Hypothesis found it: a tag `0\r\n0` came back from the file as `0\n0`."""
+    assert normalize_tags(["0\r\n0", " to  read ", "to read", "\n"]) == ("0 0", "to read")
+    with tempfile.TemporaryDirectory() as folder:
+        store = open_store(Path(folder) / "bookmarks.toml")
+        store.add("a", "Title")
+        store.add_tags("a", ["0\r\n0"])
+        assert open_store(store.path).get("a").tags == ("0 0",)
+
+
 # --- operations -------------------------------------------------------------------------------
 
 

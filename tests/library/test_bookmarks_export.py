@@ -10,17 +10,15 @@ import bibtexparser
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from paperterm.index.library.bibtex_export import bibtex_key, export_bibtex, latex_escape
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.export import (
     EXPORTERS,
-    bibtex_key,
-    export_bibtex,
     export_json,
     export_markdown,
-    latex_escape,
     markdown_escape,
-    plain_text,
 )
+from paperterm.index.library.export_items import bookmark_items, plain_text
 from paperterm.index.papers import Paper
 
 ADDED = datetime(2024, 5, 1, 12, 30, tzinfo=timezone.utc)
@@ -89,7 +87,7 @@ def test_bibtex_round_trips_through_bibtexparser() -> None:
         mark(PAPER.id, title="stored", tags=("ml", "to read"), note=HOSTILE),
         mark("gone-paper", title=HOSTILE, note="left the corpus"),
     ]
-    text = export_bibtex(marks, {PAPER.id: PAPER})
+    text = export_bibtex(bookmark_items(marks, {PAPER.id: PAPER}))
     entries = parse_bibtex(text)
     assert list(entries) == ["3f2a9c01b7de", "gone-paper"]
     assert text.startswith("@misc{3f2a9c01b7de,\n")
@@ -177,7 +175,7 @@ def test_hostile_text_cannot_break_a_bibtex_entry(
         for paper_id in ids[::2]  # every other bookmark's paper is missing
     }
     marks = [mark(paper_id, title=title, tags=tuple(tags), note=note) for paper_id in ids]
-    entries = parse_bibtex(export_bibtex(marks, papers))
+    entries = parse_bibtex(export_bibtex(bookmark_items(marks, papers)))
     assert len(entries) == len(marks)
     for fields, bookmark in zip(entries.values(), marks, strict=True):
         present = bookmark.id in papers
@@ -208,14 +206,17 @@ def test_markdown_has_a_section_per_bookmark() -> None:
         mark(PAPER.id, tags=("ml",), note="first line\n\nthird *line*"),
         mark("gone", title="# Not a heading [link](x)"),
     ]
-    text = export_markdown(marks, {PAPER.id: PAPER})
+    text = export_markdown(bookmark_items(marks, {PAPER.id: PAPER}))
     sections = text.split("\n## ")
     assert sections[0] == "# Bookmarks\n"
     assert len(sections) == 3
 
     present = sections[1].rstrip("\n").split("\n\n")
     assert unmarkdown(present[0]) == PAPER.title
-    assert present[1].startswith("id 3f2a9c01b7de · ICML 2024 论文列表 · bookmarked 2024-05-01")
+    assert present[1].startswith(
+        "id 3f2a9c01b7de · Ada Lovelace, Smith and Sons, Grace Hopper · ICML 2024 论文列表 · "
+        "2024 · bookmarked 2024-05-01"
+    )
     assert unmarkdown(present[2]) == "We study 𝐱_t and xT at 36× speed."
     assert unmarkdown(present[3]) == "Second paragraph: {braces} 100% # & $."
     assert (
@@ -244,7 +245,11 @@ _BLOCK_START = re.compile(r"[#>*=+\-~`<|]|\d+[.)]|\s")  # what could open a Mark
 @example(title="# t", note="- n\n\n> q\n1. x", abstract="- a\n\n+ b\n\n12) c\n\n= d\n\n`e`")
 def test_hostile_text_cannot_add_markdown_structure(title: str, note: str, abstract: str) -> None:
     paper = Paper(id="p", collection="c", abstract=abstract, text=abstract, title=title)
-    blocks = export_markdown([mark("p", note=note)], {"p": paper}).rstrip("\n").split("\n\n")
+    blocks = (
+        export_markdown(bookmark_items([mark("p", note=note)], {"p": paper}))
+        .rstrip("\n")
+        .split("\n\n")
+    )
     assert blocks[0] == "# Bookmarks"
     assert blocks[1].startswith("## ")
     assert unmarkdown(blocks[1][3:]) == (plain_text(title) or "p")
@@ -262,7 +267,7 @@ def test_hostile_text_cannot_add_markdown_structure(title: str, note: str, abstr
     for line in [blocks[1][3:], *paragraphs, *quoted]:
         assert "\n" not in line and not _BLOCK_START.match(line), line
 
-    missing = export_markdown([mark("q", title=title)], {}).split("\n\n")
+    missing = export_markdown(bookmark_items([mark("q", title=title)], {})).split("\n\n")
     assert unmarkdown(missing[1].removeprefix("## ")) == (plain_text(title) or "q")
 
 
@@ -274,7 +279,7 @@ def test_json_holds_bookmark_fields_and_the_paper_record() -> None:
         mark(PAPER.id, title="stored", tags=("ml",), note="n"),
         mark("gone", title="Stored title"),
     ]
-    records = json.loads(export_json(marks, {PAPER.id: PAPER}))
+    records = json.loads(export_json(bookmark_items(marks, {PAPER.id: PAPER})))
     assert records[0] == {
         "id": PAPER.id,
         "added": "2024-05-01T12:30:00+00:00",
@@ -291,7 +296,7 @@ def test_json_holds_bookmark_fields_and_the_paper_record() -> None:
 
 
 def test_every_format_is_offered_and_exports_nothing_for_no_bookmarks() -> None:
-    assert set(EXPORTERS) == {"bibtex", "markdown", "json"}
-    assert export_bibtex([], {}) == ""
-    assert json.loads(export_json([], {})) == []
-    assert export_markdown([], {}) == "# Bookmarks\n"
+    assert set(EXPORTERS) == {"bibtex", "ris", "csv", "markdown", "json"}
+    assert export_bibtex(bookmark_items([], {})) == ""
+    assert json.loads(export_json(bookmark_items([], {}))) == []
+    assert export_markdown(bookmark_items([], {})) == "# Bookmarks\n"

@@ -98,3 +98,9 @@ def test_an_unknown_view_names_the_views_there_are():
 def test_like_my_bookmarks_starts_from_all_bookmarks_or_one_tags():
     assert like_seeds(MARKS, ALL) == ["a1", "c3", "gone"]
     assert like_seeds(MARKS, ViewKey("tag", "SSL")) == ["a1", "c3"]
+
+
+def test_a_tag_being_typed_keeps_bookmarks_with_a_tag_that_starts_so():
+    assert allowed_ids(PAPERS, MARKS, Filters(), tag_prefixes=["re"]) == {"a1", "gone"}
+    assert allowed_ids(PAPERS, MARKS, Filters(), tags=["ssl"], tag_prefixes=["R"]) == {"a1"}
+    assert allowed_ids(PAPERS, MARKS, Filters(), tag_prefixes=["x"]) == set()

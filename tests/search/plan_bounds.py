@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from paperterm.index.search.plan import MAX_EXPANSIONS, Alternative, Phrase, Plan, Planner, Term
+from paperterm.index.search.plan import (
+    MAX_EXPANSIONS,
+    PHRASE_COMPLETIONS,
+    Alternative,
+    Phrase,
+    Plan,
+    Planner,
+    Term,
+)
 from paperterm.index.search.query import MAX_CLAUSES, MAX_TERM_CHARS, parse_query
 
 #: The most posting lists one clause can read: its expansions, or its words (at most one
 #: per character) in the matching field and in the title and name boosts, plus the
-#: expansions of an implicit prefix.
-CLAUSE_LEAVES = MAX_EXPANSIONS + 3 * MAX_TERM_CHARS
+#: expansions of an implicit prefix; or, for a half-typed phrase, the phrase and its
+#: completions, each as many words as the phrase (at most one per two characters).
+CLAUSE_LEAVES = max(
+    MAX_EXPANSIONS + 3 * MAX_TERM_CHARS,
+    (1 + PHRASE_COMPLETIONS) * (MAX_TERM_CHARS // 2 + 1) + 2 * MAX_TERM_CHARS,
+)
 QUERY_LEAVES = MAX_CLAUSES * CLAUSE_LEAVES
 
 

@@ -7,79 +7,32 @@ number of posting lists it reads, so these tests bound that for every string.
 
 from __future__ import annotations
 
-from collections import Counter
+import math
 from dataclasses import replace
 
 import pytest
+from fake_index import ANALYSIS, PAPERS, WORDS, FakeIndex, planner, term
 from plan_bounds import beyond_first, bounded_plan, plan_leaves
 
-from paperterm.index.search.analysis import FieldAnalysis
 from paperterm.index.search.plan import (
     FALLBACK_NOTE,
     FALLBACK_RARER_NOTE,
     IMPLICIT_EXPANSIONS,
     IMPLICIT_PREFIX_WEIGHT,
     MAX_EXPANSIONS,
+    MIN_TYPING_BUDGET,
     NOTHING_TO_SEARCH_NOTE,
+    PARTIAL_WEIGHT,
+    PHRASE_COMPLETIONS,
     AnyOf,
     Phrase,
     Plan,
     Planner,
     Term,
+    typing_budget,
 )
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.vocabulary import Vocabulary
-
-ANALYSIS = FieldAnalysis()
-#: Words of a made-up corpus and how many papers hold each (one occurrence per paper).
-WORDS = {
-    "context": 50,
-    "contexts": 20,  # the same stem as "context"
-    "contrastive": 30,
-    "control": 25,
-    "contextual": 10,
-    "convex": 5,
-    "complement": 8,
-    "complements": 2,  # the stem of "complement": not a longer word
-    "complementarity": 3,
-    "complementary": 4,
-    "transformer": 40,
-    "graph": 12,
-    "graphs": 6,
-    "diffusion": 9,
-    "genomics": 1,
-    "long": 33,
-    "fine": 7,
-    "tuning": 11,
-    "lovelace": 1,
-}
-TITLE_WORDS = {"graph": 3, "context": 4}
-AUTHOR_WORDS = {"lovelace": 1}
-
-
-def term(field: str, word: str) -> str:
-    (found,) = ANALYSIS.terms(field, word)
-    return found
-
-
-class FakeIndex:
-    """Document frequencies of the made-up corpus, and the look-ups the planner made."""
-
-    def __init__(self, words: dict[str, int] = WORDS) -> None:
-        self.table: Counter[tuple[str, str]] = Counter()
-        for field, counts in (("all", words), ("title", TITLE_WORDS), ("authors", AUTHOR_WORDS)):
-            for word, papers in counts.items():
-                for indexed in ANALYSIS.terms(field, word):  # none for a stop word
-                    self.table[field, indexed] += papers
-        self.calls: list[tuple[str, str]] = []
-
-    def df(self, field: str, text: str) -> int:
-        self.calls.append((field, text))
-        return self.table[field, text]
-
-
-def planner(budget: int = 10_000, words: dict[str, int] = WORDS) -> Planner:
-    return Planner(Vocabulary(words), FakeIndex(words).df, ANALYSIS, budget)
 
 
 def plan(text: str, budget: int = 10_000) -> Plan:
@@ -136,7 +89,8 @@ def test_excluded_clauses_are_neither_required_nor_boosted_nor_highlighted():
 
 
 def test_a_query_with_no_indexed_word_searches_nothing_and_says_so():
-    assert plan("the of").everything and plan("the of").notes == (NOTHING_TO_SEARCH_NOTE,)
+    assert plan("the of ").everything and plan("the of ").notes == (NOTHING_TO_SEARCH_NOTE,)
+    assert plan("the of").everything and plan("the of").notes == ()  # still typing
     assert plan("").everything and plan("").notes == ()
     assert not plan("-graph").everything  # every paper but those
 
@@ -183,25 +137,119 @@ def test_a_typo_or_prefix_never_stands_for_a_stop_word():
 
 
 def test_a_long_word_also_matches_longer_words_it_starts_weighted_low():
-    (group,) = plan("complement").required
+    (group,) = plan("complement ").required
     own, *longer = group.alternatives
     assert own == Term("all", "complement")
-    assert longer == [
-        Term("all", term("all", "complementary"), IMPLICIT_PREFIX_WEIGHT),
-        Term("all", term("all", "complementarity"), IMPLICIT_PREFIX_WEIGHT),
-    ]  # not "complements", which is the same word
+    # Not "complements", which is the same word; rarer words weigh less (see the next test).
+    assert [t.text for t in longer] == [
+        term("all", "complementary"),
+        term("all", "complementarity"),
+    ]
+    assert all(0 < t.weight <= IMPLICIT_PREFIX_WEIGHT for t in longer)
     assert group.cost == 10 + 4 + 3
-    assert plan("complement").matcher.prefixes == ("complement",)
+    assert plan("complement ").matcher.prefixes == ("complement",)
     # Short words, fields and phrases do not.
-    for text in ("graph", "title:complement", '"complement"'):
+    for text in ("graph ", "title:complement ", '"complement"'):
         (group,) = plan(text).required
         assert len(group.alternatives) == 1, text
 
 
+def test_longer_words_never_outweigh_the_word_as_typed():
+    """BM25 rewards rare terms: an expansion's weight is cut to the rarity of the word
+    typed, so that a paper with `complementarity` (3 papers) scores below one with
+    `complement` (10) however rare the longer word."""
+    (group,) = plan("complement ").required
+    rarity = {t.text: math.log(1 + PAPERS / df("all", t.text)) for t in group.alternatives}
+    own, *longer = group.alternatives
+    for t in longer:
+        assert t.weight * rarity[t.text] <= IMPLICIT_PREFIX_WEIGHT * rarity[own.text] + 1e-3
+
+
 def test_implicit_prefixes_are_few():
     words = {"segment": 100, **{f"segment{i:02d}": 50 - i for i in range(20)}}
-    (group,) = planner(words=words).plan(parse_query("segment")).required
+    (group,) = planner(words=words).plan(parse_query("segment ")).required
     assert len(group.alternatives) == 1 + IMPLICIT_EXPANSIONS
+
+
+# --- the word being typed ------------------------------------------------------------------
+
+
+def test_the_word_being_typed_is_a_prefix_from_its_first_letter():
+    (group,) = plan("c").required
+    # Most frequent first; "contexts" is "context"; "c" itself is no paper's word.
+    assert terms(group)[:6] == [
+        "context",
+        "contrast",
+        "control",
+        "contextu",
+        "complement",
+        "convex",
+    ]
+    assert all(0 < a.weight <= PARTIAL_WEIGHT for a in group.alternatives)
+    (group,) = plan("con").required
+    assert terms(group) == ["context", "contrast", "control", "contextu", "convex"]
+    assert plan("c").matcher.plain >= {"context", "contexts", "convex"}
+    # A space ends the word: "c" alone, a one-letter name ("R", "xT") at most.
+    assert plan("c ").required == (AnyOf((Term("name", "c"),), 0),)
+
+
+def test_the_word_as_typed_ranks_above_the_words_it_starts():
+    (group,) = plan("complement").required
+    own, *longer = group.alternatives
+    assert own == Term("all", "complement", 1.0)
+    rarity = {t.text: math.log(1 + PAPERS / df("all", t.text)) for t in group.alternatives}
+    for t in longer:
+        assert t.weight <= PARTIAL_WEIGHT
+        assert t.weight * rarity[t.text] <= rarity[own.text] * PARTIAL_WEIGHT + 1e-3
+
+
+def test_completions_stop_at_the_typing_budget_so_one_letter_costs_what_a_word_does():
+    words = {f"s{i:03d}": 1000 - i for i in range(40)}
+    found = planner(budget=10**9, words=words)
+    assert typing_budget(PAPERS) == MIN_TYPING_BUDGET
+    (group,) = found.plan(parse_query("s")).required
+    assert group.cost <= MIN_TYPING_BUDGET and len(group.alternatives) == 2
+    (group,) = planner(budget=10**9, words={"s000": 10**6}).plan(parse_query("s")).required
+    assert terms(group) == ["s000"]  # the first completion always: never blank
+
+
+def test_a_half_typed_stop_word_restricts_nothing():
+    """ "the" finished matches every paper; half-typed, its completions only add to the
+    score (and no "nothing to search for" note flickers while typing)."""
+    words = {**WORDS, "theory": 5, "then": 3}
+    found = planner(words=words).plan(parse_query("graph the"))
+    assert [terms(g) for g in found.required] == [["graph"]]
+    assert Term("all", "theori", PARTIAL_WEIGHT) in found.boosts
+    alone = planner(words=words).plan(parse_query("the"))
+    assert alone.everything and alone.notes == ()
+
+
+def test_a_half_typed_phrase_completes_its_last_word():
+    (group,) = plan('"long cont').required
+    phrases = [a for a in group.alternatives if isinstance(a, Phrase)]
+    assert phrases[0] == Phrase("all", ("long", "cont"))
+    assert [p.words for p in phrases[1:4]] == [
+        ("long", "context"),
+        ("long", "contrast"),
+        ("long", "control"),
+    ]
+    assert len(phrases) <= 1 + PHRASE_COMPLETIONS
+    assert all(p.weight < 1 for p in phrases[1:])
+
+
+def test_a_half_typed_field_word_completes_from_that_fields_words():
+    authors = Vocabulary({"lovelace": 1})
+    fields = {"authors": authors}
+    found = replace(planner(), field_words=lambda name: fields.get(name, Vocabulary(WORDS)))
+    (group,) = found.plan(parse_query("author:lov")).required
+    assert terms(group) == ["lovelace"]
+    (group,) = found.plan(parse_query("title:gra")).required
+    assert terms(group) == ["graph"]  # words the title field holds
+
+
+def test_a_half_typed_excluded_word_excludes_only_itself():
+    found = plan("graph -con")
+    assert [terms(g) for g in found.excluded] == [["con"]]
 
 
 # --- the postings budget ----------------------------------------------------------------------
@@ -237,7 +285,7 @@ def test_implicit_prefixes_only_within_the_budget():
 
 def test_planning_keeps_no_state_between_plans():
     fake = FakeIndex()
-    planner = Planner(Vocabulary(WORDS), fake.df, ANALYSIS, 110)
+    planner = Planner(Vocabulary(WORDS), fake.df, ANALYSIS, 110, PAPERS)
     first = planner.plan(parse_query("graph con* complement -diffusion"))
     calls = list(fake.calls)
     second = planner.plan(parse_query("graph con* complement -diffusion"))
@@ -262,6 +310,15 @@ def test_the_fallback_searches_any_of_the_words_without_boosts():
     assert fallback.notes == (FALLBACK_NOTE,)
     assert fallback.matcher is found.matcher
     assert plan("graph").fallback is None and plan("graph -diffusion").fallback is None
+
+
+@pytest.mark.parametrize(("words", "least"), [(2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
+def test_the_fallback_asks_for_most_of_the_words_never_a_minority(words, least):
+    text = " ".join(["graph", "transformer", "long", "fine", "tuning", "diffusion"][:words])
+    fallback = plan(text + " ").fallback
+    assert fallback is not None and fallback.coordination
+    assert len(fallback.required) == words and fallback.minimum == least
+    assert 2 * fallback.minimum >= words
 
 
 def test_the_fallback_keeps_the_rarest_words_the_budget_affords():

@@ -19,11 +19,13 @@ from paperterm.index.search.plan import (
     FALLBACK_RARER_NOTE,
     MAX_EXPANSIONS,
     MAX_SUGGESTED,
+    PHRASE_COMPLETIONS,
     AnyOf,
     Phrase,
     Plan,
     Term,
 )
+from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher, mark, snippet
 from paperterm.index.search.whoosh_engine import compile_alternative, compile_group
 from paperterm.index.session import Session
@@ -91,7 +93,7 @@ def test_prefix_and_fuzzy(seed_searcher):
 
 
 def test_zero_hits_suggest_real_words_not_stems(seed_searcher):
-    results = seed_searcher.search("trasnformer", limit=5)
+    results = seed_searcher.search("trasnformer", limit=5, exact=True)
     assert results.total == 0
     assert results.suggestion == "transformer"
     unrelated = seed_searcher.search("qqqqzzzz", limit=5)
@@ -118,7 +120,7 @@ def test_snippet_window_and_mark():
 
 def test_empty_and_stopword_queries_show_everything(seed_searcher):
     assert seed_searcher.search("", limit=None).total == 38
-    results = seed_searcher.search("the of", limit=None)
+    results = seed_searcher.search("the of ", limit=None)
     assert results.total == 38 and results.notes
 
 
@@ -161,6 +163,8 @@ WILD = [
     'title:* abstract:~ name:"',
     "-dna",
     '-"reverse complement"',
+    '"' + " ".join(["learning"] * 60) + " mod",
+    '"' + "a " * 60 + "con",
     "?",
     "x*y*z",
     "a~b~c",
@@ -386,5 +390,50 @@ def test_did_you_mean_looks_up_a_few_unknown_words_only(seed_searcher, monkeypat
     assert seed_searcher.search(unknown).total == 0
     assert len(calls) == MAX_SUGGESTED
     calls.clear()
-    assert seed_searcher.search("transfomer").suggestion == "transformer"
+    assert seed_searcher.search("transfomer", exact=True).suggestion == "transformer"
     assert calls == ["transfomer"]
+
+
+# --- most of your words -----------------------------------------------------------------------
+
+
+def _having(searcher: Searcher, words: list[str]) -> dict[str, set[str]]:
+    return {
+        word: set(searcher.search(word + " ", limit=None, snippets=False).ids) for word in words
+    }
+
+
+def test_coordination_ranks_papers_with_more_of_the_groups_first(seed_searcher):
+    words = ["language", "transformer", "training"]
+    having = _having(seed_searcher, words)
+    groups = tuple(_group(seed_searcher, word) for word in words)
+    scored, total = seed_searcher.engine.collect(Plan(groups, 1, coordination=True), None, None)
+    counts = [sum(paper_id in having[word] for word in words) for paper_id, _ in scored]
+    assert total == len(scored) == len(set().union(*having.values()))
+    assert counts == sorted(counts, reverse=True) and counts[0] == 3 and counts[-1] == 1
+    for count in (1, 2, 3):  # the score orders papers that match as many
+        tier = [score for (_, score), c in zip(scored, counts, strict=True) if c == count]
+        assert tier == sorted(tier, reverse=True)
+    top, top_total = seed_searcher.engine.collect(Plan(groups, 1, coordination=True), 3, None)
+    assert top == scored[:3] and top_total == total
+
+
+def test_most_of_your_words_never_shows_papers_with_a_minority_of_them(seed_searcher):
+    words = ["caduceus", "transformer", "persona", "language"]
+    having = _having(seed_searcher, words)
+    results = seed_searcher.search(" ".join(words) + " ", limit=None)
+    assert results.notes == [FALLBACK_NOTE] and results.total > 0
+    counts = [sum(paper_id in having[word] for word in words) for paper_id in results.ids]
+    assert min(counts) >= 2 and counts == sorted(counts, reverse=True)
+    with_one = {p for p in set().union(*having.values()) if sum(p in having[w] for w in words) == 1}
+    assert with_one and not with_one & set(results.ids)
+
+
+@pytest.mark.parametrize(
+    "text", ['"' + " ".join(["learning"] * 48) + " mod", '"' + "model " * 16 + "t"]
+)
+def test_a_long_half_typed_phrase_builds_a_bounded_query(seed_searcher, text):
+    """Each completion of its last word is the whole phrase again: few, within the budget."""
+    answers_within_bounds(seed_searcher, text)
+    (group,) = seed_searcher.planner.plan(parse_query(text)).required
+    assert 1 < len(group.alternatives) <= 1 + PHRASE_COMPLETIONS

@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import bibtexparser
 import pytest
 from loading import as_loaded
 from locations import CORPORA, FIXTURES
 
 from paperterm.index.sources import bibtex as bibtex_source
+from paperterm.index.text.display import display_text, one_line
+from paperterm.index.text.field_text import clean
 
 FIXTURE = FIXTURES / "pmlr_sample.bib"
 
@@ -56,10 +59,13 @@ def test_fixture_fields_are_cleaned():
         "labels; it improves accuracy by 12% over strong baselines.\n\nA second paragraph "
         "mentions models' weights and code at https://example.org/toy_code."
     )
+    # Its own url and pdf come first (no PMLR links are made up beside them), then
+    # OpenReview's forum and PDF, the DOI, and the URL its abstract mentions.
     assert gauss.links == [
         "https://proceedings.example.org/v999/gauss24a.html",
         "https://proceedings.example.org/v999/gauss24a.pdf",
         "https://openreview.net/forum?id=AbC123xYz",
+        "https://openreview.net/pdf?id=AbC123xYz",
         "https://doi.org/10.1234/Toy.2024.001",
         "https://example.org/toy_code",
     ]
@@ -72,10 +78,68 @@ def test_fixture_fields_are_cleaned():
     assert noether.text == (
         "Ring buffers make streaming tokenizers fast.\n\nThey also use x2 less memory & time."
     )
+    # No url of its own: the PMLR volume 999 (its @Proceedings has PMLR's `shortname`) and
+    # the key give the page and the PDF.
+    assert noether.links == [
+        "https://proceedings.mlr.press/v999/noether24rings.html",
+        "https://proceedings.mlr.press/v999/noether24rings/noether24rings.pdf",
+    ]
     hopper = papers[2]
     assert hopper.abstract == ""
     assert hopper.title == "Compilers Without Abstracts"
     assert hopper.authors == ["Grace Hopper"]
+
+
+def test_the_entry_is_kept_as_published_with_what_its_volume_gives():
+    papers, _ = parse_fixture()
+    gauss, noether, _ = papers
+    assert gauss.entry_type == noether.entry_type == "InProceedings"  # as the file writes it
+    # The title and authors as written (LaTeX), the entry's own fields, then the volume's.
+    assert gauss.fields["title"] == (
+        r"{B}ayesian Filtering for {R}\'{e}sum\'e Parsing \& Beyond with $\mathcal{O}(n)$ Cost"
+    )
+    assert gauss.fields["author"] == (
+        r"Gau\ss, Carl Friedrich and M\"uller, J\"org and {The Toy Consortium}"
+    )
+    assert list(gauss.fields)[:3] == ["title", "author", "pages"]
+    assert {name: gauss.fields[name] for name in ("booktitle", "volume", "year", "publisher")} == {
+        "booktitle": "Proceedings of the First Toy Workshop on Parsing",
+        "volume": "999",
+        "year": "2024",
+        "publisher": "PMLR",
+    }
+    assert gauss.fields["url"] == "https://proceedings.example.org/v999/gauss24a.html"
+    assert noether.fields["url"] == "https://proceedings.mlr.press/v999/noether24rings.html"
+    assert noether.fields["pdf"] == (
+        "https://proceedings.mlr.press/v999/noether24rings/noether24rings.pdf"
+    )
+    assert "abstract" not in gauss.fields  # it is the record's abstract already
+    assert gauss.to_json()["entry_type"] == "InProceedings"
+    assert gauss.to_json()["fields"]["pages"] == "1-10"
+
+
+def test_pmlr_links_only_for_pmlr_volumes_and_entries():
+    plain = parse_text(
+        "@Proceedings{v, booktitle = {Some Workshop}, volume = {3}, year = {2020}}\n"
+        "@InProceedings{a, title = {A}, abstract = {Text.}, crossref = {v}}\n"
+    )[0][0]
+    assert plain.links == []  # a volume number alone is not PMLR
+    published = parse_text(
+        "@InProceedings{b24x, title = {B}, abstract = {Text.}, volume = {235},\n"
+        "  series = {Proceedings of Machine Learning Research}, publisher = {PMLR}}\n"
+    )[0][0]
+    assert published.links == [
+        "https://proceedings.mlr.press/v235/b24x.html",
+        "https://proceedings.mlr.press/v235/b24x/b24x.pdf",
+    ]
+
+
+def test_url_fields_keep_latex_escapes_decoded():
+    paper = parse_text(
+        "@misc{u, title = {U}, abstract = {Text.},\n"
+        "  url = {https://example.org/dr\\_3slice\\_ct/50\\%25/a\\&b}}\n"
+    )[0][0]
+    assert paper.links == ["https://example.org/dr_3slice_ct/50%25/a&b"]
 
 
 def test_explicit_collection_overrides_the_volume():
@@ -184,3 +248,30 @@ def test_real_pmlr_corpus(name):
         assert not re.search(r"[\\{}$]", paper.text), paper.id
         assert not any(re.search(r"[\\{}]", author) for author in paper.authors), paper.authors
         assert text.split("\n")[paper.line - 1].startswith(f"@InProceedings{{{paper.id},")
+
+
+@pytest.mark.parametrize("name", ["MIDL2024.bib", "enlsp24.bib"])
+def test_real_pmlr_titles_are_exact_and_links_are_pmlrs(name):
+    """Issue 12: the list, `show` and exports give the title as published (LaTeX decoded),
+    never with a derived name in front; every paper links to its PMLR page and PDF."""
+    path = CORPORA / name
+    if not path.exists():
+        pytest.skip(f"{path} is not available")
+    text = path.read_text(encoding="utf-8")
+    papers, _ = as_loaded(bibtex_source.parse(path, text, None))
+    volume = re.search(r"volume\s*=\s*[{\"](\d+)[}\"]", text).group(1)
+    library = bibtexparser.parse_string(text)
+    written = {
+        entry.key: entry.fields_dict["title"].value
+        for entry in library.entries
+        if "title" in entry.fields_dict
+    }
+    for paper in papers:
+        assert not paper.title_derived
+        assert paper.title == one_line(display_text(clean(written[paper.id], paragraphs=False)))
+        assert paper.links[:2] == [
+            f"https://proceedings.mlr.press/v{volume}/{paper.id}.html",
+            f"https://proceedings.mlr.press/v{volume}/{paper.id}/{paper.id}.pdf",
+        ]
+        assert paper.entry_type == "InProceedings"
+        assert paper.fields["volume"] == volume and paper.fields["publisher"] == "PMLR"

@@ -79,7 +79,11 @@ def test_arxiv_snapshot_rows_load_as_they_are():
     )
     assert "Descartes' {\\it m\\'ethode} and release code" in probes.abstract
     assert "Descartes' méthode and release code" in probes.text
-    assert probes.links == ["https://arxiv.org/abs/2401.01234", "https://example.org/probes"]
+    assert probes.links == [
+        "https://arxiv.org/abs/2401.01234",
+        "https://arxiv.org/pdf/2401.01234",
+        "https://example.org/probes",
+    ]
     assert probes.collection == "arxiv_snapshot"
     assert (noether.doi, noether.year, noether.authors) == (
         "10.5555/toy.2007.42",

@@ -139,4 +139,73 @@ def test_the_heuristics_raise_nothing_even_without_the_safety_net(abstract: str,
     # derive_name and derive_title turn any exception into a fallback; a bug hidden that
     # way would only show as worse names, so the internals are exercised here directly.
     analysis = names.analyse(abstract)
-    assert isinstance(headlines._title(analysis, name or analysis.name), str)
+    assert all(isinstance(t, str) for t in headlines._candidates(analysis, name or analysis.name))
+
+
+# --------------------------------------------------------------------------- standing alone
+
+
+@pytest.mark.parametrize(
+    ("title", "problem"),
+    [
+        ("These potential dataset-centric prediction variations", "fragment"),
+        ("Closing this gap for post-training weight quantization of LLMs", "fragment"),
+        ("How our model provides samples as good as a diffusion model", "fragment"),
+        ("A H&E based nuclei segmentation model that is both fast", "fragment"),
+        ("Brain shape is used in the classification of brain MRI scans, even", "fragment"),
+        ("The performance in the low data regime on 1%, 10%", "fragment"),
+        ("However, the memory overhead of the KV cache poses challenges", "fragment"),
+        ("We introduce MultiMedEval, an open-source toolkit for fair", "fragment"),
+        ("Two words", "fragment"),
+        ("The code is available at https://github.com/x/y", "boilerplate"),
+        ("Our code and models will be publicly released", "boilerplate"),
+        ("We answer this question affirmatively", "boilerplate"),
+        ("Extensive experiments show that the method works", "boilerplate"),
+        ("PICLe: a persona elicitation framework grounded in Bayesian inference", ""),
+        ("This volume contains the Proceedings of the Seventh International Conference", ""),
+        ("The long-run distribution of SGD in general, non-convex problems", ""),
+        ("MultiMedEval: an open-source toolkit for fair and reproducible evaluation", ""),
+        ("AdaptiveDrop: a dynamic and adaptive label noise filtering method", ""),
+    ],
+)
+def test_headline_problems(title: str, problem: str):
+    assert headlines.headline_problem(title) == problem
+
+
+def test_boilerplate_and_fragments_give_way_to_the_next_candidate():
+    abstract = (
+        "We answer this question affirmatively. These variations matter. Large models "
+        "memorise rare facts from their training data. The code is available at "
+        "https://example.org/code."
+    )
+    title = derive_title(abstract, derive_name(abstract))
+    assert title == "Large models memorise rare facts from their training data"
+    candidates = list(headlines.headline_candidates(abstract, ""))
+    assert candidates[0] == title
+    assert all("affirmatively" not in c and "available" not in c for c in candidates[:-1])
+
+
+def test_every_abstract_still_gets_a_headline_when_nothing_stands_alone():
+    abstract = "We answer this question affirmatively."
+    assert derive_title(abstract, "") != ""
+
+
+def test_headlines_of_one_corpus_differ():
+    from paperterm.index.papers import Paper
+    from paperterm.index.sources.enrich import distinct_titles, enrich
+
+    shared = "Large models memorise rare facts from their training data."
+    papers = [
+        enrich(Paper(f"p{i}", "C", f"{shared} {tail}".strip(), text=f"{shared} {tail}".strip()))
+        for i, tail in enumerate(["Sparse probes find them.", "Pruning removes them.", ""])
+    ]
+    titled = Paper("t", "C", "x", text="x", title=papers[0].title)  # a source's own title
+    assert len({p.title for p in papers}) == 1  # before: three rows alike
+    corpus = [titled, *papers]
+    assert distinct_titles(corpus) == 3
+    assert titled.title == "Large models memorise rare facts from their training data"
+    assert [p.title for p in papers] == [
+        "Sparse probes find them",
+        "Pruning removes them",
+        "Large models memorise rare facts from their training data (2)",
+    ]

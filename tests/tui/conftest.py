@@ -18,6 +18,7 @@ from reader_helpers import INSTANT, GatedSession
 from paperterm.index.config import Config
 from paperterm.index.session import Session
 from paperterm.tui.app import ReaderApp, make_app
+from paperterm.tui.clipboard import Clipboard
 
 
 @pytest.fixture(scope="session")
@@ -61,6 +62,8 @@ def reader(data_dir: Path, opened_urls: Opened) -> Callable[..., ReaderApp]:
         kwargs.setdefault("timing", INSTANT)
         kwargs.setdefault("url_opener", opened_urls)
         kwargs.setdefault("environ", {"SSH_CONNECTION": "10.0.0.1 5000 10.0.0.2 22"})
+        # No clipboard tool of this machine's runs: tests that copy by a route give their own.
+        kwargs.setdefault("copier", Clipboard(kwargs["environ"], which=lambda name: None))
         return make_app(session, config, **kwargs)
 
     return build

@@ -8,8 +8,8 @@ from dataclasses import replace
 from reader_helpers import INSTANT, flat, screen_text, settle, type_text, until
 
 from paperterm.index.library.bookmarks import BookmarkStore
+from paperterm.tui.rows import BOOKMARK_MARK as MARKER
 from paperterm.tui.screens.dialogs import NoteScreen, TagsScreen
-from paperterm.tui.widgets.paper_list import MARKER
 
 
 def on_disk(app) -> BookmarkStore:
@@ -118,9 +118,15 @@ async def test_t_edits_tags_and_tag_search_filters(reader):
         screen.search_input.value = "-tag:to-read"
         await settle(pilot)
         assert len(screen.paper_list.rows) == 37
-        screen.search_input.value = "tag:nothing"
+        screen.search_input.value = "tag:nothing "
         await settle(pilot)
         assert "No bookmark has the tag nothing." in screen_text(app)
+        screen.search_input.value = "tag:no"  # still typing it: a tag that starts so
+        await settle(pilot)
+        assert "No bookmark has a tag that starts with no." in screen_text(app)
+        screen.search_input.value = "tag:geno"
+        await settle(pilot)
+        assert [row.id for row in screen.paper_list.rows] == [tagged.id]
 
 
 async def test_tags_dialog_cancels_with_escape_and_saves_with_ctrl_s(reader):

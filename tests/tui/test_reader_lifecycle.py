@@ -18,7 +18,7 @@ from paperterm.index.library.bookmarks import BookmarksSaveError, BookmarkStore
 from paperterm.tui import lifecycle
 from paperterm.tui.cli.main import main
 from paperterm.tui.lifecycle import Ending
-from paperterm.tui.widgets.paper_list import MARKER
+from paperterm.tui.rows import BOOKMARK_MARK as MARKER
 
 
 class Exits:

@@ -7,9 +7,10 @@ from reader_helpers import flat, row_ids, said, screen_text, settle, status_line
 from paperterm.index.config import Config
 from paperterm.index.library.bookmarks import BookmarkStore
 from paperterm.index.library.reading import ReadingStore, mark_read
+from paperterm.tui.rows import BOOKMARK_MARK as MARKER
+from paperterm.tui.rows import UNREAD_MARK as UNREAD
 from paperterm.tui.screens.dialogs import ConfirmScreen
 from paperterm.tui.screens.read import ReadScreen
-from paperterm.tui.widgets.paper_list import MARKER, UNREAD
 
 
 def read_on_disk(app) -> set[str]:

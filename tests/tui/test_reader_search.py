@@ -123,13 +123,13 @@ async def test_zero_hits_offer_did_you_mean_and_enter_takes_it(reader):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("slash")
-        await type_text(pilot, "transfomer")
+        await type_text(pilot, "=transfomer")  # `=`: no correction
         await settle(pilot)
         screen = app.main
         assert screen.paper_list.rows == []
         assert screen.view.suggestion == "transformer"
         text = screen_text(app)
-        assert "No papers match “transfomer”." in text
+        assert "No papers match “=transfomer”." in text
         assert "Did you mean: transformer?" in text
         await pilot.press("enter")
         await settle(pilot)

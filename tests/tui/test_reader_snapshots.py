@@ -6,8 +6,18 @@ search box's cursor does not blink.
 
 from __future__ import annotations
 
+import time
+from datetime import datetime, timezone
+
 import pytest
-from reader_helpers import settle, type_text
+from locations import FIXTURES
+from reader_helpers import INSTANT, settle, type_text
+
+from paperterm.index.config import Config
+from paperterm.index.library import reading
+from paperterm.index.session import Session
+from paperterm.tui.app import make_app
+from paperterm.tui.clipboard import Clipboard
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -42,8 +52,21 @@ def test_search_results_with_highlights(snap_compare, reader, size):
     assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
 
 
+@pytest.fixture
+def fixed_clock(monkeypatch):
+    """Papers read at one moment, shown in UTC: the full view says when its paper was read."""
+    monkeypatch.setattr(
+        reading, "utc_now", lambda: datetime(2024, 7, 21, 9, 30, tzinfo=timezone.utc)
+    )
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
 @pytest.mark.parametrize("size", SIZES)
-def test_full_screen_detail(snap_compare, reader, size):
+def test_full_screen_detail(snap_compare, reader, size, fixed_clock):
     keys = ["slash", *"DNA", "enter", "f"]
     assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
 
@@ -55,7 +78,13 @@ def test_help(snap_compare, reader, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_empty_result(snap_compare, reader, size):
-    keys = ["slash", Typed("transfomer")]
+    keys = ["slash", Typed("=transfomer")]  # `=`: as typed, so no paper matches
+    assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_corrected_query_with_its_note(snap_compare, reader, size):
+    keys = ["slash", Typed("trasnformer persona xqzv ")]
     assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
 
 
@@ -63,3 +92,33 @@ def test_empty_result(snap_compare, reader, size):
 def test_first_launch_progress(snap_compare, gated_reader, size):
     app, _session = gated_reader()  # the build is held at 45% until the app exits
     assert snap_compare(app, terminal_size=size, run_before=run_then(index=False))
+
+
+def sample_reader(tmp_path):
+    """The reader over tests/fixtures/display_sample.bib: authors, years, two volumes,
+    titles in CJK with an emoji and with combining marks."""
+    config = Config()
+    session = Session.create(tmp_path / "data", [FIXTURES / "display_sample.bib"], config)
+    return make_app(session, config, timing=INSTANT, environ={}, copier=Clipboard({}))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_rows_with_authors_years_and_marks(snap_compare, tmp_path, size):
+    # The first paper bookmarked (by the store: the `b` key's toast could time out on a
+    # slow machine before the picture is taken), the cursor on the CJK title.
+    app = sample_reader(tmp_path)
+    settled = run_then("j")
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        pilot.app.state.bookmarks.add("quill24", "QuillNet")
+        pilot.app.bookmarks_changed()
+        await settled(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_search_results_with_snippets(snap_compare, tmp_path, size):
+    keys = ["slash", Typed("transformers"), "enter"]
+    assert snap_compare(sample_reader(tmp_path), terminal_size=size, run_before=run_then(*keys))

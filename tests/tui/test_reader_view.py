@@ -1,4 +1,4 @@
-"""The reader's Textual-free rules: rows, counts, citations, where links open."""
+"""The reader's Textual-free rules: rows, counts, citations, where links open, the search note."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from paperterm.tui.view import (
     can_open_browser,
     citation,
     count_text,
+    fit_note,
     link_or_citation,
     missing_rows,
 )
@@ -84,3 +85,49 @@ def test_a_huge_abstract_is_cut_in_the_detail_pane():
     shown = paper_text(Row(paper=paper, id="big"), None, None, styles).plain
     assert len(shown) < DETAIL_MAX_CHARS + 500
     assert "more characters not shown: `paperterm show big` prints them all" in shown
+
+
+# --- the search note --------------------------------------------------------------------------
+
+CORRECTION = [
+    "showing results for “diffusion models for graph segmentation”",
+    "search “diffsion” instead: Ctrl+R",
+    "no paper has all your words; showing papers with most of them",
+]
+
+
+def _words(lines: list[str]) -> list[str]:
+    return " ".join(lines).replace(" · ", " ").replace("…", " ").split()
+
+
+@pytest.mark.parametrize("width", [80, 40])
+def test_the_note_fits_its_width_in_two_lines_and_never_cuts_a_word(width):
+    lines = fit_note(CORRECTION, width)
+    assert 1 <= len(lines) <= 2
+    assert all(len(line) <= width for line in lines), lines
+    every = set(" ".join(CORRECTION).split())
+    assert all(word in every for word in _words(lines)), lines  # whole words only
+
+
+def test_at_80_columns_a_correction_reads_whole_and_the_rest_is_abbreviated():
+    lines = fit_note(CORRECTION, 80)
+    assert lines[0] == "showing results for “diffusion models for graph segmentation”"
+    assert lines[1].startswith("search “diffsion” instead: Ctrl+R · no paper has all")
+    assert lines[1].endswith("…")
+    assert fit_note(CORRECTION[:2], 80) == [CORRECTION[0], CORRECTION[1]]
+    assert fit_note(["short", "notes"], 80) == ["short · notes"]
+
+
+def test_at_40_columns_the_key_to_search_the_original_still_shows():
+    lines = fit_note(CORRECTION[:2], 40)
+    assert lines == [
+        "showing results for “diffusion models…",
+        "search “diffsion” instead: Ctrl+R",
+    ] or ("Ctrl+R" in " ".join(lines))
+    assert "Ctrl+R" in " ".join(lines)
+
+
+def test_a_word_wider_than_the_line_is_the_one_thing_cut():
+    lines = fit_note(["x" * 100], 40)
+    assert lines == ["x" * 39 + "…"]
+    assert fit_note([], 40) == []

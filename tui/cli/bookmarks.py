@@ -8,6 +8,7 @@ from pathlib import Path
 
 from paperterm.index.library.bookmarks import BookmarkStore
 from paperterm.index.library.export import EXPORTERS, export_json
+from paperterm.index.library.export_items import bookmark_items
 from paperterm.index.text.display import safe_text
 from paperterm.index.user_files import resolve_target, user_mode, write_user_file
 from paperterm.tui.cli.context import CommandFailed, Context, loaded, save_change
@@ -50,6 +51,7 @@ def add_bookmark_commands(commands: argparse._SubParsersAction, common: argparse
 
     export = actions.add_parser("export", parents=[common], help="export the bookmarks")
     export.add_argument("--format", choices=sorted(EXPORTERS), required=True)
+    export.add_argument("--tag", metavar="TAG", help="only the bookmarks with this tag")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     export.set_defaults(run=cmd_export)
 
@@ -72,7 +74,7 @@ def cmd_list(ctx: Context) -> int:
     store = _store(ctx)
     papers = {paper.id: paper for paper in ctx.open().papers}
     if ctx.args.json:
-        ctx.out.write(_json_lines(ctx, export_json(store.bookmarks, papers)))
+        ctx.out.write(_json_lines(ctx, export_json(bookmark_items(store.bookmarks, papers))))
         return 0
     for mark in store.bookmarks:
         paper = papers.get(mark.id)
@@ -156,12 +158,15 @@ def _write_export(target: Path, text: str) -> None:
 def cmd_export(ctx: Context) -> int:
     store = _store(ctx)
     papers = {paper.id: paper for paper in ctx.open().papers}
-    text = EXPORTERS[ctx.args.format].export(store.bookmarks, papers)
+    items = bookmark_items(store.bookmarks, papers, ctx.args.tag)
+    if ctx.args.tag is not None and not items:
+        raise BookmarkCommandError(f"no bookmark has the tag {ctx.args.tag!r}")
+    text = EXPORTERS[ctx.args.format].export(items)
     if ctx.args.output:
         target = Path(ctx.args.output).expanduser()
         _write_export(target, text)
         if resolve_target(str(target))[1] != 1:  # -o /dev/stdout: nothing after the export
-            ctx.line(f"{len(store.bookmarks)} bookmarks written to {target}")
+            ctx.line(f"{len(items)} bookmarks written to {target}")
     elif ctx.args.format == "json":
         ctx.out.write(_json_lines(ctx, text))
     else:

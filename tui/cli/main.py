@@ -21,11 +21,23 @@ from platformdirs import user_log_dir
 from paperterm.index.config import (
     ConfigError,
 )
-from paperterm.index.search.hits import Results, mark
+from paperterm.index.library.bookmarks import Bookmark
+from paperterm.index.library.filters import Filters, allowed_ids
+from paperterm.index.papers import name_label
+from paperterm.index.search.hits import Results, correction_note, mark
+from paperterm.index.search.query import parse_query
 from paperterm.index.session import SessionError
 from paperterm.index.text.display import safe_text
 from paperterm.tui.cli.bookmarks import BookmarkCommandError, add_bookmark_commands
-from paperterm.tui.cli.context import FAILURE, USAGE_ERROR, CommandFailed, Context, UsageError
+from paperterm.tui.cli.context import (
+    FAILURE,
+    USAGE_ERROR,
+    ClosedStdout,
+    CommandFailed,
+    Context,
+    UsageError,
+)
+from paperterm.tui.cli.doctor import run_doctor
 from paperterm.tui.cli.escape import user_text
 from paperterm.tui.cli.reading import (
     add_reading_commands,
@@ -36,8 +48,23 @@ from paperterm.tui.cli.reading import (
 
 
 class _Parser(argparse.ArgumentParser):
+    #: Set on `paperterm search`: a word that starts with one `-` and is none of its options
+    #: is part of the query (`search -vision`, `search graph -tag:done`), not an unknown option,
+    #: as `-word` excludes a word in the query language.
+    dash_words = False
+
     def error(self, message: str) -> NoReturn:  # one line, not argparse's usage dump
         raise UsageError(f"{self.prog}: {message} (see --help)")
+
+    def _parse_optional(self, arg_string: str):  # argparse's private hook: no stable type
+        if (
+            self.dash_words
+            and arg_string.startswith("-")
+            and not arg_string.startswith("--")  # `--lim`: an option misspelt, an error
+            and arg_string not in self._option_string_actions
+        ):
+            return None  # a positional: a word of the query
+        return super()._parse_optional(arg_string)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,10 +103,21 @@ def build_parser() -> argparse.ArgumentParser:
     add_view_options(listing)
     listing.set_defaults(run=cmd_list)
 
-    search = commands.add_parser("search", parents=[common], help="search the papers")
-    search.add_argument("query", help="the query, or - to read one query per line from stdin")
+    search = commands.add_parser(
+        "search", parents=[common], help="search the papers", allow_abbrev=False
+    )
+    search.dash_words = True
+    search.add_argument(
+        "query",
+        nargs="+",
+        help="the query (its words may be given unquoted: `search graph -vision`), "
+        "or - to read one query per line from stdin",
+    )
     search.add_argument("--limit", type=_positive_int, default=10, metavar="N")
     search.add_argument("--json", action="store_true", help="JSON output")
+    search.add_argument(
+        "--exact", action="store_true", help="search the words as typed (no typo correction)"
+    )
     search.set_defaults(run=cmd_search)
 
     show = commands.add_parser("show", parents=[common], help="print one paper")
@@ -90,6 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
     index = commands.add_parser("index", parents=[common], help="build the index if needed")
     index.add_argument("--rebuild", action="store_true", help="rebuild even if up to date")
     index.set_defaults(run=cmd_index)
+
+    doctor = commands.add_parser(
+        "doctor",
+        parents=[common],
+        help="check the terminal, clipboard, data dir, index and sources (one line each)",
+    )
+    doctor.set_defaults(doctor=True)
 
     add_bookmark_commands(commands, common)
     add_reading_commands(commands, common)
@@ -126,8 +171,7 @@ def cmd_list(ctx: Context) -> int:
         ctx.emit_json([selection.record(paper) for paper in selection.papers], indent=1)
         return 0
     for paper in selection.papers:
-        name = f"{paper.name}: " if paper.name and not paper.title.startswith(paper.name) else ""
-        ctx.line(f"{paper.id}  {name}{paper.title}  [{', '.join(paper.collections)}]")
+        ctx.line(f"{paper.id}  {paper.title}  [{', '.join(paper.collections)}]")
     return 0
 
 
@@ -149,6 +193,8 @@ def _search_json(results: Results) -> dict[str, object]:
         ],
         "notes": results.notes,
         "suggestion": results.suggestion,
+        "corrected": results.corrected,
+        "corrections": [{"from": typed, "to": better} for typed, better in results.corrections],
     }
 
 
@@ -156,24 +202,40 @@ def cmd_search(ctx: Context) -> int:
     opened = ctx.open()
     from paperterm.index.search.searcher import Searcher  # deferred: it imports Whoosh
 
+    query = " ".join(ctx.args.query)
     searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
-    try:
-        if ctx.args.query == "-":
-            if sys.stdin is None:  # started with stdin closed (`<&-`)
-                raise UsageError("paperterm: search -: there is no stdin to read queries from")
-            for raw in sys.stdin:
-                results = searcher.search(user_text(raw.rstrip("\r\n")), limit=ctx.args.limit)
-                if ctx.args.json:
-                    ctx.emit_json(_search_json(results))
-                else:
-                    _print_results(ctx, results)
-                ctx.out.flush()
-            return 0
-        results = searcher.search(ctx.args.query, limit=ctx.args.limit)
+    marks: dict[str, Bookmark] | None = None
+
+    def run(text: str) -> None:
+        nonlocal marks
+        parsed = parse_query(text)
+        allowed = None
+        if parsed.tagged:
+            if marks is None:
+                marks = ctx.bookmarks()
+            allowed = allowed_ids(
+                opened.papers,
+                marks,
+                Filters(),
+                parsed.tags,
+                parsed.excluded_tags,
+                parsed.tag_prefixes,
+            )
+        results = searcher.search(text, limit=ctx.args.limit, allowed=allowed, exact=ctx.args.exact)
         if ctx.args.json:
             ctx.emit_json(_search_json(results))
         else:
             _print_results(ctx, results)
+
+    try:
+        if query == "-":
+            if sys.stdin is None:  # started with stdin closed (`<&-`)
+                raise UsageError("paperterm: search -: there is no stdin to read queries from")
+            for raw in sys.stdin:
+                run(user_text(raw.rstrip("\r\n")))
+                ctx.out.flush()
+            return 0
+        run(query)
     finally:
         searcher.close()
     return 0
@@ -181,6 +243,10 @@ def cmd_search(ctx: Context) -> int:
 
 def _print_results(ctx: Context, results: Results) -> None:
     bold = ctx.out.isatty() and "NO_COLOR" not in os.environ
+    if results.corrected:
+        ctx.line(
+            f"({' · '.join(correction_note(results.corrected, results.corrections, '--exact'))})"
+        )
     for note in results.notes:
         ctx.line(f"({note})")
     if not results.hits:
@@ -189,8 +255,7 @@ def _print_results(ctx: Context, results: Results) -> None:
         return
     for rank, hit in enumerate(results.hits, start=1):
         paper = hit.paper
-        name = f"{paper.name}: " if paper.name and not paper.title.startswith(paper.name) else ""
-        ctx.line(f"{rank:>2}. {name}{paper.title}  [{paper.collection}]  {paper.id}")
+        ctx.line(f"{rank:>2}. {paper.title}  [{paper.collection}]  {paper.id}")
         snippet = safe_text(hit.snippet, keep_newlines=False)
         if bold:
             # Spans index the snippet; safe_text keeps its length only if nothing was removed.
@@ -209,7 +274,7 @@ def cmd_show(ctx: Context) -> int:
         ctx.emit_json(paper_record(paper, ctx.reading(), ctx.bookmarks()), indent=1)
         return 0
     ctx.line(paper.title)
-    if paper.name:
+    if name_label(paper):
         ctx.line(f"Name: {paper.name}")
     ctx.line(f"Collection: {', '.join(paper.collections)}")
     if paper.authors:
@@ -290,6 +355,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 setattr(args, name, user_text(value))
             elif isinstance(value, list):
                 setattr(args, name, [user_text(item) for item in value])
+        if getattr(args, "doctor", False):
+            # Its own config reading: a broken config is one of the things it reports.
+            return run_doctor(args, sys.stdout if sys.stdout is not None else ClosedStdout())
         ctx = Context(args, sys.stdout, sys.stderr)
         run = getattr(args, "run", None)
         return run(ctx) if run is not None else start_reader(ctx)

@@ -1,5 +1,5 @@
-"""The dialogs over the paper screens: help, tags, note, warnings, a yes/no question, a
-name for a saved search."""
+"""The dialogs over the paper screens: help, tags, note, warnings, links, a yes/no
+question, a name for a saved search."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static, TextArea
+from textual.widgets import Button, Input, Label, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
 
-from paperterm.index.text.display import safe_text
+from paperterm.index.text.display import one_line, safe_text
 from paperterm.tui import keys
 from paperterm.tui.state import KeyText
 from paperterm.tui.widgets.detail import ScrollingText
@@ -214,3 +215,59 @@ class NameScreen(LineScreen[str]):
 
     def result(self, line: str) -> str | None:
         return " ".join(line.split()) or None
+
+
+class LinksScreen(ModalScreen[tuple[str, str] | None]):
+    """Every link of a paper, its own first, then the code and data it mentions: Enter opens
+    the chosen one, the copy key copies it. Returns ("open" or "copy", url), None when
+    closed."""
+
+    BINDINGS = keys.bindings("close_dialog", "copy_chosen_link")
+
+    def __init__(self, own: list[str], other: list[str], key_text: KeyText) -> None:
+        super().__init__()
+        self.links = [*own, *other]
+        self.own = len(own)
+        self.key_text = key_text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="links-box", classes="dialog"):
+            yield Label(Text("Links"), classes="dialog-title")
+            options = [
+                Option(Text.assemble((f"{kind:<11}", "dim"), one_line(url)))
+                for kind, url in zip(
+                    ["paper"] * self.own + ["code, data"] * (len(self.links) - self.own),
+                    self.links,
+                    strict=True,
+                )
+            ]
+            yield OptionList(*options, id="links-list", markup=False)
+            key = self.key_text
+            yield Label(
+                Text(
+                    f"Enter opens · {key('copy_chosen_link')} copies · {key('close_dialog')} closes"
+                ),
+                classes="dialog-hint",
+            )
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.focus()
+        options.highlighted = 0
+
+    def _chosen(self) -> str | None:
+        index = self.query_one(OptionList).highlighted
+        return self.links[index] if index is not None else None
+
+    @on(OptionList.OptionSelected)
+    def _open(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        chosen = self._chosen()
+        self.dismiss(("open", chosen) if chosen else None)
+
+    def action_copy(self) -> None:
+        chosen = self._chosen()
+        self.dismiss(("copy", chosen) if chosen else None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

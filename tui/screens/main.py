@@ -34,8 +34,8 @@ from paperterm.index.library.filters import ALL, Filters, ViewKey, allowed_ids, 
 from paperterm.index.library.op_store import LibraryError
 from paperterm.index.library.place import Place
 from paperterm.index.library.sorting import DEFAULT_SORT, SORTS, effective_sort, next_sort
-from paperterm.index.search.hits import Matcher, Results
-from paperterm.index.search.query import ParsedQuery, parse_query
+from paperterm.index.search.hits import Matcher, Results, correction_note
+from paperterm.index.search.query import ParsedQuery, parse_query, pin_words
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
@@ -45,6 +45,7 @@ from paperterm.tui.state import JUMP_DEPTH, ReaderState
 from paperterm.tui.view import (
     Row,
     count_text,
+    fit_note,
     missing_rows,
     position_text,
     unread_text,
@@ -75,13 +76,16 @@ class ViewRequest:
 @dataclass(frozen=True, slots=True)
 class View:
     """What the list shows: its rows, how many papers match (a search may show fewer), the
-    query's notes, a "did you mean", and the matcher that highlights the query's words."""
+    query's notes, a "did you mean", the matcher that highlights the query's words, and,
+    when words of the query were corrected, the query that ran and what changed."""
 
     rows: list[Row]
     in_view: int
     notes: Sequence[str] = ()
     suggestion: str = ""
     matcher: Matcher | None = None
+    corrected: str = ""
+    corrections: Sequence[tuple[str, str]] = ()
 
 
 class SearchDone(Message):
@@ -151,12 +155,14 @@ class MainScreen(PaperScreen):
                 # with the `/` (see take_stray_key); Ctrl+U clears the box instead.
                 select_on_focus=False,
             )
-            yield Label(id="search-note")
+        yield Static(id="search-note")
         with Horizontal(id="body"):
             yield ViewsPane(id="views")
             with Container(id="panes"):
                 yield PaperList(
-                    self.state.bookmarks.is_bookmarked, self.state.reading.is_read, id="list"
+                    self.state.bookmarks.is_bookmarked,
+                    is_unread=self.state.reading.is_unread,
+                    id="list",
                 )
                 yield PaperDetail(id="detail")
         with Horizontal(id="progress-row"):
@@ -174,6 +180,7 @@ class MainScreen(PaperScreen):
     def _size_classes(self, width: int, height: int) -> None:
         super()._size_classes(width, height)
         self.set_class(width >= self.state.config.side_by_side_min_width, "-side")
+        self._update_note()  # it wraps to the new width
 
     # --- widgets -------------------------------------------------------------------------
 
@@ -233,12 +240,7 @@ class MainScreen(PaperScreen):
 
     def bookmarks_changed(self) -> None:
         parsed = parse_query(self.search_input.value)
-        if (
-            self.filters.bookmarks_only
-            or parsed.tags
-            or parsed.excluded_tags
-            or self.filters.view.kind == "tag"
-        ):
+        if self.filters.bookmarks_only or parsed.tagged or self.filters.view.kind == "tag":
             current = self.current_row()
             self.run_search(keep_id=current.id if current else None, keep_index=True)
         elif self.sort == "like" and self._seeds() != self._like_seeds:
@@ -403,6 +405,7 @@ class MainScreen(PaperScreen):
             self.filters,
             parsed.tags,
             parsed.excluded_tags,
+            parsed.tag_prefixes,
             read=state.reading.entries,
             search_ids=matches,
         )
@@ -420,7 +423,12 @@ class MainScreen(PaperScreen):
                 rows = [row_of[i] for i in matches if allowed is None or i in allowed]
             else:
                 rows = self._rows(allowed)
-            if self.filters.bookmarks_only or parsed.tags or view.kind == "tag":
+            if (
+                self.filters.bookmarks_only
+                or parsed.tags
+                or parsed.tag_prefixes
+                or view.kind == "tag"
+            ):
                 rows = rows + missing_rows(marks, state.by_id, allowed)
             self._apply(request, View(rows, len(rows), parsed.notes), ordered=True)
             return
@@ -475,7 +483,15 @@ class MainScreen(PaperScreen):
             return  # stale
         results = message.results
         rows = [Row(hit.paper.id, hit.paper) for hit in results.hits]
-        view = View(rows, results.total, results.notes, results.suggestion, results.matcher or None)
+        view = View(
+            rows,
+            results.total,
+            results.notes,
+            results.suggestion,
+            results.matcher or None,
+            results.corrected,
+            results.corrections,
+        )
         self._apply(message.request, view)
 
     def _apply(self, request: ViewRequest, view: View, ordered: bool = False) -> None:
@@ -492,7 +508,9 @@ class MainScreen(PaperScreen):
             found = next((i for i, row in enumerate(rows) if row.id == keep_id), None)
             if found is None:
                 keep_id = rows[min(request.keep_index, len(rows) - 1)].id
-        paper_list.set_rows(rows, keep_id=keep_id, empty_message=self._empty_message())
+        paper_list.set_rows(
+            rows, keep_id=keep_id, empty_message=self._empty_message(), matcher=view.matcher
+        )
         if self._focus_results:
             self._focus_results = False
             if rows:
@@ -601,8 +619,8 @@ class MainScreen(PaperScreen):
             self.set_focus(self.paper_list)
 
     def _empty_message(self) -> list[str]:
+        parsed = parse_query(self.search_input.value)  # a space at its end counts
         text = self.search_input.value.strip()
-        parsed = parse_query(text)
         if not self.state.papers:
             if self.state.index_state == "loading":
                 return ["Loading papers…"]
@@ -620,6 +638,8 @@ class MainScreen(PaperScreen):
         if parsed.tags or view.kind == "tag":
             tags = [*parsed.tags, *([view.name] if view.kind == "tag" else [])]
             return [f"No bookmark has the tag {', '.join(tags)}."]
+        if parsed.tag_prefixes:
+            return [f"No bookmark has a tag that starts with {parsed.tag_prefixes[0]}."]
         if self.filters.unread_only:
             key = self.state.key_text("unread_only")
             return ["Every paper in this view is read.", f"Press {key} to list them all."]
@@ -844,6 +864,20 @@ class MainScreen(PaperScreen):
         self.app.notify(f"Saved the search as the view {name!r}", markup=False)
         self.post_message(self.SearchSaved())
 
+    def action_toggle_snippets(self) -> None:
+        paper_list = self.paper_list
+        paper_list.toggle_snippets()
+        shown = "shown" if paper_list.show_snippets else "hidden"
+        self.notify(f"Where the query matched: {shown} under each title", timeout=3)
+
+    def action_search_as_typed(self) -> None:
+        """After a typo correction: search the words as typed (`=word` in the box, which
+        the user sees and can take back)."""
+        if self.view.corrections:
+            box = self.search_input
+            box.value = pin_words(box.value, [typed for typed, _ in self.view.corrections])
+            box.cursor_position = len(box.value)
+
     # --- status --------------------------------------------------------------------------
 
     def _set_text(self, selector: str, text: str, *, layout: bool = True) -> None:
@@ -908,18 +942,24 @@ class MainScreen(PaperScreen):
         self.query_one("#warning-bar").display = bool(shown)
 
     def _update_note(self) -> None:
+        """The note under the search box (a correction and the key that undoes it, the
+        fallback, a budget cut...), in two lines at most, fitted to the width."""
         state = self.state
+        view = self.view
+        parts: list[str] = []
         if self.waiting_for_index:
             if state.index_state == "failed":
-                note = f"search is off: {state.index_error}"
+                parts.append(f"search is off: {state.index_error}")
             else:
-                note = f"search starts when the index is ready ({state.index_percent}%)"
-        elif self.view.notes:
-            note = self.view.notes[0]
+                parts.append(f"search starts when the index is ready ({state.index_percent}%)")
         else:
-            note = ""
-        self._set_text("#search-note", one_line(note, 60))
-        self.query_one("#search-note").display = bool(note)
+            if view.corrected:
+                how = state.key_text("search_as_typed")
+                parts += correction_note(view.corrected, view.corrections, how)
+            parts += view.notes
+        lines = fit_note(parts, max(self.size.width - 2, 10))
+        self._set_text("#search-note", "\n".join(lines))
+        self.query_one("#search-note").display = bool(lines)
 
 
 _row_id = attrgetter("id")

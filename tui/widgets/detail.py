@@ -1,5 +1,8 @@
-"""The detail pane: one paper in full — title, facts, links, abstract with the query's words
-highlighted, the bookmark's tags and note, and a short list of related papers.
+"""The detail pane: one paper in full — title as published, facts (the paper id always among
+them: users and scripts copy it), the paper's own links, then the code and data its abstract
+mentions, the abstract with the query's words highlighted, the bookmark's tags and note, and
+a short list of related papers. Links are terminal hyperlinks (OSC 8) where the terminal
+supports them; only http(s) URLs of printable ASCII are made links (`links.safe_url`).
 
 Everything from the corpus is put on screen as `rich.text.Text` built from plain strings that
 went through `safe_text`: nothing in an abstract is ever read as markup or reaches the
@@ -20,7 +23,8 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from paperterm.index.library.bookmarks import Bookmark
-from paperterm.index.papers import Paper
+from paperterm.index.links import safe_url, split_links
+from paperterm.index.papers import Paper, name_label
 from paperterm.index.search.hits import Hit, Matcher
 from paperterm.index.text.display import one_line, safe_text
 from paperterm.tui import keys
@@ -78,9 +82,15 @@ def paper_text(
             out.append("\nNote: ", styles["facts"])
             out.append(safe_text(mark.note))
     if paper is not None:
-        for link in paper.links:
+        own, other = split_links(paper)
+        for link in own:
             out.append("\n")
-            out.append(one_line(link), styles["link"])
+            out.append_text(link_text(link, styles["link"]))
+        if other:
+            out.append("\nCode, data and pages it mentions:", styles["facts"])
+        for link in other:
+            out.append("\n  ")
+            out.append_text(link_text(link, styles["link"]))
         out.append("\n\n")
         body = paper.text or paper.abstract
         if len(body) > DETAIL_MAX_CHARS:
@@ -97,13 +107,23 @@ def paper_text(
     return out
 
 
+def link_text(url: str, style: Style) -> Text:
+    """A URL as shown whole (it wraps, never cut), a hyperlink when it is safe to be one."""
+    safe = safe_url(url)
+    return Text(one_line(url), style=style + Style(link=safe) if safe else style)
+
+
 def _facts(paper: Paper, styles: dict[str, Style]) -> Text:
     facts = Text(style=styles["facts"])
     parts = []
-    if paper.name:
-        parts.append(paper.name)
-    parts.append(", ".join(paper.collections))
-    if paper.year:
+    label = name_label(paper)
+    if label:
+        parts.append(f"name: {label}")
+    if paper.title_derived:
+        parts.append("headline from the abstract")
+    collections = ", ".join(paper.collections)
+    parts.append(collections)
+    if paper.year and str(paper.year) not in collections:
         parts.append(str(paper.year))
     parts.append(f"id {paper.id}")
     facts.append(one_line(" · ".join(parts)))
@@ -115,10 +135,7 @@ def _facts(paper: Paper, styles: dict[str, Style]) -> Text:
 
 def related_label(hit: Hit) -> Text:
     paper = hit.paper
-    title = one_line(paper.title or paper.text[:120])
-    if paper.name and not title.startswith(paper.name):
-        return Text.assemble((one_line(paper.name), "bold"), " ", title)
-    return Text(title)
+    return Text(one_line(paper.title or paper.text[:120]))
 
 
 class RelatedList(OptionList):

@@ -1,9 +1,14 @@
-"""The list pane: one line per paper, drawn on demand (Line API), so 50,000 rows cost no
+"""The list pane: one row per paper, drawn on demand (Line API), so 50,000 rows cost no
 more than 50 — no widget per row, only the visible lines are ever rendered.
 
-A row starts with two marks, so that they read without colour (NO_COLOR): `★` for a bookmark,
-`•` for a paper not read yet; read rows are also dimmed. Whether a paper is bookmarked or read
-is asked by id (`is_bookmarked`, `is_read`) when the row is drawn, never stored in the row."""
+What a row says and how it fits is `tui/rows.py` (no Textual); this widget scrolls, moves
+the cursor and styles the cells. In search results each row can have a second line: where
+the query matched (`show_snippets`).
+
+Whether a paper is bookmarked or unread is asked by id (`is_bookmarked`, `is_unread`) when
+the row is drawn, never stored in the row: an unread paper has `•` in the marks' column
+(readable with NO_COLOR), a read one is also dimmed.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,6 @@ from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import ClassVar
 
-from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -20,37 +24,18 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from paperterm.index.search.hits import Matcher
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
+from paperterm.tui.rows import Cell, fit, row_cells, row_text, snippet_cells
 from paperterm.tui.view import Row
 
+#: The snippet line looks for the query in this much of the abstract: it is drawn for every
+#: visible row on every frame, and a megabyte "abstract" must not stall a frame.
+SNIPPET_SOURCE_CHARS = 4000
+#: The cell roles of `rows.row_cells` that have a style of their own.
+_STYLED_ROLES = ("mark", "missing", "byline", "collection", "snippet", "match")
 _row_id = attrgetter("id")
-MARKER = "★"
-#: Unread rows carry this glyph (read rows are also dimmed): readable without colour.
-UNREAD = "•"
-#: Below this width the collection column is left out, to give the title the room.
-COLLECTION_MIN_WIDTH = 60
-
-
-def fit(text: str, width: int) -> str:
-    """`text` cut (with `…`) or padded to exactly `width` cells."""
-    if width <= 0:
-        return ""
-    if cell_len(text) <= width:
-        return set_cell_size(text, width)
-    return set_cell_size(text, width - 1) + "…"
-
-
-def row_label(row: Row) -> tuple[str, str]:
-    """(name, title) as the row shows them; the name is left out when the title holds it."""
-    paper = row.paper
-    if paper is None:
-        return "", one_line(row.missing_title)
-    title = one_line(paper.title or paper.text[:200])
-    name = one_line(paper.name)
-    if name and title.startswith(name):
-        name = ""
-    return name, title
 
 
 class PaperList(ScrollView, can_focus=True):
@@ -62,13 +47,9 @@ class PaperList(ScrollView, can_focus=True):
     )
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "paper-list--cursor",
-        "paper-list--name",
-        "paper-list--collection",
-        "paper-list--marker",
-        "paper-list--missing",
         "paper-list--empty",
-        "paper-list--unread",
         "paper-list--read",
+        *(f"paper-list--{role}" for role in _STYLED_ROLES),
     }
 
     class Highlighted(Message):
@@ -84,17 +65,25 @@ class PaperList(ScrollView, can_focus=True):
     def __init__(
         self,
         is_bookmarked: Callable[[str], bool],
-        is_read: Callable[[str], bool],
         *,
+        is_unread: Callable[[str], bool] | None = None,
         id: str | None = None,
     ) -> None:
+        """`is_unread` fills the unread mark's slot and leaves read rows dimmed (None: no
+        paper is marked unread, none dimmed)."""
         super().__init__(id=id)
         self.is_bookmarked = is_bookmarked
-        self.is_read = is_read
+        self.is_unread = is_unread
         self.rows: list[Row] = []
         self._ids: list[str] | None = None
         self.cursor = 0
         self.empty_message: list[str] = ["Loading papers…"]
+        self.matcher: Matcher | None = None
+        self.show_snippets = True
+        self.show_collection = False
+        #: Snippet lines by (row id, width), for the rows shown: one costs ~0.25 ms (finding
+        #: the query's words), and every cursor move redraws every visible line.
+        self._snippets: dict[tuple[str, int], list[Cell]] = {}
 
     # --- contents ----------------------------------------------------------------------
 
@@ -116,19 +105,45 @@ class PaperList(ScrollView, can_focus=True):
             return None
 
     def set_rows(
-        self, rows: list[Row], *, keep_id: str | None = None, empty_message: Sequence[str] = ()
+        self,
+        rows: list[Row],
+        *,
+        keep_id: str | None = None,
+        empty_message: Sequence[str] = (),
+        matcher: Matcher | None = None,
     ) -> None:
-        """Show `rows`; the cursor goes to `keep_id` when it is among them, else to the top."""
+        """Show `rows` (search results when `matcher` is given: their snippets can show);
+        the cursor goes to `keep_id` when it is among them, else to the top."""
         self.rows = rows
         self._ids = None
+        self.matcher = matcher or None
+        self._snippets.clear()
         self.empty_message = list(empty_message)
+        self.show_collection = _several_collections(rows)
         index = self.index_of(keep_id) if keep_id is not None else None
-        self.virtual_size = Size(self.size.width, len(rows))
+        self._resize_virtual(self.size.width)
         self.cursor = -1  # so that move_to posts Highlighted even for the same index
         self.move_to(index or 0)
         if index is None:
             self.scroll_to(y=0, animate=False, immediate=True)
         self.refresh()
+
+    @property
+    def lines_per_row(self) -> int:
+        """2 while search results show where they matched, else 1."""
+        return 2 if self.show_snippets and self.matcher is not None else 1
+
+    def toggle_snippets(self) -> None:
+        current = self.cursor
+        self.show_snippets = not self.show_snippets
+        self._resize_virtual(self.size.width)
+        if self.rows:
+            self._scroll_cursor_into_view()
+        self.cursor = current
+        self.refresh()
+
+    def _resize_virtual(self, width: int) -> None:
+        self.virtual_size = Size(width, len(self.rows) * self.lines_per_row)
 
     # --- cursor --------------------------------------------------------------------------
 
@@ -145,13 +160,15 @@ class PaperList(ScrollView, can_focus=True):
     def _scroll_cursor_into_view(self) -> None:
         height = max(1, self.scrollable_content_region.height)
         top = round(self.scroll_y)
-        if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
-        elif self.cursor >= top + height:
-            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+        first = self.cursor * self.lines_per_row
+        last = first + self.lines_per_row - 1
+        if first < top:
+            self.scroll_to(y=first, animate=False, immediate=True)
+        elif last >= top + height:
+            self.scroll_to(y=last - height + 1, animate=False, immediate=True)
 
     def _page(self) -> int:
-        return max(1, self.scrollable_content_region.height - 1)
+        return max(1, self.scrollable_content_region.height // self.lines_per_row - 1)
 
     def action_cursor_down(self) -> None:
         self.move_to(self.cursor + 1)
@@ -176,14 +193,14 @@ class PaperList(ScrollView, can_focus=True):
             self.post_message(self.Opened(self.current))
 
     def on_click(self, event: events.Click) -> None:
-        index = round(self.scroll_y) + event.y
+        index = (round(self.scroll_y) + event.y) // self.lines_per_row
         if 0 <= index < len(self.rows):
             self.move_to(index)
             if event.chain >= 2:
                 self.action_open()
 
     def on_resize(self, event: events.Resize) -> None:
-        self.virtual_size = Size(event.size.width, len(self.rows))
+        self._resize_virtual(event.size.width)
         if self.rows:
             self._scroll_cursor_into_view()
 
@@ -192,51 +209,58 @@ class PaperList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         base = self.rich_style
-        index = round(self.scroll_y) + y
+        line = round(self.scroll_y) + y
         if not self.rows:
             lines = self.empty_message
             text = lines[y] if y < len(lines) else ""
             style = base + self.get_component_rich_style("paper-list--empty")
             return Strip([Segment(fit(" " + one_line(text), width), style)], width)
+        index, part = divmod(line, self.lines_per_row)
         if index >= len(self.rows):
             return Strip.blank(width, base)
-        return self._row_strip(self.rows[index], width, base, index == self.cursor)
-
-    def _row_strip(self, row: Row, width: int, base: Style, is_cursor: bool) -> Strip:
-        read = self.is_read(row.id)
-        if read:
+        row = self.rows[index]
+        unread = self.is_unread is not None and self.is_unread(row.id)
+        if self.is_unread is not None and not unread and not row.missing:
             base = base + self.get_component_rich_style("paper-list--read")
-        if is_cursor:
+        if index == self.cursor:
             base = base + self.get_component_rich_style("paper-list--cursor")
-        marker_style = base + self.get_component_rich_style("paper-list--marker")
-        unread_style = base + self.get_component_rich_style("paper-list--unread")
-        marked = row.missing or self.is_bookmarked(row.id)
-        segments = [
-            Segment(MARKER if marked else " ", marker_style),
-            Segment(" " if read else UNREAD, unread_style),
-            Segment(" ", base),
-        ]
-        left = width - 3
-        collection = ""
-        if row.paper is not None and width >= COLLECTION_MIN_WIDTH:
-            collection = one_line(row.paper.collection)
-            collection = fit(collection, min(cell_len(collection), max(8, width // 4)))
-            left -= cell_len(collection) + 1
-        name, title = row_label(row)
-        if name and left > 12:
-            name = fit(name, min(cell_len(name), left // 3))
-            segments.append(Segment(name, base + self.get_component_rich_style("paper-list--name")))
-            segments.append(Segment(" ", base))
-            left -= cell_len(name) + 1
-        if row.missing:
-            tag = " (missing)"
-            title_style = base + self.get_component_rich_style("paper-list--missing")
-            segments.append(Segment(fit(title + tag, left), title_style))
+        if part:
+            cells = self._snippet(row, width)
         else:
-            segments.append(Segment(fit(title, left), base))
-        if collection:
-            segments.append(Segment(" ", base))
-            segments.append(
-                Segment(collection, base + self.get_component_rich_style("paper-list--collection"))
+            cells = row_cells(
+                row_text(row),
+                width,
+                bookmarked=self.is_bookmarked(row.id),
+                unread=unread,
+                show_collection=self.show_collection,
             )
-        return Strip(segments).adjust_cell_length(width, base)
+        return Strip(self._segments(cells, base)).adjust_cell_length(width, base)
+
+    def _snippet(self, row: Row, width: int) -> list[Cell]:
+        if row.paper is None or self.matcher is None:
+            return [(" " * width, "plain")]
+        cells = self._snippets.get((row.id, width))
+        if cells is None:
+            text = (row.paper.text or row.paper.abstract)[:SNIPPET_SOURCE_CHARS]
+            cells = self._snippets[row.id, width] = snippet_cells(text, self.matcher, width)
+        return cells
+
+    def _segments(self, cells: list[Cell], base: Style) -> list[Segment]:
+        styles = {
+            role: base + self.get_component_rich_style(f"paper-list--{role}")
+            for role in {role for _, role in cells}
+            if role in _STYLED_ROLES
+        }
+        return [Segment(text, styles.get(role, base)) for text, role in cells]
+
+
+def _several_collections(rows: list[Row]) -> bool:
+    """Whether the rows' papers come from more than one collection (stops at the second)."""
+    first = None
+    for row in rows:
+        if row.paper is not None:
+            if first is None:
+                first = row.paper.collection
+            elif row.paper.collection != first:
+                return True
+    return False
