@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
-from reader_helpers import flat, row_ids, said, screen_text, settle, status_line, type_text
+import asyncio
+from dataclasses import replace
+
+from reader_helpers import (
+    INSTANT,
+    flat,
+    row_ids,
+    said,
+    screen_text,
+    settle,
+    status_line,
+    type_text,
+)
+from test_reader_views import sidebar
 
 from paperterm.index.config import Config
 from paperterm.index.library.bookmarks import BookmarkStore
 from paperterm.index.library.reading import ReadingStore, mark_read
+from paperterm.tui.cli.main import main
 from paperterm.tui.rows import BOOKMARK_MARK as MARKER
 from paperterm.tui.rows import UNREAD_MARK as UNREAD
 from paperterm.tui.screens.dialogs import ConfirmScreen
 from paperterm.tui.screens.read import ReadScreen
+from paperterm.tui.state import Timing
 
 
 def read_on_disk(app) -> set[str]:
@@ -380,3 +395,38 @@ async def test_unread_only_with_everything_read_says_so(reader, data_dir):
         text = flat(screen_text(app))
         assert "Every paper in this view is read. Press U to list them all." in text
         assert "0 of 38 papers · 0 unread · unread only" in text
+
+
+async def test_paperterm_read_shows_in_an_open_reader_at_its_own_poll(
+    reader, data_dir, monkeypatch
+):
+    """`paperterm read` in another terminal; the reader's own poll (every 2 s, the default)
+    picks it up: the marks, the status line and the sidebar's counts change."""
+    config = data_dir.parent / "config.toml"
+    config.write_text("", encoding="utf-8")
+    monkeypatch.setenv("PAPERTERM_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("PAPERTERM_CONFIG", str(config))
+    poll = Timing.from_config(Config()).bookmark_poll
+    assert poll is not None and poll <= 2
+    app = reader(timing=replace(INSTANT, bookmark_poll=poll))
+    polled = asyncio.Event()
+    changed = app.reading_changed
+
+    def reading_changed() -> None:
+        changed()
+        polled.set()
+
+    monkeypatch.setattr(app, "reading_changed", reading_changed)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("v")
+        await settle(pilot)
+        ids = row_ids(app)
+        assert main(["read", *ids[:3]]) == 0
+        assert read_on_disk(app) == set(ids[:3])
+        await asyncio.wait_for(polled.wait(), timeout=60)  # a guard, not a timing assert
+        await settle(pilot)
+        assert status_line(app).startswith(" 38 papers · 35 unread · 1/38")
+        rows = [line.split("│")[1] for line in screen_text(app).splitlines()[1:5]]  # the list
+        assert [UNREAD in row for row in rows] == [False, False, False, True]
+        assert sidebar(app)[0] == "▸ All papers 35/38"
