@@ -47,7 +47,7 @@ from paperterm.index.library.bookmarks import (
 from paperterm.index.library.edits import save_note, save_tags
 from paperterm.index.library.export import EXPORTERS
 from paperterm.index.library.export_items import ExportItem, bookmark_items
-from paperterm.index.library.filters import ViewKey
+from paperterm.index.library.filters import ViewKey, list_title
 from paperterm.index.library.op_store import LibraryError, LibraryReadOnlyError, LibrarySaveError
 from paperterm.index.library.place import save_place
 from paperterm.index.library.reading import mark_read, mark_unread
@@ -415,7 +415,23 @@ class ReaderApp(App[int]):
         export = EXPORTERS[kind]
         marks = self.state.bookmarks.bookmarks
         text = export.export(bookmark_items(marks, self.state.by_id))
-        path = Path(self.session.data_dir) / f"bookmarks-export.{export.suffix}"
+        self._write_export(f"bookmarks-export.{export.suffix}", text, f"{len(marks)} bookmark(s)")
+
+    def export_view(self, kind: str) -> None:
+        """The papers in view, in their order, as a reading list (`paperterm export --view`
+        writes the same)."""
+        export = EXPORTERS[kind]
+        main = self.main
+        marks = self.state.bookmarks.entries
+        items = [ExportItem(row.id, row.paper, marks.get(row.id)) for row in main.paper_list.rows]
+        title = list_title(
+            main.filters.view, query=main.search_input.value, unread=main.filters.unread_only
+        )
+        text = export.text(items, title)
+        self._write_export(f"view-export.{export.suffix}", text, f"{len(items)} paper(s)")
+
+    def _write_export(self, name: str, text: str, what: str) -> None:
+        path = Path(self.session.data_dir) / name
         try:
             # Through a symlink, into a FIFO someone reads (never waiting for one): see
             # index/user_files.py. The data dir is ours to create.
@@ -429,7 +445,7 @@ class ReaderApp(App[int]):
         except OSError as error:
             self.say(f"{path}: cannot write the export: {error.strerror or error}", "error")
             return
-        self.say(f"Exported {len(marks)} bookmark(s) to {path}", timeout=10)
+        self.say(f"Exported {what} to {path}", timeout=10)
 
     # --- reading state -------------------------------------------------------------------
 
@@ -680,6 +696,13 @@ class ReaderApp(App[int]):
         yield SystemCommand(
             "Save the search", "Save the search in the box as a view", main.action_save_search
         )
+        for kind, export in EXPORTERS.items():
+            yield SystemCommand(
+                f"Export the view as {export.label}",
+                f"Write the papers in view, in order, to view-export.{export.suffix} in the "
+                "data folder",
+                lambda kind=kind: self.export_view(kind),
+            )
         for kind, export in EXPORTERS.items():
             yield SystemCommand(
                 f"Export bookmarks as {export.label}",

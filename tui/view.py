@@ -2,8 +2,8 @@
 links, the search note.
 
 Kept apart from the widgets so the rules (rows, how the counts read, when a link can be
-opened locally, how the note fits) are plain functions with plain tests. Which papers are in view is decided
-in index/library/filters.py, shared with the CLI.
+opened locally, how the note fits) are plain functions with plain tests. Which papers are
+in view is decided in index/library/filters.py, shared with the CLI.
 """
 
 from __future__ import annotations

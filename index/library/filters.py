@@ -53,6 +53,16 @@ class ViewKey:
 ALL = ViewKey()
 
 
+def list_title(view: ViewKey, *, query: str = "", unread: bool = False, read: bool = False) -> str:
+    """What a reading list holds, in words (an export's heading): `ICML 2024 · unread`,
+    `All papers · search: graph neural`."""
+    parts = ["All papers" if view.kind == "all" else view.name]
+    if query.strip():
+        parts.append(f"search: {' '.join(query.split())}")
+    parts += ["unread"] * unread + ["read"] * read
+    return " · ".join(parts)
+
+
 @dataclass(frozen=True, slots=True)
 class Filters:
     """Restrictions that apply on top of the query: the view, and two toggles."""

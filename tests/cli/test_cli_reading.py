@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -132,3 +134,27 @@ def test_a_save_that_fails_is_exit_1_and_keeps_nothing(run, env, monkeypatch):
     code, _, err = run("read", first)
     assert code == 1
     assert "cannot save reading state: No space left on device; the change was not saved" in err
+
+
+def test_export_a_view_as_a_reading_list_in_every_format(run, env, tmp_path):
+    papers = listed(run, "--view", "ICML 2024 论文列表")
+    run("read", papers[0]["id"])
+    unread = [p for p in papers if p["id"] != papers[0]["id"]]
+    view = ("--view", "ICML 2024 论文列表", "--unread")
+    code, out, err = run("export", "--format", "markdown", *view)
+    assert code == 0, err
+    assert out.startswith("# ICML 2024 论文列表 · unread\n")
+    assert [line[3:] for line in out.splitlines() if line.startswith("## ")] == [
+        p["title"] for p in unread
+    ]
+    code, out, _ = run("export", "--format", "csv", *view, "--sort", "title")
+    rows = list(csv.DictReader(io.StringIO(out, newline="")))
+    assert [row["title"] for row in rows] == sorted((p["title"] for p in unread), key=str.casefold)
+    target = tmp_path / "dna.bib"
+    code, out, _ = run("export", "--format", "bibtex", "--view", "dna", "-o", str(target))
+    assert code == 0 and out == f"1 paper written to {target}\n"
+    assert target.read_text("utf-8").startswith("@") and "Caduceus" in target.read_text("utf-8")
+    code, out, _ = run("export", "--format", "ris", "--view", "dna")
+    assert out.startswith("TY  - ") and out.count("ER  -") == 1
+    code, _, err = run("export", "--format", "ris", "--view", "nowhere")
+    assert code == 2 and "no view named 'nowhere'" in err

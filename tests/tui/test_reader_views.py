@@ -214,3 +214,27 @@ async def test_the_palette_offers_unread_only_the_sorts_and_the_saved_searches(r
         assert {"Unread only", "Views", "Sort: title", "Saved search: dna"} <= set(titles)
         assert "Save the search" in titles
         assert "unread only" not in flat(screen_text(app))
+
+
+async def test_the_palette_exports_the_view_as_a_reading_list(reader, data_dir):
+    app = reader()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "transformer")
+        await settle(pilot)
+        await pilot.press("escape", "U")
+        await settle(pilot)
+        titles = [row.paper.title for row in app.main.paper_list.rows]
+        await pilot.press("ctrl+p")
+        await type_text(pilot, "Export the view as Markdown")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        exported = (data_dir / "view-export.md").read_text(encoding="utf-8")
+        assert exported.startswith("# All papers · search: transformer · unread\n")
+        assert [line[3:] for line in exported.splitlines() if line.startswith("## ")] == titles
+        assert any("view-export.md" in message for message in said(app))
+        for kind, suffix in (("bibtex", "bib"), ("ris", "ris"), ("csv", "csv")):
+            app.export_view(kind)
+            assert titles[0][:20] in (data_dir / f"view-export.{suffix}").read_text("utf-8")

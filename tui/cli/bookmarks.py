@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import argparse
 from functools import partial
-from pathlib import Path
 
 from paperterm.index.library.bookmarks import BookmarkStore
 from paperterm.index.library.export import EXPORTERS, export_json
 from paperterm.index.library.export_items import bookmark_items
-from paperterm.index.text.display import safe_text
-from paperterm.index.user_files import resolve_target, user_mode, write_user_file
-from paperterm.tui.cli.context import CommandFailed, Context, loaded, save_change
+from paperterm.tui.cli.context import Context, loaded, save_change
+from paperterm.tui.cli.exports import add_export_options, emit_export
 
 
 class BookmarkCommandError(Exception):
@@ -50,9 +48,8 @@ def add_bookmark_commands(commands: argparse._SubParsersAction, common: argparse
     note.set_defaults(run=cmd_note)
 
     export = actions.add_parser("export", parents=[common], help="export the bookmarks")
-    export.add_argument("--format", choices=sorted(EXPORTERS), required=True)
+    add_export_options(export)
     export.add_argument("--tag", metavar="TAG", help="only the bookmarks with this tag")
-    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     export.set_defaults(run=cmd_export)
 
 
@@ -140,38 +137,11 @@ def cmd_note(ctx: Context) -> int:
     return 0
 
 
-def _write_export(target: Path, text: str) -> None:
-    """Write an export where the user said, as a shell redirect would (index/user_files.py):
-    through a symlink, into a FIFO or device, replacing only a regular file, in a new
-    file with the user's umask. A path that cannot be (a missing folder) is bad input (2),
-    a failing write (a full disk, /dev/full) a failure (1)."""
-    try:
-        write_user_file(target, text.encode("utf-8"), new_mode=user_mode())
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as error:
-        where = error.filename or target
-        raise BookmarkCommandError(f"{where}: cannot write the export: {error.strerror}") from None
-    except OSError as error:
-        why = error.strerror or str(error)
-        raise CommandFailed(f"{target}: cannot write the export: {why}") from None
-
-
 def cmd_export(ctx: Context) -> int:
     store = _store(ctx)
     papers = {paper.id: paper for paper in ctx.open().papers}
     items = bookmark_items(store.bookmarks, papers, ctx.args.tag)
     if ctx.args.tag is not None and not items:
         raise BookmarkCommandError(f"no bookmark has the tag {ctx.args.tag!r}")
-    text = EXPORTERS[ctx.args.format].export(items)
-    if ctx.args.output:
-        target = Path(ctx.args.output).expanduser()
-        _write_export(target, text)
-        if resolve_target(str(target))[1] != 1:  # -o /dev/stdout: nothing after the export
-            ctx.line(f"{len(items)} bookmarks written to {target}")
-    elif ctx.args.format == "json":
-        ctx.out.write(_json_lines(ctx, text))
-    else:
-        # Notes and titles are anyone's text: on stdout (a terminal, often) nothing in them
-        # may act as a control sequence. A file (-o) gets the export as it is.
-        text = safe_text(text)
-        ctx.out.write(text if text.endswith("\n") else text + "\n")
+    emit_export(ctx, EXPORTERS[ctx.args.format].export(items), f"{len(items)} bookmarks")
     return 0

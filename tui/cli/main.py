@@ -335,7 +335,7 @@ def log_dir() -> Path:
 
 
 #: Arguments that are text the user typed (not file names, which must stay as they are).
-_TEXT_ARGUMENTS = ("query", "id", "ids", "text", "tags")
+_TEXT_ARGUMENTS = ("query", "id", "ids", "text", "tags", "view")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

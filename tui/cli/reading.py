@@ -1,6 +1,7 @@
 """`paperterm read ID...`, `paperterm unread ID...`, and one view of the papers for `list` and
-`export`: `--view NAME`, `--unread` / `--read`, `--sort KEY` (same store and rules as the
-reader: index/library/reading.py, filters.py, sorting.py)."""
+`export` (a reading list): `--view NAME`, `--unread` / `--read`, `--sort KEY` (same store and
+rules as the reader: index/library/reading.py, filters.py, sorting.py; the formats are
+index/library/export.py's)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,17 @@ from dataclasses import dataclass
 
 from paperterm.index.library.affinity import TermVectors
 from paperterm.index.library.bookmarks import Bookmark
+from paperterm.index.library.export import EXPORTERS
+from paperterm.index.library.export_items import paper_items
 from paperterm.index.library.filters import (
     ALL,
     Filters,
     UnknownView,
+    ViewKey,
     all_tags,
     allowed_ids,
     like_seeds,
+    list_title,
     query_matches,
     resolve_view,
 )
@@ -24,6 +29,7 @@ from paperterm.index.library.reading import ReadingStore, mark_read, mark_unread
 from paperterm.index.library.sorting import DEFAULT_SORT, SORTS, SortKeys, effective_sort
 from paperterm.index.papers import Paper
 from paperterm.tui.cli.context import Context, UsageError, save_change
+from paperterm.tui.cli.exports import add_export_options, emit_export
 
 
 def add_reading_commands(
@@ -35,6 +41,14 @@ def add_reading_commands(
     unread = commands.add_parser("unread", parents=[common], help="mark papers unread")
     unread.add_argument("ids", nargs="+", metavar="ID")
     unread.set_defaults(run=cmd_unread)
+    export = commands.add_parser(
+        "export",
+        parents=[common],
+        help="export the papers of a view (a reading list): Markdown, BibTeX, RIS, CSV, JSON",
+    )
+    add_export_options(export)
+    add_view_options(export)
+    export.set_defaults(run=cmd_export, json=False)
 
 
 def add_view_options(parser: argparse.ArgumentParser) -> None:
@@ -93,6 +107,7 @@ class Selection:
     papers: list[Paper]
     reading: ReadingStore
     marks: dict[str, Bookmark]
+    view: ViewKey = ALL
 
     def record(self, paper: Paper) -> dict[str, object]:
         return paper_record(paper, self.reading, self.marks)
@@ -152,4 +167,16 @@ def select(ctx: Context) -> Selection:
         bookmarked=marks,
         scores=scores,
     )
-    return Selection(chosen, reading, marks)
+    return Selection(chosen, reading, marks, view)
+
+
+def cmd_export(ctx: Context) -> int:
+    """The view's papers in the chosen format, in the view's order; Markdown's heading names
+    the view (and `unread` / `read` when only those are in it)."""
+    selection = select(ctx)
+    args = ctx.args
+    title = list_title(selection.view, unread=args.unread, read=args.read)
+    items = paper_items(selection.papers, selection.marks)
+    written = f"{len(items)} paper{'s' * (len(items) != 1)}"
+    emit_export(ctx, EXPORTERS[args.format].text(items, title), written)
+    return 0
