@@ -219,7 +219,8 @@ class PaperList(ScrollView, can_focus=True):
         if index >= len(self.rows):
             return Strip.blank(width, base)
         row = self.rows[index]
-        unread = self.is_unread is not None and self.is_unread(row.id)
+        # A bookmark whose paper left the corpus is neither: there is nothing to read.
+        unread = self.is_unread is not None and not row.missing and self.is_unread(row.id)
         if self.is_unread is not None and not unread and not row.missing:
             base = base + self.get_component_rich_style("paper-list--read")
         if index == self.cursor:
