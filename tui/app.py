@@ -51,7 +51,7 @@ from paperterm.index.library.filters import ViewKey, list_title
 from paperterm.index.library.op_store import LibraryError, LibraryReadOnlyError, LibrarySaveError
 from paperterm.index.library.place import save_place
 from paperterm.index.library.reading import mark_read, mark_unread
-from paperterm.index.library.sorting import SORTS
+from paperterm.index.library.sorting import SORTS, SortKeys
 from paperterm.index.links import split_links
 from paperterm.index.papers import Paper
 from paperterm.index.search.store import BuildCancelled, OpenIndex
@@ -118,6 +118,12 @@ class ReadingSaveFailed(Message):
     def __init__(self, reason: str) -> None:
         super().__init__()
         self.reason = reason
+
+
+class SortKeysReady(Message):
+    def __init__(self, keys: SortKeys) -> None:
+        super().__init__()
+        self.keys = keys
 
 
 class IndexReady(Message):
@@ -254,6 +260,9 @@ class ReaderApp(App[int]):
         self.post_message(IndexReady(opened, searcher, list(self.session.warnings)))
         with self.state.search_lock:
             searcher.warm()  # the id -> document table, off the UI thread
+        keys = SortKeys(opened.papers)
+        keys.prepare()  # so that `s` onto title or newest is a pass, not a sort
+        self.post_message(SortKeysReady(keys))
 
     def _post_progress(self, done: int, total: int) -> None:
         self.post_message(IndexProgress(done, total))
@@ -264,6 +273,9 @@ class ReaderApp(App[int]):
         if first:
             self.main.go_to(self.state.place)  # where the reader was when it last ended
         self.main.papers_changed()
+
+    def on_sort_keys_ready(self, message: SortKeysReady) -> None:
+        self.state.adopt_sort_keys(message.keys)
 
     def on_index_progress(self, message: IndexProgress) -> None:
         self.state.index_percent = 100 * message.done // max(1, message.total)

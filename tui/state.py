@@ -189,6 +189,12 @@ class ReaderState:
         self.search_matches = {}
         self.ranking = None
 
+    def adopt_sort_keys(self, keys: SortKeys) -> None:
+        """Sort keys a worker prepared (`SortKeys.prepare`), when they are of the papers
+        shown (the corpus may have changed since)."""
+        if keys.papers is self.papers:
+            self.sort_keys = keys
+
     def corpus_loaded(self, papers: list[Paper], problems: list[str], building: bool) -> None:
         self.set_papers(papers)
         self.warnings = list(dict.fromkeys([*problems, *self.place_warnings]))

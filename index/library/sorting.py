@@ -82,6 +82,12 @@ class SortKeys:
             list(self.papers), _paper_id, sort, read=read, bookmarked=bookmarked, scores=scores
         )
 
+    def prepare(self) -> None:
+        """Compute the fixed orders (title, newest) now, in a worker: the first `s` onto one
+        then costs a pass over the corpus, not a sort (at 50,000 papers ~150 ms of CPU)."""
+        for sort in ("title", "newest"):
+            self.ordered(sort)
+
     @property
     def position(self) -> dict[str, int]:
         if self._position is None:

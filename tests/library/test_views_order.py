@@ -150,3 +150,14 @@ def test_the_whole_corpus_in_order_is_the_corpus_sorted(sort):
     expected = keys.order(list(IDS), str, "corpus" if sort == "relevance" else sort, **extra)
     assert whole == expected
     assert keys.ordered(sort, **extra) == keys.ordered(sort, **extra)  # cached or recomputed alike
+
+
+@pytest.mark.parametrize("sort", ["title", "newest"])
+def test_orders_prepared_in_advance_are_the_orders(sort):
+    prepared = SortKeys(PAPERS)
+    prepared.prepare()
+    assert [p.id for p in prepared.ordered(sort)] == keys_order(sort)
+
+
+def keys_order(sort: str) -> list[str]:
+    return SortKeys(PAPERS).order(list(IDS), str, sort)
