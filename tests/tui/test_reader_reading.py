@@ -145,6 +145,9 @@ async def test_R_asks_then_marks_the_whole_view_read(reader):
         assert f"Mark the {len(in_view)} unread papers in view read? (y: yes" in flat(
             screen_text(app)
         )
+        box, text = app.screen.query_one("#confirm-box"), app.screen.query_one("#confirm-text")
+        assert text.size.width <= box.content_size.width  # wrapped in the box, not cut
+        assert text.size.height >= 2
         await pilot.press("n")  # any other key: no
         await settle(pilot)
         assert read_on_disk(app) == set()
