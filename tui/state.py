@@ -162,6 +162,9 @@ class ReaderState:
         self.problems: dict[str, str] = {}  # "reading", "searches" -> why it is off
         #: The "like my bookmarks" scores while that order is on (else None).
         self.ranking: Ranking | None = None
+        #: Whether the main list is in the "like my bookmarks" order now (the detail then
+        #: says why a paper ranks where it does).
+        self.like_order = False
         self._vectors: TermVectors | None = None
         self._vectors_of: list[Paper] | None = None
         self._vectors_lock = threading.Lock()
@@ -240,9 +243,14 @@ class ReaderState:
 
     def like_reasons(self, paper_id: str) -> list[str]:
         """Why the "like my bookmarks" order ranks `paper_id` high (the words it shares with
-        the bookmarks), while that order is on."""
+        the bookmarks), while that order is on; none for a paper it ranks last (read or
+        bookmarked)."""
         ranking, vectors = self.ranking, self.vectors
-        if ranking is None or vectors is None or ranking.scores.get(paper_id, 0) <= 0:
+        if not self.like_order or ranking is None or vectors is None:
+            return []
+        if self.reading.is_read(paper_id) or self.bookmarks.is_bookmarked(paper_id):
+            return []
+        if ranking.scores.get(paper_id, 0) <= 0:
             return []
         return vectors.reasons(paper_id, ranking.centroid)
 

@@ -326,6 +326,12 @@ async def test_like_my_bookmarks_ranks_unread_papers_and_says_why(reader):
         reasons = app.state.like_reasons(first.id)
         assert reasons
         assert f"like your bookmarks: {', '.join(reasons)}" in flat(screen_text(app))
+        assert app.state.like_reasons(caduceus) == []  # the bookmark itself: no reason
+        screen.set_sort("title")  # another order: the reasons go
+        await settle(pilot)
+        screen.paper_list.move_to(row_ids(app).index(first.id))
+        await settle(pilot)
+        assert "like your bookmarks" not in flat(screen_text(app))
 
 
 async def test_a_reading_state_changed_elsewhere_shows_after_a_poll(reader, data_dir):

@@ -526,6 +526,7 @@ class MainScreen(PaperScreen):
         """The sort that applies now; for "like my bookmarks", the ranking is asked for if
         the bookmarks changed since the last one (the view is sorted again when it comes)."""
         sort = effective_sort(self.sort, self.searching)
+        self.state.like_order = sort == "like"
         if sort == "like":
             seeds = self._seeds()
             if seeds != self._like_seeds:
