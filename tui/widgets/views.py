@@ -13,8 +13,8 @@ from textual.widgets.option_list import Option
 
 from paperterm.index.library.filters import ViewKey
 from paperterm.index.text.display import one_line
+from paperterm.tui.rows import fit
 from paperterm.tui.view import ViewEntry
-from paperterm.tui.widgets.paper_list import fit
 
 CURRENT = "▸"
 
