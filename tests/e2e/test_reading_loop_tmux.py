@@ -9,7 +9,7 @@ import re
 import pytest
 from e2e_sandbox import Sandbox, paperterm_argv
 from reader_flow import ALL_PAPERS
-from tmux_pane import TmuxServer, wait_for, wait_for_exit
+from tmux_pane import WAIT_SECONDS, TmuxServer, wait_for, wait_for_exit, wait_until
 
 pytestmark = pytest.mark.slow  # end-to-end
 
@@ -40,8 +40,13 @@ def test_read_through_quit_and_come_back(
     again = tmux.start(paperterm_argv(), title="paperterm-e2e-again")
     screen = wait_for(again, UNREAD_ONLY)
     assert "1/34" in screen
-    detail = screen.split("────")[-1]  # the detail pane, below the list
-    assert titles[ids[4]][:30] in detail
+
+    def detail() -> str | None:  # the detail pane, below the list (drawn after the list)
+        shown = again.screen().split("────")[-1]
+        return shown if titles[ids[4]][:30] in shown else None
+
+    wait_until(again, detail, "the detail of the paper the reader was on", WAIT_SECONDS)
+    assert "1/34" in again.screen()
     again.keys("q")
     assert wait_for_exit(again) == 0
 
