@@ -334,6 +334,19 @@ async def test_like_my_bookmarks_ranks_unread_papers_and_says_why(reader):
         assert "like your bookmarks" not in flat(screen_text(app))
 
 
+async def test_s_builds_what_like_my_bookmarks_needs_on_the_way_to_it(reader):
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")  # no bookmarks: nothing to rank by, nothing built
+        await settle(pilot)
+        assert app.state.vectors is None
+        await pilot.press("b", "s")  # title, then unread first, newest, like
+        await settle(pilot)
+        assert "sort: unread first" in status_line(app)
+        assert app.state.vectors is not None
+
+
 async def test_a_reading_state_changed_elsewhere_shows_after_a_poll(reader, data_dir):
     app = reader()
     async with app.run_test(size=(80, 24)) as pilot:

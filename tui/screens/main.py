@@ -809,7 +809,18 @@ class MainScreen(PaperScreen):
         self.toggle_unread_only()
 
     def action_cycle_sort(self) -> None:
-        self.set_sort(next_sort(self.sort, self.searching))
+        sort = next_sort(self.sort, self.searching)
+        self.set_sort(sort)
+        state = self.state
+        building = any(w.group == "vectors" and not w.is_finished for w in self.workers)
+        if sort != "like" and state.bookmarks.bookmarks and state.vectors is None and not building:
+            self._build_vectors()  # the cycle is on its way to "like my bookmarks"
+
+    @work(thread=True, exit_on_error=False, group="vectors")
+    def _build_vectors(self) -> None:
+        """The term vectors "like my bookmarks" ranks with (0.15 s of CPU at 2,600 papers),
+        built while `s` cycles towards it, so that reaching it costs a ranking only."""
+        self.state.term_vectors()
 
     def action_mark_view_read(self) -> None:
         """`R`: every paper in view read, after a one-key question."""
