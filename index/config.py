@@ -16,6 +16,7 @@ from typing import Any
 
 from platformdirs import user_config_dir, user_data_dir
 
+from paperterm.index.library.searches import SavedSearch
 from paperterm.index.sources.files import SourceSpec
 from paperterm.index.toml_text import TomlSyntaxError, parse_toml
 from paperterm.index.user_files import read_regular_file
@@ -39,10 +40,14 @@ _TOP_KEYS = {
     "search": dict,
     "ui": dict,
     "keys": dict,
+    "reading": dict,
+    "searches": list,
 }
 _SEARCH_KEYS: dict[str, type] = {"limit": int, "debounce_ms": int}
 _UI_KEYS: dict[str, type] = {"theme": str, "side_by_side_min_width": int}
 _SOURCE_KEYS: dict[str, type] = {"path": str, "collection": str}
+_READING_KEYS: dict[str, type] = {"mark_on_dwell_ms": int}
+_SAVED_SEARCH_KEYS: dict[str, type] = {"name": str, "query": str}
 
 
 class ConfigError(Exception):
@@ -60,6 +65,9 @@ class Config:
     debounce_ms: int = 60
     theme: str | None = None
     side_by_side_min_width: int = 100
+    #: Mark a paper read once the cursor has rested on it this long (0: only when opened).
+    mark_on_dwell_ms: int = 0
+    searches: list[SavedSearch] = field(default_factory=list)
     keys: dict[str, str] = field(default_factory=dict)
     key_lines: dict[str, int] = field(default_factory=dict)
     #: Lines of the values checked after loading (by the reader), by dotted key.
@@ -185,6 +193,12 @@ def parse_config(text: str, path: Path | None = None) -> Config:
     config.side_by_side_min_width = _number(
         ui, "side_by_side_min_width", config.side_by_side_min_width, "ui", path, locate
     )
+    reading = raw.get("reading", {})
+    _check_keys(reading, _READING_KEYS, "reading", path, locate)
+    config.mark_on_dwell_ms = _number(
+        reading, "mark_on_dwell_ms", config.mark_on_dwell_ms, "reading", path, locate
+    )
+    config.searches = _saved_searches(raw.get("searches", []), path, locate)
     for name, value in raw.get("keys", {}).items():
         line = locate.key("keys", name)
         if not isinstance(value, str) or not value.strip():
@@ -194,6 +208,27 @@ def parse_config(text: str, path: Path | None = None) -> Config:
         config.keys[name] = value
         config.key_lines[name] = line
     return config
+
+
+def _saved_searches(tables: list[object], path: Path | None, locate: _Locator) -> list[SavedSearch]:
+    """`[[searches]]`: each a table with a non-empty `name` (unique) and a `query`."""
+    searches: list[SavedSearch] = []
+    for number, table in enumerate(tables, start=1):
+        where = f"searches[{number}]"
+        line = locate.section("searches", number)
+        if not isinstance(table, dict):
+            raise ConfigError(_where(path, line, where, "must be a table ([[searches]])"))
+        _check_keys(table, _SAVED_SEARCH_KEYS, "searches", path, locate)
+        for key in ("name", "query"):
+            if key not in table:
+                raise ConfigError(_where(path, line, where, f"needs a {key}"))
+        name = " ".join(table["name"].split())
+        if not name:
+            raise ConfigError(_where(path, line, f"{where}.name", "must not be empty"))
+        if any(search.name == name for search in searches):
+            raise ConfigError(_where(path, line, f"{where}.name", f"{name!r} is used twice"))
+        searches.append(SavedSearch(name, table["query"].strip()))
+    return searches
 
 
 def check_key_ids(config: Config, known: Iterable[str]) -> None:
@@ -213,6 +248,8 @@ BOUNDS = {
     "search.debounce_ms": (0, 2_000),
     # 40 columns is the smallest window the reader draws in; no terminal is 1,000 wide.
     "ui.side_by_side_min_width": (40, 1_000),
+    # 0 is off; past a minute on one row nobody is skimming any more.
+    "reading.mark_on_dwell_ms": (0, 60_000),
 }
 
 
@@ -302,11 +339,15 @@ class _Locator:
         # U+2028, U+0085, form feeds..., which TOML strings may hold, and miscount lines.
         self.lines = text.split("\n")
 
-    def section(self, section: str) -> int:
+    def section(self, section: str, nth: int = 1) -> int:
+        """The line of the `nth` header of `section` (`[[searches]]` repeats), else 0."""
+        seen = 0
         for number, line in enumerate(self.lines, start=1):
             match = self._HEADER.match(line)
             if match and match.group(1).strip("\"'") == section:
-                return number
+                seen += 1
+                if seen == nth:
+                    return number
         return 0
 
     def key(self, section: str, key: str) -> int:

@@ -1,20 +1,25 @@
-"""What the reader shows, decided without Textual: rows, filters, counts, links.
+"""What the reader shows, decided without Textual: rows, counts, the sidebar's entries,
+links, the search note.
 
-Kept apart from the widgets so the rules (which papers are in view, how the count reads,
-when a link can be opened locally) are plain functions with plain tests.
+Kept apart from the widgets so the rules (rows, how the counts read, when a link can be
+opened locally, how the note fits) are plain functions with plain tests. Which papers are
+in view is decided in index/library/filters.py, shared with the CLI.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from operator import attrgetter
 
 from rich.cells import cell_len
 
 from paperterm.index.library.bookmarks import Bookmark
-from paperterm.index.library.filters import paper_ids
+from paperterm.index.library.filters import ALL, ViewKey, all_tags, paper_ids
+from paperterm.index.library.searches import SavedSearch
 from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
 from paperterm.index.text.display import one_line
@@ -33,47 +38,62 @@ class Row:
         return self.paper is None
 
 
-def paper_rows(papers: Sequence[Paper], allowed: set[str] | None) -> Sequence[Row]:
-    """The papers in corpus order, restricted to `allowed`. Every paper's row is made only
-    when the list looks at it (50,000 rows, ~24 on screen)."""
-    if allowed is None:
-        return PaperRows(papers)
-    ids = paper_ids(papers)
-    return [Row(ids[i], papers[i]) for i in range(len(ids)) if ids[i] in allowed]
-
-
 class PaperRows(Sequence[Row]):
-    """A row for each paper, made when asked for (the paper read then, from a `PaperList`)."""
+    """The rows of the papers at `positions` (None: every paper, in corpus order). A row is
+    made when the list looks at it (the paper read then, from a `PaperList`): 50,000 rows,
+    ~24 on screen."""
 
-    def __init__(self, papers: Sequence[Paper]) -> None:
+    def __init__(self, papers: Sequence[Paper], positions: Sequence[int] | None = None) -> None:
         self.papers = papers
+        self.positions = positions
+        self._ids: list[str] | None = None
         self._index: dict[str, int] | None = None
 
     def __len__(self) -> int:
-        return len(self.papers)
+        return len(self.papers) if self.positions is None else len(self.positions)
 
     def __getitem__(self, index):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        paper = self.papers[index]
+        position = index if self.positions is None else self.positions[index]
+        paper = self.papers[position]
         return Row(paper.id, paper)
+
+    @property
+    def ids(self) -> list[str]:
+        """The rows' ids, read from a `PaperList`'s rows file, not its papers."""
+        if self._ids is None:
+            ids = paper_ids(self.papers)
+            positions = range(len(ids)) if self.positions is None else self.positions
+            self._ids = list(map(ids.__getitem__, positions))
+        return self._ids
 
     def index_of(self, paper_id: str) -> int | None:
         """Where the paper's row is, without making the rows before it."""
         find = getattr(self.papers, "index_of", None)
-        if find is not None:
-            return find(paper_id)
-        if self._index is None:
-            self._index = {paper.id: index for index, paper in enumerate(self.papers)}
+        if find is not None and self.positions is None:
+            found: int | None = find(paper_id)
+            return found
+        if self._index is None:  # the first row of an id, as `list.index` finds it
+            ids = self.ids
+            self._index = dict(zip(reversed(ids), range(len(ids) - 1, -1, -1), strict=True))
         return self._index.get(paper_id)
 
     def several_collections(self) -> bool:
-        """Whether the papers come from more than one collection (a paper's first is its
-        own); a `PaperList` says from its rows file's header, reading no paper."""
+        """Whether the rows' papers come from more than one collection (a paper's first is
+        its own; stops at the second); a `PaperList` says from its rows file, reading no
+        paper (from its header when every paper is listed)."""
         firsts = getattr(self.papers, "first_collections", None)
-        if firsts is not None:
+        if firsts is not None and (len(firsts) < 2 or self.positions is None):
             return len(firsts) > 1
-        return len({paper.collection for paper in self.papers}) > 1
+        row = getattr(self.papers, "row", None)
+        seen: set[str] = set()
+        for position in range(len(self.papers)) if self.positions is None else self.positions:
+            names = row(position)[3] if row is not None else ()
+            seen.add(names[0] if names else self.papers[position].collection)
+            if len(seen) > 1:
+                return True
+        return False
 
 
 def row_index(rows: Sequence[Row], paper_id: str) -> int | None:
@@ -95,6 +115,56 @@ def missing_rows(
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class ViewEntry:
+    """A line of the views sidebar: a view with its unread and total counts (None while a
+    saved search waits for the index), or a heading (`key` None)."""
+
+    key: ViewKey | None
+    label: str
+    unread: int | None = None
+    total: int | None = None
+
+
+def view_entries(
+    papers: Sequence[Paper],
+    collection_ids: Mapping[str, Sequence[str]],
+    marks: Mapping[str, Bookmark],
+    read: Container[str],
+    searches: Sequence[SavedSearch],
+    matches: Mapping[str, Sequence[str]],
+) -> list[ViewEntry]:
+    """The sidebar: all papers, then the collections, the tags and the saved searches, each
+    with its counts. Counting is one pass over each view's ids, in C (`map`): 50,000 papers
+    in 100 collections take ~5 ms, where Python loops took 25."""
+
+    def counted(key: ViewKey, label: str, ids: Sequence[str] | None) -> ViewEntry:
+        if ids is None:
+            return ViewEntry(key, label)
+        return ViewEntry(key, label, len(ids) - sum(map(read.__contains__, ids)), len(ids))
+
+    entries = [counted(ALL, "All papers", paper_ids(papers))]
+    if len(collection_ids) > 1:
+        entries.append(ViewEntry(None, "Collections"))
+        for name, ids in collection_ids.items():
+            entries.append(counted(ViewKey("collection", name), name, ids))
+    tags = all_tags(marks)
+    if tags:
+        entries.append(ViewEntry(None, "Tags"))
+        for tag in tags:
+            lower = tag.lower()
+            ids = [i for i, mark in marks.items() if lower in (t.lower() for t in mark.tags)]
+            entries.append(counted(ViewKey("tag", tag), tag, ids))
+    if searches:
+        entries.append(ViewEntry(None, "Searches"))
+        for search in searches:
+            entries.append(
+                counted(ViewKey("search", search.name), search.name, matches.get(search.name))
+            )
+    return entries
+
+
+_paper_id = attrgetter("id")
 #: Lines the search note may take under the search box.
 NOTE_LINES = 2
 _NOTE_JOIN = " · "
@@ -161,12 +231,32 @@ def count_text(in_view: int, total: int, filtered: bool) -> str:
     return f"{total} {noun}"
 
 
-def unsaved_text(pending: int) -> str:
-    """The status line's part for bookmark changes a failed save left in memory ("" when
-    there are none): visible until they are saved, since a toast is easily missed."""
+def unread_text(unread: int, shown: int, in_view: int) -> str:
+    """`35 unread` among the papers in view; when a search lists fewer than it found, the
+    count is of those listed: `35 unread in the first 200`."""
+    if shown < in_view:
+        return f"{unread} unread in the first {shown}"
+    return f"{unread} unread"
+
+
+def read_note(when: datetime | None) -> str:
+    """The detail pane's line about reading: `unread`, or when it was read (local time)."""
+    if when is None:
+        return "unread"
+    return f"read {when.astimezone():%Y-%m-%d %H:%M}"
+
+
+def position_text(cursor: int, rows: int) -> str:
+    """`12/38`: the cursor's row and the rows listed ("" for an empty list)."""
+    return f"{cursor + 1}/{rows}" if rows else ""
+
+
+def unsaved_text(pending: int, what: str = "bookmark") -> str:
+    """The status line's part for changes a failed save left in memory ("" when there are
+    none): visible until they are saved, since a toast is easily missed."""
     if not pending:
         return ""
-    return f"{pending} bookmark change{'s' if pending != 1 else ''} not saved"
+    return f"{pending} {what} change{'s' if pending != 1 else ''} not saved"
 
 
 def citation(paper: Paper) -> str:

@@ -42,7 +42,7 @@ ROWS = b"rows\0\0\0\0"
 SOURCE = b"source\0\0"
 
 #: What the list shows of a paper, in the order a rows file keeps it.
-ROW_FIELDS = ("id", "name", "title", "collections", "year", "authors")
+ROW_FIELDS = ("id", "name", "title", "collections", "year", "authors", "arxiv_id")
 #: Authors a row keeps (the list shows a few; the paper has them all).
 ROW_AUTHORS = 3
 
@@ -145,6 +145,7 @@ def paper_row(paper: Paper) -> tuple[Any, ...]:
         tuple(paper.collections),
         paper.year,
         tuple(paper.authors[:ROW_AUTHORS]),
+        paper.arxiv_id,
     )
 
 
@@ -179,6 +180,8 @@ class PaperList(Sequence[Paper]):
     def __init__(self, papers: RecordFile, rows: RecordFile) -> None:
         if tuple(papers.header.get("fields", ())) != PAPER_FIELDS:
             raise RecordFileError(f"{papers.path}: written by another version")
+        if tuple(rows.header.get("fields", ())) != ROW_FIELDS:
+            raise RecordFileError(f"{rows.path}: written by another version")
         if len(papers) != len(rows):
             raise RecordFileError(f"{papers.path}: {len(papers)} papers but {len(rows)} rows")
         self._file = papers
@@ -223,11 +226,17 @@ class PaperList(Sequence[Paper]):
         row: tuple[Any, ...] = self._rows.get(index)
         return row
 
+    def rows(self) -> list[tuple[Any, ...]]:
+        """Every paper's row (`ROW_FIELDS`), in order: what sorts and counts need, without
+        reading a paper."""
+        with no_collection():
+            rows: list[tuple[Any, ...]] = self._rows.all()
+        return rows
+
     @property
     def ids(self) -> list[str]:
         if self._ids is None:
-            with no_collection():
-                self._ids = [row[0] for row in self._rows.all()]
+            self._ids = [row[0] for row in self.rows()]
         return self._ids
 
     def index_of(self, paper_id: str) -> int | None:

@@ -131,6 +131,21 @@ def screen_text(app: App) -> str:
     return "\n".join("".join(segment.text for segment in strip) for strip in strips)
 
 
+def row_ids(app: ReaderApp) -> list[str]:
+    """The ids of the main list's rows, in order."""
+    return [row.id for row in app.main.paper_list.rows]
+
+
+def status_line(app: App) -> str:
+    """The screen's last line: the status line."""
+    return screen_text(app).splitlines()[-1]
+
+
+def said(app: App) -> list[str]:
+    """The notifications' texts, oldest first."""
+    return [notification.message for notification in app._notifications]
+
+
 def flat(text: str) -> str:
     """`text` with every run of white space (line ends too) as one space."""
     return " ".join(text.split())

@@ -9,6 +9,7 @@ from generated import write_generated_corpus
 from reader_helpers import reader_of, screen_text, settle, type_text, until
 
 from paperterm.index.config import Config
+from paperterm.index.library.sorting import SortKeys
 from paperterm.index.search import build as build_module
 from paperterm.index.search.records import PaperList
 from paperterm.index.session import Session
@@ -27,12 +28,39 @@ async def test_a_warm_start_reads_only_the_papers_on_screen(tmp_path):
         await settle(pilot)
         papers = app.state.papers
         assert isinstance(papers, PaperList) and len(papers) == 2000
-        assert "2000 papers · index ready" in screen_text(app)
+        assert "2000 papers · 2000 unread · 1/2000 · index ready" in screen_text(app)
         assert _loaded(papers) <= 40  # the rows on screen, the one in the detail pane
         await pilot.press("G")
         await settle(pilot)
         assert _loaded(papers) <= 80
         assert app.main.paper_list.current.id == papers.ids[-1]
+
+
+async def test_sorts_and_counts_over_a_built_index_read_only_the_papers_shown(tmp_path):
+    # Issue 13's sorts, unread counts and sidebar counts take ids, titles and years from
+    # the rows file: over 2,000 papers they read no more papers than the screen shows.
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, 2000)
+    Session.create(tmp_path / "data", [corpus], Config()).open()
+    app = reader_of([corpus], tmp_path / "data")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        papers = app.state.papers
+        assert isinstance(papers, PaperList)
+        await pilot.press("s")  # title
+        await settle(pilot)
+        by_title = list(app.main.paper_list.ids)
+        await pilot.press("space", "space", "s", "v")  # two read; unread first; the sidebar
+        await settle(pilot)
+        # three orders' screens (~28 rows each), the details and related papers: not 2,000
+        assert _loaded(papers) <= 150
+        read = app.state.reading.entries
+        assert len(read) == 2
+        assert "1998 unread" in screen_text(app)
+        in_memory = SortKeys(list(papers))
+        assert by_title == [in_memory.ids[i] for i in in_memory.ordered("title")]
+        expected = [in_memory.ids[i] for i in in_memory.ordered("unread", read=read)]
+        assert list(app.main.paper_list.ids) == expected
 
 
 async def test_a_first_launch_lists_what_is_read_and_searches_what_is_indexed(
