@@ -49,6 +49,7 @@ from paperterm.index.session import Session
 from paperterm.index.text.display import one_line, safe_text
 from paperterm.index.user_files import user_mode, write_user_file
 from paperterm.tui import keys
+from paperterm.tui.contexts import CONTEXTS
 from paperterm.tui.clipboard import Clipboard, CopyReport, copy_message
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.dialogs import (
@@ -526,7 +527,7 @@ def check_theme(config: Config) -> None:
 
 def check_reader_config(config: Config) -> dict[str, str]:
     """The reader's own config checks (`[keys]`, `ui.theme`); the keymap to apply."""
-    keymap = keys.check_keymap(config)
+    keymap = keys.check_keymap(config, CONTEXTS)
     check_theme(config)
     return keymap
 
