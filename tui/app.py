@@ -49,8 +49,8 @@ from paperterm.index.session import Session
 from paperterm.index.text.display import one_line, safe_text
 from paperterm.index.user_files import user_mode, write_user_file
 from paperterm.tui import keys
-from paperterm.tui.contexts import CONTEXTS
 from paperterm.tui.clipboard import Clipboard, CopyReport, copy_message
+from paperterm.tui.contexts import CONTEXTS
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.dialogs import (
     HelpScreen,

@@ -132,11 +132,11 @@ def test_a_reserved_key_a_binding_has_by_default_stays():
 
 def test_every_screen_has_a_key_context():
     """A screen without a context would escape the clash check."""
+    from textual.screen import Screen
+
     import paperterm.tui.screens.dialogs as dialogs
     import paperterm.tui.screens.main as main
     import paperterm.tui.screens.read as read
-    from textual.screen import Screen
-
     from paperterm.tui.contexts import SCREEN_CONTEXTS
 
     screens = {
