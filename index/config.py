@@ -36,7 +36,7 @@ _TOP_KEYS = {
     "keys": dict,
 }
 _SEARCH_KEYS: dict[str, type] = {"limit": int, "debounce_ms": int}
-_UI_KEYS: dict[str, type] = {"theme": str, "side_by_side_min_width": int}
+_UI_KEYS: dict[str, type] = {"theme": str, "side_by_side_min_width": int, "footer": bool}
 _SOURCE_KEYS: dict[str, type] = {"path": str, "collection": str}
 
 
@@ -54,6 +54,8 @@ class Config:
     debounce_ms: int = 60
     theme: str | None = None
     side_by_side_min_width: int = 100
+    #: Whether the reader shows the footer of keys (the status line's hint stays).
+    footer: bool = True
     keys: dict[str, str] = field(default_factory=dict)
     key_lines: dict[str, int] = field(default_factory=dict)
     #: Lines of the values checked after loading (by the reader), by dotted key.
@@ -156,6 +158,7 @@ def parse_config(text: str, path: Path | None = None) -> Config:
     config.side_by_side_min_width = _number(
         ui, "side_by_side_min_width", config.side_by_side_min_width, "ui", path, locate
     )
+    config.footer = ui.get("footer", config.footer)
     for name, value in raw.get("keys", {}).items():
         line = locate.key("keys", name)
         if not isinstance(value, str) or not value.strip():

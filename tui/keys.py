@@ -352,3 +352,35 @@ class KeyLabels:
     def __call__(self, binding_id: str) -> str:
         binding = BY_ID[binding_id].binding()
         return "/".join(self._display(binding.with_key(key)) for key in self._keys[binding_id])
+
+
+# --- the footer ------------------------------------------------------------------------------
+
+#: The most keys the footer shows (then the help key, for the rest).
+FOOTER_MOST = 7
+
+
+@cache
+def _typed_keys() -> frozenset[str]:
+    from textual.keys import _character_to_key
+
+    printable = (chr(code) for code in range(32, 127))
+    return frozenset(_character_to_key(char) for char in printable) | {"space"}
+
+
+def typed(key: str) -> bool:
+    """Whether a text box takes `key` as text (so no binding acts on it while typing)."""
+    return key in _typed_keys() or (len(key) == 1 and key.isprintable())
+
+
+def footer_ids(active: Iterable[tuple[str, str]], typing: bool) -> list[str]:
+    """The ids the footer shows, most useful first: of the (binding id, key) pairs active
+    now, those the table ranks for the footer; while typing in a box, not those whose key
+    the box takes as text."""
+    ranks: dict[str, int] = {}
+    for binding_id, key in active:
+        spec = BY_ID.get(binding_id)
+        if spec is None or not spec.footer or (typing and typed(key)):
+            continue
+        ranks[binding_id] = spec.footer
+    return sorted(ranks, key=lambda binding_id: ranks[binding_id])[:FOOTER_MOST]

@@ -28,9 +28,9 @@ from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.state import ReaderState
+from paperterm.tui.status import STATE, Part, collection_part, count_part, filter_part
 from paperterm.tui.view import (
     Row,
-    count_text,
     fit_note,
     missing_rows,
     paper_rows,
@@ -455,36 +455,44 @@ class MainScreen(PaperScreen):
             widget.update(Text(text), layout=layout)
 
     def update_status(self) -> None:
+        """The facts first (the count, what narrows the view), which stay at every width;
+        then the states no toast repeats (unsaved changes, read-only bookmarks, indexing);
+        then what makes room first (the index's state, warnings, the key hint)."""
         state = self.state
-        parts = [count_text(self.view.in_view, len(state.papers), self.filtered)]
+        parts = [count_part(self.view.in_view, len(state.papers), self.filtered)]
+        if self.filters.bookmarks_only:
+            parts.append(filter_part("bookmarks only", "★ only"))
+        if self.filters.collection is not None:
+            parts.append(collection_part(self.filters.collection))
+        unsaved = unsaved_text(len(state.bookmarks.pending))
+        if unsaved:
+            parts.append(Part(unsaved, keep=STATE, short=f"{len(state.bookmarks.pending)} unsaved"))
+        elif state.bookmarks_problem:
+            read_only = state.bookmarks.read_only
+            parts.append(
+                Part(
+                    "bookmarks read-only" if read_only else "bookmarks not saved",
+                    keep=STATE,
+                    short="read-only" if read_only else "not saved",
+                )
+            )
         index_state = state.index_state
-        parts.append(
-            {
+        if index_state in ("loading", "opening", "indexing"):
+            text = {
                 "loading": "loading papers…",
                 "opening": "opening the index…",
                 "indexing": f"indexing {state.index_percent}%",
-                "ready": "index ready",
-                "memory": "in-memory index",
-                "failed": "index failed",
             }[index_state]
-        )
-        if self.filters.bookmarks_only:
-            parts.append("bookmarks only")
-        if self.filters.collection is not None:
-            parts.append(f"collection: {one_line(self.filters.collection, 30)}")
-        unsaved = unsaved_text(len(state.bookmarks.pending))
-        if unsaved:
-            parts.append(unsaved)
-        elif state.bookmarks_problem:
-            parts.append(
-                "bookmarks read-only" if state.bookmarks.read_only else "bookmarks not saved"
-            )
+            parts.append(Part(text, keep=STATE - 1))
+        else:
+            text = {"ready": "index ready", "memory": "in-memory index", "failed": "index failed"}[
+                index_state
+            ]
+            parts.append(Part(text, keep=1 if index_state == "ready" else STATE - 1))
         if state.warnings:
             count = len(state.warnings)
-            parts.append(f"{count} warning{'s' if count != 1 else ''}")
-        self._set_text("#status", " · ".join(parts), layout=False)
-        hint = f"{state.key_text('help')} keys  {state.key_text('command_palette')} commands"
-        self._set_text("#status-keys", hint)
+            parts.append(Part(f"{count} warning{'s' if count != 1 else ''}", keep=2))
+        self.status_line.set_parts([*parts, *self.hint_part()])
         self.set_class(index_state in ("loading", "indexing"), "-indexing")
         self._update_note()
         problem = state.bookmarks_problem

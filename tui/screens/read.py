@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import Label
 
 from paperterm.index.search.hits import Matcher
+from paperterm.index.text.display import one_line
 from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.state import ReaderState
+from paperterm.tui.status import STATE, Part
 from paperterm.tui.view import Row, unsaved_text
 from paperterm.tui.widgets.detail import PaperDetail
 
@@ -35,17 +35,24 @@ class ReadScreen(PaperScreen):
         detail.focus()
         self.request_related(detail)
         self._update_status()
-        self.query_one("#status-keys", Label).update(Text(f"{self.state.key_text('help')} keys"))
 
     def _update_status(self) -> None:
-        """Key hints, after the count of unsaved bookmark changes when there are some."""
-        key = self.state.key_text
-        hints = (
-            f"{key('close_reader')} back  {key('bookmark')} bookmark  "
-            f"{key('copy_link')} copy link  {key('open_link')} open"
-        )
-        unsaved = unsaved_text(len(self.state.bookmarks.pending))
-        self.query_one("#status", Label).update(Text(f"{unsaved} · {hints}" if unsaved else hints))
+        """Unsaved bookmark changes when there are some, then (when the footer is off) the
+        main keys, then the paper's collection."""
+        parts = []
+        pending = len(self.state.bookmarks.pending)
+        if pending:
+            parts.append(Part(unsaved_text(pending), keep=STATE, short=f"{pending} unsaved"))
+        if not self.state.config.footer:
+            key = self.state.key_text
+            hints = (
+                f"{key('close_reader')} back  {key('bookmark')} bookmark  "
+                f"{key('copy_link')} copy link  {key('help')} keys"
+            )
+            parts.append(Part(hints, keep=1))
+        if self.row.paper is not None:
+            parts.append(Part(one_line(self.row.paper.collection), keep=0))
+        self.status_line.set_parts(parts)
 
     def _show(self, reset: bool) -> None:
         mark = self.state.bookmarks.get(self.row.id)
