@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 from textual import events, work
 from textual.app import App, SystemCommand
-from textual.markup import escape as escape_markup
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
@@ -460,23 +459,28 @@ class ReaderApp(App[int]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.state.key_text))
+            first = getattr(self.screen, "KEY_SCOPES", ())
+            self.push_screen(HelpScreen(self.state.key_text, first))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The key table's commands (the app's, and the main screen's over it), each with
+        its key; the collections, the exports, the warnings; Textual's theme picker."""
         main = self.main
-        yield SystemCommand(
-            "Bookmarks only",
-            "Show only bookmarked papers (toggle)",
-            main.toggle_bookmarks_only,
-        )
-        yield SystemCommand(
-            "Show all papers",
-            "Clear the search, bookmarks-only and collection filters",
-            main.clear_all,
-        )
+        for spec in keys.SPECS:
+            if not spec.command or spec.scope not in ("app", "main"):
+                continue
+            if spec.scope == "main" and screen is not main:
+                continue
+            target: App | Screen = self if spec.scope == "app" else main
+            key = self.state.key_text(spec.id)
+            yield SystemCommand(
+                palette_text(f"{spec.description} · {key}"),
+                palette_text(f"key {key} · name in [keys]: {spec.id}"),
+                lambda action=spec.action, target=target: self.run_action(action, target),
+            )
         for name in self.state.collections:
             yield SystemCommand(
-                f"Collection: {escape_markup(one_line(name))}",  # the palette reads markup
+                palette_text(f"Collection: {one_line(name)}"),
                 "Show only the papers of this collection",
                 lambda name=name: main.set_collection(name),
             )
@@ -490,9 +494,8 @@ class ReaderApp(App[int]):
             yield SystemCommand(
                 "Warnings", "Show the problems found at start-up", self.show_warnings
             )
-        yield SystemCommand("Keys", "Show every key", self.action_help)
         for command in super().get_system_commands(screen):
-            if command.title in ("Theme", "Quit"):
+            if command.title == "Theme":
                 yield command
 
     def show_warnings(self) -> None:
@@ -509,6 +512,12 @@ class ReaderApp(App[int]):
             markup=False,
             timeout=timeout,
         )
+
+
+def palette_text(text: str) -> str:
+    """`text` as the command palette shows it: it reads markup, and Textual's `escape`
+    leaves `[B]` alone, which then vanishes as an unknown style."""
+    return text.replace("[", "\\[")
 
 
 # --- entry points -----------------------------------------------------------------------------

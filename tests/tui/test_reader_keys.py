@@ -192,7 +192,7 @@ async def test_command_palette_opens_and_runs_our_commands(reader):
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         titles = [command.title for command in app.get_system_commands(app.screen)]
-        assert "Bookmarks only" in titles
+        assert "Show only bookmarks (toggle) · B" in titles
         assert "Collection: ICML 2024 Papers" in titles
         assert "Export bookmarks as BibTeX" in titles
         await pilot.press("ctrl+p")

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import io
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -26,40 +32,58 @@ SEARCH_SYNTAX = (
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every key, generated from the bindings table with the user's remaps applied."""
+    """Every key, generated from the key table with the user's remaps applied: per context,
+    the key, the binding id (the name `[keys]` in the config uses) and what it does; the
+    screen it was opened over first (`first`: its scopes)."""
 
     BINDINGS = keys.bindings("close_dialog", "close_help", "help")
 
-    def __init__(self, key_text: KeyText) -> None:
+    def __init__(self, key_text: KeyText, first: Sequence[str] = ()) -> None:
         super().__init__()
         self.key_text = key_text
+        self.first = tuple(scope for scope in first if scope in keys.SCOPES)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
             yield Label(Text("Keys"), classes="dialog-title")
             with ScrollingText(id="help-scroll"):
-                yield Static(self.help_text(), id="help-text")
+                yield Static(self.help_table(), id="help-text")
             close = self.key_text("close_dialog")
-            yield Label(Text(f"{close} or {self.key_text('close_help')} closes"))
+            yield Label(Text(f"{close} or {self.key_text('close_help')} closes · remap in [keys]"))
 
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()
 
-    def help_text(self) -> Text:
-        out = Text()
-        width = 14
-        for scope, heading in keys.SCOPES.items():
-            out.append(f"{heading}\n", "bold")
+    def scopes(self) -> list[str]:
+        """The scopes in the order shown: this screen's first, then the others."""
+        return [*self.first, *(scope for scope in keys.SCOPES if scope not in self.first)]
+
+    def help_table(self) -> Group:
+        parts: list[RenderableType] = []
+        # One width per column in every table, so the columns line up down the help.
+        key_width = max(cell_len(self.key_text(spec.id)) for spec in keys.SPECS)
+        id_width = max(len(spec.id) for spec in keys.SPECS)
+        for scope in self.scopes():
+            heading = keys.SCOPES[scope] + (" (this screen)" if scope in self.first else "")
+            parts.append(Text(heading, style="bold"))
+            table = Table.grid(padding=(0, 2), pad_edge=False)
+            table.add_column(style="bold", no_wrap=True, width=min(key_width, 16))
+            table.add_column(style="dim", no_wrap=True, width=id_width)
+            table.add_column(ratio=1)
             for spec in keys.SPECS:
                 if spec.scope == scope:
-                    out.append(f"  {self.key_text(spec.id):<{width}}", "bold")
-                    out.append(f"{spec.description}\n")
-            out.append("\n")
-        out.append("Search syntax\n", "bold")
+                    table.add_row(self.key_text(spec.id), spec.id, spec.description)
+            parts += [table, Text()]
+        parts.append(Text("Search syntax", style="bold"))
         for example, meaning in SEARCH_SYNTAX:
-            out.append(f"  {example}\n", "bold")
-            out.append(f"      {meaning}\n")
-        return out
+            parts.append(Text.assemble(("  " + example, "bold"), "\n      " + meaning))
+        return Group(*parts)
+
+    def help_text(self) -> Text:
+        """The help as plain lines (at 100 columns), for tests and scripts."""
+        console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
+        console.print(self.help_table())
+        return Text(console.export_text())
 
     def action_close(self) -> None:
         self.dismiss()

@@ -78,8 +78,14 @@ class SearchDone(Message):
         self.results = results
 
 
+#: What the zoom key cycles through: both panes, the list only, the detail only.
+ZOOMS = ("both", "list", "detail")
+
+
 class MainScreen(PaperScreen):
     BINDINGS = keys.scope_bindings("main")
+    #: The key table's scopes of this screen, shown first in the help.
+    KEY_SCOPES = ("main", "list")
 
     class Ready(Message):
         """The screen's widgets are mounted: the app may start loading (its workers'
@@ -98,6 +104,7 @@ class MainScreen(PaperScreen):
         self._focus_results = False
         self._all_rows: list[Row] | None = None
         self._texts: dict[str, str] = {}
+        self.zoom = "both"
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
@@ -426,6 +433,18 @@ class MainScreen(PaperScreen):
             self.set_filters(Filters())
         else:
             self.set_focus(self.paper_list)
+
+    def action_zoom(self) -> None:
+        """Both panes, then the list only, then the detail only (each with the focus)."""
+        zoom = ZOOMS[(ZOOMS.index(self.zoom) + 1) % len(ZOOMS)]
+        self.zoom = zoom
+        self.set_class(zoom == "list", "-zoom-list")
+        self.set_class(zoom == "detail", "-zoom-detail")
+        if zoom == "detail":
+            self.set_focus(self.detail)
+        elif zoom == "list" or self.focused is None:
+            self.set_focus(self.paper_list)
+        self.update_footer()
 
     def action_clear_search(self) -> None:
         self.clear_all()

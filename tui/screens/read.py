@@ -18,6 +18,8 @@ class ReadScreen(PaperScreen):
     """One paper with the whole screen; Esc (or h, q, or the full-screen key) returns."""
 
     BINDINGS = keys.bindings("close_reader", "fullscreen")
+    #: The key table's scopes of this screen, shown first in the help.
+    KEY_SCOPES = ("reader", "list")
 
     def __init__(self, state: ReaderState, row: Row, matcher: Matcher | None) -> None:
         super().__init__(state)
