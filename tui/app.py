@@ -67,6 +67,10 @@ if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
 
 UrlOpener = Callable[[str], object]
+#: Below this height (or with the panes stacked) the window is small: one toast at a time.
+SMALL_HEIGHT = 30
+#: Seconds a toast stays in a small window (twice as long for warnings and errors).
+SMALL_TIMEOUT = 3.0
 #: What a bookmark dialog shows (the tags, the note; None: not bookmarked) and returns.
 Shown = TypeVar("Shown")
 Edit = TypeVar("Edit")
@@ -152,10 +156,20 @@ class ReaderApp(App[int]):
         return screen
 
     def on_mount(self) -> None:
+        self.set_class(not self.state.config.footer, "-no-footer")
+        self._small(self.size.width, self.size.height)
         poll = self.state.timing.bookmark_poll
         if poll is not None:
             self.set_interval(poll, self.poll_bookmarks)
         repaint_on_resume(self)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._small(event.size.width, event.size.height)
+
+    def _small(self, width: int, height: int) -> None:
+        """Small: the panes are stacked, or the window is short (see `say`)."""
+        small = width < self.state.config.side_by_side_min_width or height < SMALL_HEIGHT
+        self.set_class(small, "-small")
 
     def on_unmount(self) -> None:
         self._stop.set()
@@ -501,6 +515,23 @@ class ReaderApp(App[int]):
     def show_warnings(self) -> None:
         problem = self.state.bookmarks_problem
         self.push_screen(WarningsScreen([*([problem] if problem else []), *self.state.warnings]))
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast (the screens' too): in a small window it replaces the one shown (at
+        most one at a time, laid over the footer: app.tcss) and goes sooner."""
+        if self.has_class("-small"):
+            self.clear_notifications()
+            if timeout is None:
+                timeout = SMALL_TIMEOUT if severity == "information" else SMALL_TIMEOUT * 2
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def say(
         self, message: str, severity: SeverityLevel = "information", timeout: float | None = None
