@@ -38,6 +38,13 @@ _TOP_KEYS = {
 _SEARCH_KEYS: dict[str, type] = {"limit": int, "debounce_ms": int}
 _UI_KEYS: dict[str, type] = {"theme": str, "side_by_side_min_width": int, "footer": bool}
 _SOURCE_KEYS: dict[str, type] = {"path": str, "collection": str}
+#: Every key the config takes, by table ("" is the top level; `[keys]` takes binding ids).
+SCHEMA: dict[str, Mapping[str, type]] = {
+    "": _TOP_KEYS,
+    "sources": _SOURCE_KEYS,
+    "search": _SEARCH_KEYS,
+    "ui": _UI_KEYS,
+}
 
 
 class ConfigError(Exception):
