@@ -48,7 +48,7 @@ def test_the_example_documents_every_key_the_config_takes():
 def test_the_readme_key_table_is_the_key_table():
     rows = re.findall(r"^\| ([^|]+) \| ([^|]+) \| `(\w+)` \| ([^|]+) \|$", README, re.M)
     assert [binding_id for _, _, binding_id, _ in rows] == [spec.id for spec in keys.SPECS]
-    for (where, shown, binding_id, what), spec in zip(rows, keys.SPECS, strict=True):
+    for (where, shown, _, what), spec in zip(rows, keys.SPECS, strict=True):
         assert where == keys.SCOPES[spec.scope]
         assert shown == ", ".join(f"`{key_name(k)}`" for k in keys.split_keys(spec.keys))
         assert what == spec.description

@@ -116,7 +116,7 @@ class PaperScreen(Screen):
         active = [
             (binding.binding.id, binding.binding.key)
             for binding in self.active_bindings.values()
-            if binding.binding.id
+            if binding.binding.id and binding.enabled
         ]
         key = self.state.key_text
         items = [

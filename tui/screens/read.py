@@ -27,7 +27,7 @@ class ReadScreen(PaperScreen):
         self.matcher = matcher
 
     def compose(self) -> ComposeResult:
-        yield PaperDetail(id="reader-detail")
+        yield PaperDetail(id="reader-detail", can_open=False)
         yield from self.compose_footer()
 
     def on_mount(self) -> None:
