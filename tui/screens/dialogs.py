@@ -162,6 +162,8 @@ class WarningsScreen(ModalScreen[None]):
     """The problems found at start-up (corpus files, index, bookmarks), one per line."""
 
     BINDINGS = keys.bindings("close_dialog", "close_help")
+    #: The key table's scopes of this screen, shown first in the help.
+    KEY_SCOPES = ("dialog",)
 
     def __init__(self, lines: list[str]) -> None:
         super().__init__()
@@ -187,6 +189,8 @@ class LinksScreen(ModalScreen[tuple[str, str] | None]):
     closed."""
 
     BINDINGS = keys.bindings("close_dialog", "copy_chosen_link")
+    #: The key table's scopes of this screen, shown first in the help.
+    KEY_SCOPES = ("dialog",)
 
     def __init__(self, own: list[str], other: list[str], key_text: KeyText) -> None:
         super().__init__()
