@@ -383,4 +383,6 @@ def footer_ids(active: Iterable[tuple[str, str]], typing: bool) -> list[str]:
         if spec is None or not spec.footer or (typing and typed(key)):
             continue
         ranks[binding_id] = spec.footer
-    return sorted(ranks, key=lambda binding_id: ranks[binding_id])[:FOOTER_MOST]
+    order = {spec.id: number for number, spec in enumerate(SPECS)}
+    ranked = sorted(ranks, key=lambda binding_id: (ranks[binding_id], order[binding_id]))
+    return ranked[:FOOTER_MOST]

@@ -37,27 +37,36 @@ class Part:
 
 def fit_status(parts: Sequence[Part], width: int) -> str:
     """`parts` joined by ` · ` within `width` cells: decorations dropped (lowest `keep`
-    first, the later of equals first), then facts abbreviated from the last, then the line
-    cut with `…` (only below the 40 columns the reader is drawn from)."""
+    first, the later of equals first), long-lived states last; before those, facts and
+    states take their short forms (from the last); then the line is cut with `…` (only
+    below the 40 columns the reader is drawn from)."""
     shown = [part for part in parts if part.text]
     texts = {id(part): part.text for part in shown}
 
     def line() -> str:
         return JOIN.join(texts[id(part)] for part in shown)
 
-    order = sorted(
-        (part for part in shown if part.keep < FACT),
-        key=lambda part: (part.keep, -shown.index(part)),
-    )
-    for part in order:
-        if cell_len(line()) <= width:
-            return line()
-        shown.remove(part)
+    def drop(low: int, high: int) -> bool:
+        """Drop parts with `low <= keep < high` until the line fits; whether it does."""
+        order = sorted(
+            (part for part in shown if low <= part.keep < high),
+            key=lambda part: (part.keep, -shown.index(part)),
+        )
+        for part in order:
+            if cell_len(line()) <= width:
+                return True
+            shown.remove(part)
+        return cell_len(line()) <= width
+
+    if drop(0, STATE):
+        return line()
     for part in reversed(shown):
         if cell_len(line()) <= width:
             return line()
         if part.short:
             texts[id(part)] = part.short
+    if drop(STATE, FACT):
+        return line()
     return cut(line(), width)
 
 

@@ -33,16 +33,15 @@ def test_decorations_go_first_lowest_keep_first():
     assert fit_status(PARTS, 76) == (
         "3 of 38 papers · bookmarks only · 35 unread · 2 bookmark changes not saved"
     )
-    assert fit_status(PARTS, 60) == "3 of 38 papers · bookmarks only · 35 unread"
 
 
-def test_facts_stay_abbreviated_from_the_last():
-    assert fit_status(PARTS, 44) == "3 of 38 papers · bookmarks only · 35 unread"
-    assert fit_status(PARTS, 40) == "3 of 38 papers · ★ only · 35 unr."
+def test_facts_and_states_take_their_short_forms_from_the_last():
+    assert fit_status(PARTS, 60) == "3 of 38 papers · bookmarks only · 35 unread · 2 unsaved"
+    assert fit_status(PARTS, 40) == "3/38 · ★ only · 35 unr. · 2 unsaved"
+
+
+def test_then_states_go_and_below_the_short_forms_the_line_is_cut():
     assert fit_status(PARTS, 30) == "3/38 · ★ only · 35 unr."
-
-
-def test_below_the_short_forms_the_line_is_cut():
     assert fit_status(PARTS, 20) == "3/38 · ★ only · 35 …"
     assert fit_status(PARTS, 0) == ""
 

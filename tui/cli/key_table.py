@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Mapping
+from functools import cache
 
 from paperterm.index.config import (
     CONFIG_ENV,
@@ -27,14 +28,19 @@ from paperterm.tui.cli.context import Context
 
 
 def key_name(key: str) -> str:
-    """A Textual key name as `[keys]` takes it: `question_mark` -> `?`, `ctrl+p` as it is."""
-    from textual.keys import key_to_character
+    """A Textual key name as `[keys]` takes it: `question_mark` -> `?`, `slash` -> `/`,
+    `ctrl+p` and `space` as they are."""
+    return _characters().get(key, key)
 
-    if "+" not in key or key == "+":
-        char = key_to_character(key)
-        if char is not None and char.isprintable() and not char.isspace():
-            return char
-    return key
+
+@cache
+def _characters() -> dict[str, str]:
+    """Textual's names of the printable characters that have one: `slash` -> `/`."""
+    from textual.keys import _character_to_key
+
+    named = {_character_to_key(chr(code)): chr(code) for code in range(33, 127)}
+    # `comma` stays a name: a comma separates the keys of a `[keys]` value.
+    return {name: char for name, char in named.items() if name not in (char, "comma")}
 
 
 def key_rows(keymap: Mapping[str, str]) -> list[dict[str, object]]:
