@@ -206,3 +206,23 @@ def test_unknown_theme_error_names_the_line():
     config = parse_config("[ui]\n\ntheme = 'nord-dark'\n", CONFIG)
     with pytest.raises(ConfigError, match=r"\.toml:3: ui\.theme: unknown theme 'nord-dark'"):
         check_theme(config)
+
+
+async def test_a_swap_works_in_the_reader_and_shows_in_help_and_footer(tmp_path):
+    from reader_helpers import INSTANT, settle
+
+    from paperterm.tui.screens.dialogs import HelpScreen
+
+    config = config_with_keys('cursor_down = "k, down"\ncursor_up = "j, up"\nzoom = "Z"')
+    app = make_app(Session.create(tmp_path, [], config), config, timing=INSTANT, environ={})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("k", "k", "j")
+        assert app.main.paper_list.cursor == 1
+        assert "Z zoom" in app.screen.query_one("#key-footer").text
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        lines = app.screen.help_text().plain.splitlines()
+        assert any(line.split()[:2] == ["k/↓", "cursor_down"] for line in lines)
+        assert any(line.split()[:2] == ["j/↑", "cursor_up"] for line in lines)
