@@ -108,6 +108,11 @@ async def test_toasts_stack_in_a_large_window(reader):
         await settle(pilot)
         await pilot.pause(0.1)
         assert len(app.screen.query(Toast)) == 2
+        await pilot.resize_terminal(80, 24)  # small now: the next toast replaces both
+        await pilot.press("w")
+        await settle(pilot)
+        await pilot.pause(0.1)
+        assert app.has_class("-small") and len(app.screen.query(Toast)) == 1
 
 
 async def test_stacked_the_detail_gets_at_least_half_and_zoom_gives_it_all(reader):
