@@ -123,3 +123,7 @@ def test_zoomed_detail_at_80x24(snap_compare, reader):
 def test_help_over_the_reader_lists_its_keys_first(snap_compare, reader):
     keys = ["f", "question_mark"]
     assert snap_compare(reader(), terminal_size=(80, 24), run_before=run_then(*keys))
+
+
+def test_help_at_40_columns_puts_descriptions_under_their_keys(snap_compare, reader):
+    assert snap_compare(reader(), terminal_size=(40, 24), run_before=run_then("question_mark"))

@@ -6,7 +6,7 @@ import io
 from collections.abc import Sequence
 
 from rich.cells import cell_len
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 from textual import on
@@ -29,6 +29,35 @@ SEARCH_SYNTAX = (
     ("-word  -tag:NAME", "leave these out"),
     ("word*  word~", "prefix, or spelling-tolerant"),
 )
+
+
+class ScopeKeys:
+    """One scope's keys for the help: key, binding id and description in columns; where the
+    width would leave the description fewer than `DESCRIPTION_MIN` cells, the description
+    goes on a line of its own under its key and id (laid out at every draw, so a resize
+    re-lays it)."""
+
+    DESCRIPTION_MIN = 24
+
+    def __init__(self, rows: list[tuple[str, str, str]], key_width: int, id_width: int) -> None:
+        self.rows = rows
+        self.key_width = key_width
+        self.id_width = id_width
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if options.max_width >= self.key_width + self.id_width + 4 + self.DESCRIPTION_MIN:
+            table = Table.grid(padding=(0, 2), pad_edge=False)
+            table.add_column(style="bold", no_wrap=True, width=self.key_width)
+            table.add_column(style="dim", no_wrap=True, width=self.id_width)
+            table.add_column(ratio=1)
+            for row in self.rows:
+                table.add_row(*row)
+            yield table
+            return
+        for key, binding_id, description in self.rows:
+            pad = " " * max(self.key_width - cell_len(key), 0)
+            yield Text.assemble((key, "bold"), pad + "  ", (binding_id, "dim"))
+            yield Text("    " + description)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -60,20 +89,18 @@ class HelpScreen(ModalScreen[None]):
 
     def help_table(self) -> Group:
         parts: list[RenderableType] = []
-        # One width per column in every table, so the columns line up down the help.
-        key_width = max(cell_len(self.key_text(spec.id)) for spec in keys.SPECS)
+        # One width per column in every scope, so the columns line up down the help.
+        key_width = min(max(cell_len(self.key_text(spec.id)) for spec in keys.SPECS), 16)
         id_width = max(len(spec.id) for spec in keys.SPECS)
         for scope in self.scopes():
             heading = keys.SCOPES[scope] + (" (this screen)" if scope in self.first else "")
             parts.append(Text(heading, style="bold"))
-            table = Table.grid(padding=(0, 2), pad_edge=False)
-            table.add_column(style="bold", no_wrap=True, width=min(key_width, 16))
-            table.add_column(style="dim", no_wrap=True, width=id_width)
-            table.add_column(ratio=1)
-            for spec in keys.SPECS:
-                if spec.scope == scope:
-                    table.add_row(self.key_text(spec.id), spec.id, spec.description)
-            parts += [table, Text()]
+            rows = [
+                (self.key_text(spec.id), spec.id, spec.description)
+                for spec in keys.SPECS
+                if spec.scope == scope
+            ]
+            parts += [ScopeKeys(rows, key_width, id_width), Text()]
         parts.append(Text("Search syntax", style="bold"))
         for example, meaning in SEARCH_SYNTAX:
             parts.append(Text.assemble(("  " + example, "bold"), "\n      " + meaning))
