@@ -322,11 +322,12 @@ def effective_keys(keymap: Mapping[str, str]) -> dict[str, list[str]]:
 
 
 def clashes(
-    keys: Mapping[str, Iterable[str]], contexts: Iterable[KeyContext]
+    keys: Mapping[str, Iterable[str]], contexts: Sequence[KeyContext]
 ) -> list[tuple[str, str, str, str]]:
     """Every pair of ids sharing a key where both are active, as (first id, second id, key,
-    where): the one nearer the focus (which wins) first, else in the table's order."""
-    found: dict[tuple[str, str, str], str] = {}
+    where): the one nearer the focus (which wins) first, else in the table's order; where
+    is "everywhere" or the first context it happens in ("in the list")."""
+    found: dict[tuple[str, str, str], list[str]] = {}
     for context in contexts:
         outer: dict[str, str] = {}
         for layer in context.layers:
@@ -335,10 +336,15 @@ def clashes(
                 for key in keys[binding_id]:
                     owner = outer.get(key) or inner.setdefault(key, binding_id)
                     if owner != binding_id:
-                        found.setdefault((owner, binding_id, key), f"in {context.name}")
+                        places = found.setdefault((owner, binding_id, key), [])
+                        if context.name not in places:
+                            places.append(context.name)
             for key, binding_id in inner.items():
                 outer.setdefault(key, binding_id)
-    return [(*pair, where) for pair, where in found.items()]
+    return [
+        (*pair, "everywhere" if len(places) == len(contexts) else f"in {places[0]}")
+        for pair, places in found.items()
+    ]
 
 
 class KeyLabels:

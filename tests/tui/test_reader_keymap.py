@@ -226,3 +226,13 @@ async def test_a_swap_works_in_the_reader_and_shows_in_help_and_footer(tmp_path)
         lines = app.screen.help_text().plain.splitlines()
         assert any(line.split()[:2] == ["k/↓", "cursor_down"] for line in lines)
         assert any(line.split()[:2] == ["j/↑", "cursor_up"] for line in lines)
+
+
+def test_a_clash_of_app_wide_keys_is_everywhere():
+    config = config_with_keys('open_link = "ctrl+z"')  # Ctrl+Z stays reserved while suspend has it
+    with pytest.raises(ConfigError) as error:
+        keys.check_keymap(config, CONTEXTS)
+    assert str(error.value).endswith(
+        'keys.open_link: "ctrl+z" is already suspend everywhere '
+        "(use another key, or remap suspend too)"
+    )
