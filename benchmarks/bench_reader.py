@@ -14,10 +14,22 @@ keystroke  A 2,600-abstract corpus; the reader in an 80x24 pseudo-terminal; quer
            any Textual app costs from key to screen. Target: p95 <= 50 ms.
 list       50,000 papers (`--quick`: 10,000), indexed first; time from a key (G, k, g, j)
            to the frame whose detail pane shows the paper the cursor moved to.
+reading    The reading keys (issue 13) at 2,600 and 50,000 papers (`--quick`: 2,600 only), in
+           an 80x24 pseudo-terminal at a key every 150 ms: `space` (read, next unread), `U`
+           (unread only), `s` (the next sort), `v` (the views sidebar with its counts) and
+           `space` while the sidebar shows. In-app clocks: from the key's action starting to
+           the frame drawn after it, wall time and the process's CPU time over the same span
+           (CPU includes the worker that saves reading.toml). `s` onto "like my bookmarks"
+           also times the frame that shows the ranked list (its ranking is a worker's). And
+           `space` from key to terminal (the status line's new unread count arriving).
+           Target: p95 <= 50 ms at 2,600, <= 100 ms at 50,000.
+like       "Like my bookmarks" as functions, CPU time, in fresh processes: the term vectors of
+           2,600 papers built (cold) and one ranking with 3, 30 and 200 bookmarks (warm).
+           Target: <= 200 ms at 2,600.
 
 Pilot is not used for timing: its waits for the CPU to go idle add tens of milliseconds.
 
-    python benchmarks/bench_reader.py [--quick] [startup|keystroke|list ...]
+    python benchmarks/bench_reader.py [--quick] [startup|keystroke|list|reading|like ...]
 """
 
 from __future__ import annotations
@@ -41,6 +53,7 @@ from measure import load_average, machine, summary_ms, table
 
 from paperterm.index.config import Config
 from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session
 
 HELLO = """
@@ -106,6 +119,52 @@ main_screen.MainScreen._apply = on_apply
 sys.exit(cli.main(sys.argv[2:]))
 """
 KEY_INTERVAL_S = 0.150
+#: The reader with in-app clocks on the reading keys' actions: from the action starting to
+#: the frame drawn after it (wall and process CPU time), one line per key; and for `s` onto
+#: "like my bookmarks", to the frame after the ranking arrived.
+READING_INSTRUMENTED = """
+import sys, time
+from paperterm.tui import app as reader_app
+from paperterm.tui.cli import main as cli
+from paperterm.tui.screens import main as main_screen
+
+log = open(sys.argv[1], "w")
+TIMED = {"read_next", "unread_only", "cycle_sort", "toggle_views"}
+run_action = reader_app.ReaderApp.run_action
+on_like_ranked = main_screen.MainScreen.on_like_ranked
+like_started = []
+
+def frame_clock(app, name, began, cpu):
+    def done():
+        print(name, time.perf_counter() - began, time.process_time() - cpu, file=log, flush=True)
+    app.call_after_refresh(done)
+
+async def timed_action(self, action, default_namespace=None, namespaces=None):
+    name = action if isinstance(action, str) else ""
+    if name not in TIMED:
+        return await run_action(self, action, default_namespace, namespaces)
+    began, cpu = time.perf_counter(), time.process_time()
+    handled = await run_action(self, action, default_namespace, namespaces)
+    label = name
+    if name == "read_next" and self.main.views.display:
+        label = "read_next+views"
+    if name == "cycle_sort":
+        label = f"cycle_sort:{self.main.sort}"
+        if self.main.sort == "like":
+            like_started.append((began, cpu))
+    frame_clock(self, label, began, cpu)
+    return handled
+
+def timed_like(self, message):
+    on_like_ranked(self, message)
+    if like_started:
+        began, cpu = like_started.pop()
+        frame_clock(self.app, "like_ranked", began, cpu)
+
+reader_app.ReaderApp.run_action = timed_action
+main_screen.MainScreen.on_like_ranked = timed_like
+sys.exit(cli.main(sys.argv[2:]))
+"""
 
 
 # --- a reader in a pseudo-terminal ------------------------------------------------------------
@@ -330,14 +389,22 @@ def _ms(stats: dict[str, float]) -> list[float]:
 # --- a very long list -------------------------------------------------------------------------
 
 
+def indexed_corpus(folder: Path, n: int) -> tuple[Path, Path, OpenIndex]:
+    """A synthetic corpus of `n` abstracts in `folder`, indexed: (source, data dir, index).
+    A corpus already there (`--keep DIR`) is used as it is, its index too if current."""
+    source = folder / "corpus"
+    if not source.exists():
+        corpus.write_text(source, corpus.make_abstracts(n))
+    data = folder / "data"
+    started = time.perf_counter()
+    opened, _ = Session.create(data, [source], Config()).open()
+    print(f"({n} papers indexed in {time.perf_counter() - started:.0f} s)")
+    return source, data, opened
+
+
 def bench_list(n: int, rounds: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        source = Path(tmp) / "corpus"
-        corpus.write_text(source, corpus.make_abstracts(n))
-        data = Path(tmp) / "data"
-        started = time.perf_counter()
-        opened, _ = Session.create(data, [source], Config()).open()
-        print(f"({n} papers indexed in {time.perf_counter() - started:.0f} s)")
+        source, data, opened = indexed_corpus(Path(tmp), n)
         ids = [paper.id for paper in opened.papers]
         app = PtyApp(reader_command(data, [source]), terminal_env())
         timings: dict[str, list[float]] = {}
@@ -369,10 +436,126 @@ def bench_list(n: int, rounds: int) -> None:
     print(f"keys whose frame never showed: {missed}")
 
 
+# --- the reading keys -------------------------------------------------------------------------
+
+
+def bench_reading(n: int, keep: Path | None = None) -> None:
+    """Drive the reading keys in a pseudo-terminal; print each key's in-app times. `keep`:
+    a folder where the corpus and its index stay for the next run."""
+    with contextlib.ExitStack() as stack:
+        if keep is None:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        else:
+            folder = keep / str(n)
+            folder.mkdir(parents=True, exist_ok=True)
+        source, data, opened = indexed_corpus(folder, n)
+        ids = [paper.id for paper in opened.papers]
+        for name in ("reading.toml", "bookmarks.toml", "place.toml"):
+            (data / name).unlink(missing_ok=True)  # every run starts unread
+        _bookmark(data, ids[:: max(1, n // 20)])  # some 20 bookmarks for "like"
+        clocks = folder / "clocks.txt"
+        command = [sys.executable, "-c", READING_INSTRUMENTED, str(clocks)]
+        app = PtyApp(command + reader_command(data, [source])[3:], terminal_env())
+        to_terminal: list[float] = []
+        try:
+            app.wait_for(b"index ready", timeout=120)
+            time.sleep(1)
+            unread = n
+            for _ in range(30):
+                unread -= 1
+                time.sleep(KEY_INTERVAL_S)
+                since = app.mark()
+                sent = app.send(b" ")
+                seen = app.wait_for(f"{unread} unread".encode(), since, timeout=3)
+                if seen is not None:
+                    to_terminal.append(seen - sent)
+            for key, times in ((b"U", 10), (b"s", 12), (b"v", 1), (b" ", 20), (b"v", 1)):
+                for _ in range(times):
+                    time.sleep(KEY_INTERVAL_S * (4 if key == b"s" else 1))  # "like" ranks
+                    app.send(key)
+            time.sleep(1)
+        finally:
+            app.close(b"q")
+        samples: dict[str, list[tuple[float, float]]] = {}
+        for line in clocks.read_text().splitlines():
+            name, wall, cpu = line.split()
+            samples.setdefault(name, []).append((float(wall), float(cpu)))
+    rows = []
+    for name, pairs in sorted(samples.items()):
+        wall, cpu = summary_ms([w for w, _ in pairs]), summary_ms([c for _, c in pairs])
+        rows.append([name, len(pairs), *_ms(wall), round(cpu["p50"], 1), round(cpu["p95"], 1)])
+    if to_terminal:
+        wall = summary_ms(to_terminal)
+        rows.append(["space, key to terminal", len(to_terminal), *_ms(wall), "-", "-"])
+    headers = [f"key, {n} papers", "presses", "p50 ms", "p95 ms", "max ms", "CPU p50", "CPU p95"]
+    print(table(headers, rows))
+
+
+def _bookmark(data: Path, ids: list[str]) -> None:
+    from paperterm.index.library.bookmarks import BookmarkStore
+
+    store = BookmarkStore.in_dir(data)
+    store.load()
+    for paper_id in ids:
+        store.add(paper_id)
+
+
+LIKE_PROBE = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import corpus
+from paperterm.index.library.affinity import TermVectors
+from paperterm.index.papers import Paper
+
+papers = [
+    Paper(str(i), a.collection, a.text, text=a.text, title=a.title)
+    for i, a in enumerate(corpus.make_abstracts(int(sys.argv[2])))
+]
+cpu = time.process_time()
+vectors = TermVectors(papers)
+built = time.process_time() - cpu
+ranks = []
+for seeds in (3, 30, 200):
+    cpu = time.process_time()
+    vectors.rank([p.id for p in papers[:: len(papers) // seeds][:seeds]])
+    ranks.append(time.process_time() - cpu)
+print(built, *ranks)
+"""
+
+
+def bench_like(n: int, runs: int) -> None:
+    """Term vectors built and rankings, CPU time, each run in a fresh process (cold caches,
+    as the reader's first "like" sort is)."""
+    here = str(Path(__file__).resolve().parent)
+    results = []
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-c", LIKE_PROBE, here, str(n)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        results.append([float(value) for value in done.stdout.split()])
+    rows = []
+    for index, label in enumerate(
+        ["term vectors built (cold)", "rank: 3 bookmarks", "rank: 30 bookmarks", "rank: 200"]
+    ):
+        stats = summary_ms([result[index] for result in results])
+        rows.append([label, runs, round(stats["p50"], 1), round(stats["max"], 1)])
+    cold = summary_ms([result[0] + result[2] for result in results])
+    print(table([f"like my bookmarks, {n} papers", "runs", "CPU p50 ms", "CPU max ms"], rows))
+    print(f"first ranking (build + 30 bookmarks): CPU p50 {cold['p50']:.0f} ms (target <= 200)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("parts", nargs="*", default=["startup", "keystroke", "list"])
+    parser.add_argument(
+        "parts", nargs="*", default=["startup", "keystroke", "list", "reading", "like"]
+    )
     parser.add_argument("--quick", action="store_true", help="fewer runs")
+    parser.add_argument(
+        "--keep", type=Path, metavar="DIR", help="reading: keep the corpora and indexes here"
+    )
     args = parser.parse_args()
     print(f"{machine()}\n")
     if "startup" in args.parts:
@@ -383,6 +566,13 @@ def main() -> None:
         print()
     if "list" in args.parts:
         bench_list(50_000 if not args.quick else 10_000, rounds=5 if args.quick else 20)
+        print()
+    if "reading" in args.parts:
+        for n in (2600,) if args.quick else (2600, 50_000):
+            bench_reading(n, args.keep)
+            print()
+    if "like" in args.parts:
+        bench_like(2600, runs=3 if args.quick else 10)
     print(f"\nload average at the end: {load_average()}")
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from platformdirs import user_config_dir, user_data_dir
 
+from paperterm.index.library.searches import SavedSearch
 from paperterm.index.sources.loader import SourceSpec
 from paperterm.index.toml_text import TomlSyntaxError, parse_toml
 from paperterm.index.user_files import read_regular_file
@@ -34,16 +35,22 @@ _TOP_KEYS = {
     "search": dict,
     "ui": dict,
     "keys": dict,
+    "reading": dict,
+    "searches": list,
 }
 _SEARCH_KEYS: dict[str, type] = {"limit": int, "debounce_ms": int}
 _UI_KEYS: dict[str, type] = {"theme": str, "side_by_side_min_width": int, "footer": bool}
 _SOURCE_KEYS: dict[str, type] = {"path": str, "collection": str}
+_READING_KEYS: dict[str, type] = {"mark_on_dwell_ms": int}
+_SAVED_SEARCH_KEYS: dict[str, type] = {"name": str, "query": str}
 #: Every key the config takes, by table ("" is the top level; `[keys]` takes binding ids).
 SCHEMA: dict[str, Mapping[str, type]] = {
     "": _TOP_KEYS,
     "sources": _SOURCE_KEYS,
     "search": _SEARCH_KEYS,
     "ui": _UI_KEYS,
+    "reading": _READING_KEYS,
+    "searches": _SAVED_SEARCH_KEYS,
 }
 
 
@@ -63,6 +70,9 @@ class Config:
     side_by_side_min_width: int = 100
     #: Whether the reader shows the footer of keys (the status line's hint stays).
     footer: bool = True
+    #: Mark a paper read once the cursor has rested on it this long (0: only when opened).
+    mark_on_dwell_ms: int = 0
+    searches: list[SavedSearch] = field(default_factory=list)
     keys: dict[str, str] = field(default_factory=dict)
     key_lines: dict[str, int] = field(default_factory=dict)
     #: Lines of the values checked after loading (by the reader), by dotted key.
@@ -166,6 +176,12 @@ def parse_config(text: str, path: Path | None = None) -> Config:
         ui, "side_by_side_min_width", config.side_by_side_min_width, "ui", path, locate
     )
     config.footer = ui.get("footer", config.footer)
+    reading = raw.get("reading", {})
+    _check_keys(reading, _READING_KEYS, "reading", path, locate)
+    config.mark_on_dwell_ms = _number(
+        reading, "mark_on_dwell_ms", config.mark_on_dwell_ms, "reading", path, locate
+    )
+    config.searches = _saved_searches(raw.get("searches", []), path, locate)
     for name, value in raw.get("keys", {}).items():
         line = locate.key("keys", name)
         if not isinstance(value, str) or not value.strip():
@@ -175,6 +191,27 @@ def parse_config(text: str, path: Path | None = None) -> Config:
         config.keys[name] = value
         config.key_lines[name] = line
     return config
+
+
+def _saved_searches(tables: list[object], path: Path | None, locate: _Locator) -> list[SavedSearch]:
+    """`[[searches]]`: each a table with a non-empty `name` (unique) and a `query`."""
+    searches: list[SavedSearch] = []
+    for number, table in enumerate(tables, start=1):
+        where = f"searches[{number}]"
+        line = locate.section("searches", number)
+        if not isinstance(table, dict):
+            raise ConfigError(_where(path, line, where, "must be a table ([[searches]])"))
+        _check_keys(table, _SAVED_SEARCH_KEYS, "searches", path, locate)
+        for key in ("name", "query"):
+            if key not in table:
+                raise ConfigError(_where(path, line, where, f"needs a {key}"))
+        name = " ".join(table["name"].split())
+        if not name:
+            raise ConfigError(_where(path, line, f"{where}.name", "must not be empty"))
+        if any(search.name == name for search in searches):
+            raise ConfigError(_where(path, line, f"{where}.name", f"{name!r} is used twice"))
+        searches.append(SavedSearch(name, table["query"].strip()))
+    return searches
 
 
 def check_key_ids(config: Config, known: Iterable[str]) -> None:
@@ -194,6 +231,8 @@ BOUNDS = {
     "search.debounce_ms": (0, 2_000),
     # 40 columns is the smallest window the reader draws in; no terminal is 1,000 wide.
     "ui.side_by_side_min_width": (40, 1_000),
+    # 0 is off; past a minute on one row nobody is skimming any more.
+    "reading.mark_on_dwell_ms": (0, 60_000),
 }
 
 
@@ -283,11 +322,15 @@ class _Locator:
         # U+2028, U+0085, form feeds..., which TOML strings may hold, and miscount lines.
         self.lines = text.split("\n")
 
-    def section(self, section: str) -> int:
+    def section(self, section: str, nth: int = 1) -> int:
+        """The line of the `nth` header of `section` (`[[searches]]` repeats), else 0."""
+        seen = 0
         for number, line in enumerate(self.lines, start=1):
             match = self._HEADER.match(line)
             if match and match.group(1).strip("\"'") == section:
-                return number
+                seen += 1
+                if seen == nth:
+                    return number
         return 0
 
     def key(self, section: str, key: str) -> int:

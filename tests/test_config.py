@@ -32,6 +32,11 @@ def test_example_config_is_valid_and_documents_every_key():
         "[ui]",
         "theme",
         "side_by_side_min_width",
+        "[reading]",
+        "mark_on_dwell_ms",
+        "[[searches]]",
+        "name =",
+        "query =",
         "[keys]",
     ):
         assert key in text

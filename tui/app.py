@@ -7,9 +7,14 @@ progress messages). Searches and "related" look-ups run in thread workers that s
 
 The app and its screens meet in three places, each typed: the screens read a `ReaderState`
 (tui/state.py) that the app owns and hands them when it makes them; the app calls the
-methods every `PaperScreen` has (`current_row`, `bookmarks_changed`) and those of its
-`MainScreen`; the screens tell the app things by message (`MainScreen.Ready`,
-`PaperScreen.WorkerFailed`). The screens never import this module.
+methods every `PaperScreen` has (`current_row`, `bookmarks_changed`, `reading_changed`,
+`show_next_unread`) and those of its `MainScreen`; the screens tell the app things by message
+(`MainScreen.Ready`, `PaperScreen.MarkRead`, `PaperScreen.WorkerFailed`). The screens never
+import this module.
+
+Reading-state changes show at once and are saved by a thread worker (a keystroke never waits
+for the disk); the file is polled for other processes' changes by a worker too. Every change
+of reading state or bookmarks made here is an undo step (`u`).
 """
 
 from __future__ import annotations
@@ -41,6 +46,11 @@ from paperterm.index.library.bookmarks import (
 from paperterm.index.library.edits import save_note, save_tags
 from paperterm.index.library.export import EXPORTERS
 from paperterm.index.library.export_items import ExportItem, bookmark_items
+from paperterm.index.library.filters import ViewKey, list_title
+from paperterm.index.library.op_store import LibraryError, LibraryReadOnlyError, LibrarySaveError
+from paperterm.index.library.place import save_place
+from paperterm.index.library.reading import mark_read, mark_unread
+from paperterm.index.library.sorting import SORTS, SortKeys
 from paperterm.index.links import split_links
 from paperterm.index.papers import Paper
 from paperterm.index.search.store import BuildCancelled, OpenIndex
@@ -59,6 +69,7 @@ from paperterm.tui.screens.dialogs import (
     WarningsScreen,
 )
 from paperterm.tui.screens.main import MainScreen
+from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.state import ReaderState, Timing
 from paperterm.tui.terminal import repaint_on_resume
 from paperterm.tui.view import Row, can_open_browser, link_or_citation
@@ -95,6 +106,28 @@ class IndexProgress(Message):
         super().__init__()
         self.done = done
         self.total = total
+
+
+class ReadingPolled(Message):
+    """The reading-state worker's poll: whether what the screens show may have changed,
+    and whether changes that had failed to save are saved now."""
+
+    def __init__(self, changed: bool, saved: bool) -> None:
+        super().__init__()
+        self.changed = changed
+        self.saved = saved
+
+
+class ReadingSaveFailed(Message):
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class SortKeysReady(Message):
+    def __init__(self, keys: SortKeys) -> None:
+        super().__init__()
+        self.keys = keys
 
 
 class IndexReady(Message):
@@ -161,6 +194,7 @@ class ReaderApp(App[int]):
         poll = self.state.timing.bookmark_poll
         if poll is not None:
             self.set_interval(poll, self.poll_bookmarks)
+            self.set_interval(poll, self.poll_reading)
         repaint_on_resume(self)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -181,9 +215,11 @@ class ReaderApp(App[int]):
             screen.take_stray_key(event)
 
     def shut_down(self) -> None:
-        """Quit cleanly (the `q` key, SIGTERM): stop the build, save what is pending
-        (tui/lifecycle.py retries and reports what is still pending once the screen is gone)."""
+        """Quit cleanly (the `q` key, SIGTERM): stop the build, save where the reader is and
+        what is pending (tui/lifecycle.py retries and reports what is still pending once the
+        screen is gone)."""
         self._stop.set()
+        self.save_place()
         self.save_pending()
         self.exit(0)
 
@@ -191,11 +227,19 @@ class ReaderApp(App[int]):
         self.shut_down()
 
     def save_pending(self) -> None:
-        """Bookmarks are saved on every change; retry one that failed to save."""
-        bookmarks = self.state.bookmarks
-        if bookmarks.pending:
-            with contextlib.suppress(BookmarksError):
-                bookmarks.save()
+        """Bookmarks are saved on every change, the reading state by a worker: write what
+        is still pending (a failed save, a change the worker has not reached)."""
+        for store in (self.state.bookmarks, self.state.reading):
+            if store.pending:
+                with contextlib.suppress(LibraryError):
+                    store.save()
+
+    def save_place(self) -> None:
+        """Remember where the reader is, for the next start (best effort: it is ours, and
+        nothing the user made is in it)."""
+        if self.state.papers:
+            with contextlib.suppress(OSError):
+                save_place(self.session.data_dir, self.main.place())
 
     def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         """Read the bookmarks and start the index worker once the main screen's widgets
@@ -207,6 +251,9 @@ class ReaderApp(App[int]):
 
     @work(thread=True, exit_on_error=False, group="index", name="open index")
     def load_index(self) -> None:
+        # The reading state and where the reader was come with the first list (a big
+        # reading.toml takes a while to parse: not on the UI thread).
+        self.state.load_library()
         # The papers first (no Whoosh needed), so the list shows before the index opens.
         papers = self.session.open_papers()
         opened = None
@@ -227,13 +274,22 @@ class ReaderApp(App[int]):
         self.post_message(IndexReady(opened, searcher, list(self.session.warnings)))
         with self.state.search_lock:
             searcher.warm()  # the id -> document table, off the UI thread
+        keys = SortKeys(opened.papers)
+        keys.prepare()  # so that `s` onto title or newest is a pass, not a sort
+        self.post_message(SortKeysReady(keys))
 
     def _post_progress(self, done: int, total: int) -> None:
         self.post_message(IndexProgress(done, total))
 
     def on_corpus_loaded(self, message: CorpusLoaded) -> None:
+        first = not self.state.papers
         self.state.corpus_loaded(message.papers, message.problems, message.building)
+        if first:
+            self.main.go_to(self.state.place)  # where the reader was when it last ended
         self.main.papers_changed()
+
+    def on_sort_keys_ready(self, message: SortKeysReady) -> None:
+        self.state.adopt_sort_keys(message.keys)
 
     def on_index_progress(self, message: IndexProgress) -> None:
         self.state.index_percent = 100 * message.done // max(1, message.total)
@@ -286,8 +342,15 @@ class ReaderApp(App[int]):
             if isinstance(screen, PaperScreen):
                 screen.bookmarks_changed()
 
-    def _change_bookmarks(self, change: Callable[[], object], done: str) -> bool:
-        """Make a change; say `done` (or the message `change` returns) or why it failed."""
+    def _change_bookmarks(
+        self, change: Callable[[], object], done: str, undo: tuple[str, str] | None = None
+    ) -> bool:
+        """Make a change; say `done` (or the message `change` returns) or why it failed.
+        `undo` is (paper id, what to call the change): it becomes an undo step."""
+        if undo is not None:
+            paper_id, label = undo
+            bookmarks, run = self.state.bookmarks, change
+            change = lambda: self.state.undo.record(bookmarks, [paper_id], label, run)  # noqa: E731
         try:
             said = change()
         except BookmarksReadOnlyError as error:
@@ -320,9 +383,15 @@ class ReaderApp(App[int]):
         bookmarks = self.state.bookmarks
         title = row.paper.title if row.paper is not None else row.missing_title
         if bookmarks.is_bookmarked(row.id):
-            self._change_bookmarks(lambda: bookmarks.remove(row.id), "Bookmark removed")
+            label = f"removed the bookmark of {one_line(title, 50)}"
+            self._change_bookmarks(
+                lambda: bookmarks.remove(row.id), "Bookmark removed", (row.id, label)
+            )
         else:
-            self._change_bookmarks(lambda: bookmarks.add(row.id, title), "Bookmarked")
+            label = f"bookmarked {one_line(title, 50)}"
+            self._change_bookmarks(
+                lambda: bookmarks.add(row.id, title), "Bookmarked", (row.id, label)
+            )
 
     def action_bookmarks_only(self) -> None:
         self.main.toggle_bookmarks_only()
@@ -360,7 +429,11 @@ class ReaderApp(App[int]):
 
         def saved(value: Edit | None) -> None:
             if value is not None:
-                self._change_bookmarks(lambda: save(bookmarks, row.id, title, shown, value), "")
+                self._change_bookmarks(
+                    lambda: save(bookmarks, row.id, title, shown, value),
+                    "",
+                    (row.id, f"edited the bookmark of {one_line(title, 50)}"),
+                )
 
         self.push_screen(dialog(shown), saved)
 
@@ -368,7 +441,23 @@ class ReaderApp(App[int]):
         export = EXPORTERS[kind]
         marks = self.state.bookmarks.bookmarks
         text = export.export(bookmark_items(marks, self.state.by_id))
-        path = Path(self.session.data_dir) / f"bookmarks-export.{export.suffix}"
+        self._write_export(f"bookmarks-export.{export.suffix}", text, f"{len(marks)} bookmark(s)")
+
+    def export_view(self, kind: str) -> None:
+        """The papers in view, in their order, as a reading list (`paperterm export --view`
+        writes the same)."""
+        export = EXPORTERS[kind]
+        main = self.main
+        marks = self.state.bookmarks.entries
+        items = [ExportItem(row.id, row.paper, marks.get(row.id)) for row in main.paper_list.rows]
+        title = list_title(
+            main.filters.view, query=main.search_input.value, unread=main.filters.unread_only
+        )
+        text = export.text(items, title)
+        self._write_export(f"view-export.{export.suffix}", text, f"{len(items)} paper(s)")
+
+    def _write_export(self, name: str, text: str, what: str) -> None:
+        path = Path(self.session.data_dir) / name
         try:
             # Through a symlink, into a FIFO someone reads (never waiting for one): see
             # index/user_files.py. The data dir is ours to create.
@@ -382,7 +471,130 @@ class ReaderApp(App[int]):
         except OSError as error:
             self.say(f"{path}: cannot write the export: {error.strerror or error}", "error")
             return
-        self.say(f"Exported {len(marks)} bookmark(s) to {path}", timeout=10)
+        self.say(f"Exported {what} to {path}", timeout=10)
+
+    # --- reading state -------------------------------------------------------------------
+
+    def change_reading(self, ids: list[str], read: bool, label: str) -> bool:
+        """Mark papers read (or unread) now, as an undo step, and save them in a worker;
+        False when the reading state is read-only (the user is told)."""
+        store = self.state.reading
+        ids = [paper_id for paper_id in dict.fromkeys(ids) if store.is_read(paper_id) != read]
+        if not ids:
+            return True
+        op = mark_read(ids) if read else mark_unread(ids)
+        try:
+            self.state.undo.record(store, ids, label, lambda: store.stage(op))
+        except LibraryReadOnlyError as error:
+            self.say(str(error), "error")
+            return False
+        self.reading_changed()
+        self._save_reading()
+        return True
+
+    @work(thread=True, exit_on_error=False, group="reading-save", name="save reading state")
+    def _save_reading(self) -> None:
+        """Save the staged reading changes. A failure is said once (the status line counts
+        what waits, and the poll retries); the first save that works again says so."""
+        store = self.state.reading
+        failing = store.unsaved > 0
+        try:
+            store.save()
+        except LibraryError as error:
+            if not failing:
+                reason = error.reason if isinstance(error, LibrarySaveError) else str(error)
+                self.post_message(ReadingSaveFailed(reason))
+        else:
+            if failing:
+                self.post_message(ReadingPolled(changed=False, saved=True))
+
+    def on_reading_save_failed(self, message: ReadingSaveFailed) -> None:
+        self.say(f"Reading state not saved: {message.reason}. Kept and retried", "warning")
+        self.reading_changed()
+
+    def poll_reading(self) -> None:
+        """Retry reading changes not saved yet and pick up other processes' (in a worker:
+        a large reading.toml takes a while to parse)."""
+        if not any(w.group == "reading-poll" and not w.is_finished for w in self.workers):
+            self._poll_reading()
+
+    @work(thread=True, exit_on_error=False, group="reading-poll", name="poll reading state")
+    def _poll_reading(self) -> None:
+        state = self.state
+        saved = False
+        if state.reading.unsaved and not state.reading.read_only:
+            with contextlib.suppress(LibraryError):
+                state.reading.save()
+                saved = True
+        self.post_message(ReadingPolled(state.reload_reading(), saved))
+
+    def on_reading_polled(self, message: ReadingPolled) -> None:
+        if message.saved:
+            self.say("The reading changes that were not saved are saved now")
+        if message.changed or message.saved:
+            self.reading_changed()
+
+    def reading_changed(self) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, PaperScreen):
+                screen.reading_changed()
+
+    def on_paper_screen_mark_read(self, message: PaperScreen.MarkRead) -> None:
+        self.change_reading(message.ids, True, message.label)
+
+    def action_read_next(self) -> None:
+        """`space`: the current paper read, then the next unread one in the view."""
+        screen = self.screen
+        row = self.current_row()
+        if row is None or not isinstance(screen, PaperScreen):
+            return
+        if row.paper is not None:
+            self.change_reading([row.id], True, f"read {one_line(row.paper.title, 50)}")
+        if not screen.show_next_unread():
+            self.say("No more unread papers in this view after this one")
+
+    def action_toggle_read(self) -> None:
+        row = self.current_row()
+        if row is None or row.paper is None:
+            return
+        read = not self.state.reading.is_read(row.id)
+        title = one_line(row.paper.title, 50)
+        self.change_reading([row.id], read, f"{'read' if read else 'unread'} {title}")
+
+    def action_undo(self) -> None:
+        """`u`: take back the last change of reading state or bookmarks."""
+        step = self.state.undo.pop()
+        if step is None:
+            self.say("Nothing to undo")
+            return
+        done = f"Undone: {step.label}"
+        if step.store is self.state.bookmarks:
+            self._change_bookmarks(lambda: step.store.apply(step.restore), done)
+            return
+        try:
+            step.store.stage(step.restore)
+        except LibraryReadOnlyError as error:
+            self.say(str(error), "error")
+            return
+        self.say(done)
+        self.reading_changed()
+        self._save_reading()
+
+    def action_jump_back(self) -> None:
+        """`ctrl+o`: back to where the reader was before a search, a view or a followed
+        related paper (a related paper read full screen goes back to the one before)."""
+        screen = self.screen
+        if isinstance(screen, ReadScreen) and screen.followed:
+            screen.dismiss()
+            return
+        jumps = self.state.jumps
+        if not jumps:
+            self.say("Nowhere to jump back to")
+            return
+        place = jumps.pop()
+        while len(self.screen_stack) > 1 and isinstance(self.screen, PaperScreen):
+            self.pop_screen()
+        self.main.go_to(place)
 
     # --- links ---------------------------------------------------------------------------
 
@@ -492,11 +704,28 @@ class ReaderApp(App[int]):
                 palette_text(f"key {key} · name in [keys]: {spec.id}"),
                 lambda action=spec.action, target=target: self.run_action(action, target),
             )
+        for key, label in SORTS.items():
+            yield SystemCommand(
+                f"Sort: {label}", "Sort the papers in view", lambda key=key: main.set_sort(key)
+            )
         for name in self.state.collections:
             yield SystemCommand(
                 palette_text(f"Collection: {one_line(name)}"),
                 "Show only the papers of this collection",
-                lambda name=name: main.set_collection(name),
+                lambda name=name: main.set_view(ViewKey("collection", name)),
+            )
+        for search in self.state.saved_searches:
+            yield SystemCommand(
+                palette_text(f"Saved search: {one_line(search.name)}"),
+                palette_text(one_line(search.query, 60)),
+                lambda name=search.name: main.set_view(ViewKey("search", name)),
+            )
+        for kind, export in EXPORTERS.items():
+            yield SystemCommand(
+                f"Export the view as {export.label}",
+                f"Write the papers in view, in order, to view-export.{export.suffix} in the "
+                "data folder",
+                lambda kind=kind: self.export_view(kind),
             )
         for kind, export in EXPORTERS.items():
             yield SystemCommand(
@@ -504,7 +733,7 @@ class ReaderApp(App[int]):
                 f"Write bookmarks-export.{export.suffix} in the data folder",
                 lambda kind=kind: self.export_bookmarks(kind),
             )
-        if self.state.warnings or self.state.bookmarks_problem:
+        if self.state.warnings or self.state.bookmarks_problem or self.state.problems:
             yield SystemCommand(
                 "Warnings", "Show the problems found at start-up", self.show_warnings
             )
@@ -513,8 +742,9 @@ class ReaderApp(App[int]):
                 yield command
 
     def show_warnings(self) -> None:
-        problem = self.state.bookmarks_problem
-        self.push_screen(WarningsScreen([*([problem] if problem else []), *self.state.warnings]))
+        state = self.state
+        problems = [p for p in (state.bookmarks_problem, *state.problems.values()) if p]
+        self.push_screen(WarningsScreen([*problems, *state.warnings]))
 
     def notify(
         self,

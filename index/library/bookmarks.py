@@ -11,45 +11,38 @@ The file (in the data dir) is plain TOML a person can edit::
     tags = ["read", "ssl"]              # optional (paperterm writes one tag a line)
     note = "compare with table 2"       # optional
 
-Several processes may use it at once (two TUIs, a TUI and the CLI). Every change is an
-operation (`Add`, `Remove`, `ChangeTags`, ...) applied, under an advisory lock, to the file as
-it is on disk at that moment and written back atomically, so no process overwrites what
-another saved. Operations are idempotent: replaying one after an uncertain failure is safe.
-
-Each mutation saves at once; when it returns, the change is on disk. If saving fails (disk
-full, permission denied) the mutation raises `BookmarksSaveError`, the file stays as it was,
-and the change is kept in memory (`pending`) and retried by the next mutation or `save()`.
-
-A damaged file (not TOML, wrong shape, unknown version) is never overwritten: `load()` raises
-`BookmarksFileError` naming file, line and column, and the store turns read-only until the
-file is fixed and reloaded. Bookmarks whose paper left the corpus are kept; `missing()` finds
-them and their stored `title` names them.
+Every change is an operation (`Add`, `Remove`, `ChangeTags`, ...) applied, under a lock, to
+the file as it is on disk, and saved at once: the guarantees (merging across processes,
+atomic saves, a damaged file never overwritten, failed saves kept pending and retried) are
+`OpLogStore`'s (op_store.py), which the reading state shares. Bookmarks whose paper left the
+corpus are kept; `missing()` finds them and their stored `title` names them.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import threading
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timezone
 from pathlib import Path
+from typing import Any
 
 import tomli_w
 
-from paperterm.index.atomic import (
-    FileLock,
-    FileStamp,
-    file_stamp,
-    remove_stale_temp_files,
-    stamp_of,
+from paperterm.index.library.op_store import (
+    FORMAT_VERSION,
+    Document,
+    FileFormat,
+    LibraryError,
+    LibraryFileError,
+    LibraryReadOnlyError,
+    LibrarySaveError,
+    OpLogStore,
+    Restore,
+    one_line,
 )
-from paperterm.index.toml_text import TomlSyntaxError, parse_toml
-from paperterm.index.user_files import read_regular_file, write_user_file
 
 BOOKMARKS_FILENAME = "bookmarks.toml"
-FORMAT_VERSION = 1
 #: tomllib reads about 5.5 MB/s (20,000 bookmarks with tags and notes are 4.4 MB and take
 #: 0.8 s): 16 MiB, some 70,000 bookmarks, is a 3 s read; anything larger is not ours.
 BOOKMARKS_MAX_BYTES = 16 << 20
@@ -60,7 +53,6 @@ _HEADER = (
 )
 _KNOWN_KEYS = ("id", "added", "title", "tags", "note")
 _TABLE_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*bookmarks[ \t]*\]\]", re.M)
-_VERSION_LINE = re.compile(r"^[ \t]*version[ \t]*=", re.M)
 _NEWLINES = re.compile(r"\r\n?")  # notes keep line breaks, always as "\n" (as TOML writes them)
 
 
@@ -77,39 +69,11 @@ class Bookmark:
     extra: Mapping[str, object] = field(default_factory=dict, hash=False)
 
 
-class BookmarksError(Exception):
-    """Any bookmarks problem; `str()` is one line fit to show a user."""
-
-
-class BookmarksFileError(BookmarksError):
-    """The file is damaged: it is left untouched and the store is read-only."""
-
-    def __init__(self, path: Path, why: str, line: int | None = None, column: int | None = None):
-        self.path = path
-        self.why = why
-        self.line = line
-        self.column = column
-        where = str(path)
-        if line is not None:
-            where += f":{line}"
-            if column is not None:
-                where += f":{column}"
-        super().__init__(f"{where}: {why}")
-
-
-class BookmarksReadOnlyError(BookmarksError):
-    """A change was refused because the file is damaged."""
-
-
-class BookmarksSaveError(BookmarksError):
-    """Saving failed; the file is unchanged and the change waits in `pending`. `str()`
-    promises nothing about later: a one-shot command exits with the change unsaved, the
-    reader retries it (and says so in its own words)."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{path}: cannot save bookmarks: {reason}")
+#: The store's errors under the names the bookmark code has always used.
+BookmarksError = LibraryError
+BookmarksFileError = LibraryFileError
+BookmarksReadOnlyError = LibraryReadOnlyError
+BookmarksSaveError = LibrarySaveError
 
 
 # --- operations -------------------------------------------------------------------------------
@@ -201,7 +165,7 @@ class EditNote:
         marks[self.id] = replace(old, note=merged)
 
 
-Operation = Add | Remove | ChangeTags | SetNote | EditNote
+Operation = Add | Remove | ChangeTags | SetNote | EditNote | Restore[Bookmark]
 
 
 def normalize_tags(tags: Iterable[str]) -> tuple[str, ...]:
@@ -210,14 +174,10 @@ def normalize_tags(tags: Iterable[str]) -> tuple[str, ...]:
     repeats, in first-seen order."""
     seen: dict[str, None] = {}
     for tag in tags:
-        tag = _one_line(tag)
+        tag = one_line(tag)
         if tag:
             seen.setdefault(tag, None)
     return tuple(seen)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def utc_now() -> datetime:
@@ -233,58 +193,48 @@ def clean_note(note: str) -> str:
 # --- the file ---------------------------------------------------------------------------------
 
 
-@dataclass
-class _Document:
-    marks: Marks = field(default_factory=dict)
-    extra: dict[str, object] = field(default_factory=dict)
+class BookmarksFormat(FileFormat[Bookmark]):
+    noun = "bookmarks"
+    what = "bookmarks file"
+    read_only_text = "bookmarks are read-only until the file is fixed"
+    max_bytes = BOOKMARKS_MAX_BYTES
 
-
-def _parse_document(data: bytes, path: Path) -> _Document:
-    """Read a bookmarks file's bytes; raise `BookmarksFileError` for anything damaged."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line_start = data.rfind(b"\n", 0, error.start) + 1
-        line = data.count(b"\n", 0, error.start) + 1
-        raise BookmarksFileError(
-            path, "not UTF-8 text", line, error.start - line_start + 1
-        ) from None
-    try:
-        raw = parse_toml(text)
-    except TomlSyntaxError as error:
-        raise BookmarksFileError(path, error.why, error.line, error.column) from None
-    if not raw:
-        return _Document()  # an empty file holds no bookmarks
-
-    if "version" not in raw:
-        raise BookmarksFileError(path, f"missing 'version = {FORMAT_VERSION}'", 1)
-    version = raw.pop("version")
-    if type(version) is not int or version != FORMAT_VERSION:
-        raise BookmarksFileError(
-            path,
-            f"version {version!r} is not supported (this paperterm reads version "
-            f"{FORMAT_VERSION}); the file is left untouched",
-            _line_of(_VERSION_LINE, text, 0),
-        )
-    entries = raw.pop("bookmarks", [])
-    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
-        raise BookmarksFileError(
-            path, "'bookmarks' must be an array of tables ([[bookmarks]] sections)"
-        )
-    header_lines = [text.count("\n", 0, m.start()) + 1 for m in _TABLE_HEADER.finditer(text)]
-    if len(header_lines) != len(entries):
-        header_lines = []  # a header inside a multi-line string: do not guess lines
-    document = _Document(extra=raw)
-    for number, entry in enumerate(entries):
-        entry_line = header_lines[number] if header_lines else None
-        mark = _parse_entry(entry, number, path, entry_line)
-        if mark.id in document.marks:
-            first = list(document.marks).index(mark.id) + 1
+    def parse(self, raw: dict[str, Any], text: str, path: Path) -> Document[Bookmark]:
+        entries = raw.pop("bookmarks", [])
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
             raise BookmarksFileError(
-                path, f"bookmark {number + 1}: id {mark.id!r} repeats bookmark {first}", entry_line
+                path, "'bookmarks' must be an array of tables ([[bookmarks]] sections)"
             )
-        document.marks[mark.id] = mark
-    return document
+        header_lines = [text.count("\n", 0, m.start()) + 1 for m in _TABLE_HEADER.finditer(text)]
+        if len(header_lines) != len(entries):
+            header_lines = []  # a header inside a multi-line string: do not guess lines
+        document: Document[Bookmark] = Document(extra=raw)
+        for index, entry in enumerate(entries):
+            line = header_lines[index] if header_lines else None
+            mark = _parse_entry(entry, index, path, line)
+            if mark.id in document.entries:
+                first = list(document.entries).index(mark.id) + 1
+                raise BookmarksFileError(
+                    path, f"bookmark {index + 1}: id {mark.id!r} repeats bookmark {first}", line
+                )
+            document.entries[mark.id] = mark
+        return document
+
+    def render(self, document: Document[Bookmark]) -> str:
+        """The file's text: bookmarks oldest first; empty title, tags and note left out."""
+        entries = []
+        for mark in sorted_bookmarks(document.entries.values()):
+            entry: dict[str, object] = {"id": mark.id, "added": mark.added}
+            if mark.title:
+                entry["title"] = mark.title
+            if mark.tags:
+                entry["tags"] = list(mark.tags)
+            if mark.note:
+                entry["note"] = mark.note
+            entry.update(mark.extra)
+            entries.append(entry)
+        body = {"version": FORMAT_VERSION, **document.extra, "bookmarks": entries}
+        return _HEADER + tomli_w.dumps(body, multiline_strings=True)
 
 
 def _parse_entry(entry: dict[str, object], index: int, path: Path, line: int | None) -> Bookmark:
@@ -294,15 +244,8 @@ def _parse_entry(entry: dict[str, object], index: int, path: Path, line: int | N
     mark_id = entry.get("id")
     if not isinstance(mark_id, str) or not mark_id.strip():
         raise fail("id", "is missing or not a non-empty string")
-    added = entry.get("added")
-    if isinstance(added, datetime):
-        # A local date-time (no offset) is taken as UTC.
-        added = (
-            added.astimezone(timezone.utc) if added.tzinfo else added.replace(tzinfo=timezone.utc)
-        )
-    elif isinstance(added, date):
-        added = datetime.combine(added, time(), tzinfo=timezone.utc)
-    else:
+    added = as_utc(entry.get("added"))
+    if added is None:
         raise fail("added", "is missing or not a TOML date-time (like 2024-05-01T12:00:00Z)")
     title, note = entry.get("title", ""), entry.get("note", "")
     if not isinstance(title, str):
@@ -322,26 +265,16 @@ def _parse_entry(entry: dict[str, object], index: int, path: Path, line: int | N
     )
 
 
-def _line_of(pattern: re.Pattern[str], text: str, default: int | None) -> int | None:
-    match = pattern.search(text)
-    return text.count("\n", 0, match.start()) + 1 if match else default
-
-
-def _render_document(document: _Document) -> str:
-    """The file's text: bookmarks oldest first; empty title, tags and note left out."""
-    entries = []
-    for mark in sorted_bookmarks(document.marks.values()):
-        entry: dict[str, object] = {"id": mark.id, "added": mark.added}
-        if mark.title:
-            entry["title"] = mark.title
-        if mark.tags:
-            entry["tags"] = list(mark.tags)
-        if mark.note:
-            entry["note"] = mark.note
-        entry.update(mark.extra)
-        entries.append(entry)
-    body = {"version": FORMAT_VERSION, **document.extra, "bookmarks": entries}
-    return _HEADER + tomli_w.dumps(body, multiline_strings=True)
+def as_utc(value: object) -> datetime | None:
+    """A TOML date-time as an aware UTC datetime (a local one is taken as UTC, a date as its
+    midnight); None for anything else."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc)
+    if isinstance(value, date):
+        return datetime.combine(value, time(), tzinfo=timezone.utc)
+    return None
 
 
 def sorted_bookmarks(marks: Iterable[Bookmark]) -> list[Bookmark]:
@@ -352,24 +285,11 @@ def sorted_bookmarks(marks: Iterable[Bookmark]) -> list[Bookmark]:
 # --- the store --------------------------------------------------------------------------------
 
 
-class BookmarkStore:
-    """The bookmarks in one file, shared safely with other processes.
+class BookmarkStore(OpLogStore[Bookmark]):
+    """The bookmarks in one file, shared safely with other processes (see `OpLogStore`).
+    Every change here saves at once."""
 
-    Call `load()` first. Reads (`bookmarks`, `get`, `is_bookmarked`) use the in-memory copy:
-    what was on disk at the last load or save, plus `pending` changes. Poll
-    `reload_if_changed()` to pick up what other processes saved. Thread-safe.
-    """
-
-    def __init__(self, path: Path, *, lock_timeout: float = 10.0) -> None:
-        self.path = Path(path)
-        self.backup_path = self.path.with_name(self.path.name + ".bak")
-        self.lock_path = self.path.with_name(self.path.name + ".lock")
-        self.lock_timeout = lock_timeout
-        self._marks: Marks = {}
-        self._pending: list[Operation] = []
-        self._stamp: FileStamp | None = None
-        self._error: BookmarksFileError | None = None
-        self._mutex = threading.RLock()
+    format = BookmarksFormat()
 
     @classmethod
     def in_dir(cls, data_dir: Path) -> BookmarkStore:
@@ -380,81 +300,35 @@ class BookmarkStore:
 
     @property
     def bookmarks(self) -> list[Bookmark]:
-        with self._mutex:
-            return sorted_bookmarks(self._marks.values())
+        return sorted_bookmarks(self.entries.values())
 
     def get(self, paper_id: str) -> Bookmark | None:
         """The bookmark of `paper_id`, or None when it is not bookmarked."""
-        return self._marks.get(paper_id)
+        return self.entries.get(paper_id)
 
     def is_bookmarked(self, paper_id: str) -> bool:
-        return paper_id in self._marks
+        return paper_id in self.entries
 
     def missing(self, known_ids: Container[str]) -> list[Bookmark]:
         """Bookmarks whose paper is not among `known_ids` (e.g. left the corpus)."""
         return [mark for mark in self.bookmarks if mark.id not in known_ids]
 
-    @property
-    def read_only(self) -> bool:
-        return self._error is not None
-
-    @property
-    def error(self) -> BookmarksFileError | None:
-        """Why the store is read-only: the damage found at the last read, or None."""
-        return self._error
-
-    @property
-    def pending(self) -> tuple[Operation, ...]:
-        """Changes made in memory but not yet saved (after a failed save)."""
-        return tuple(self._pending)
-
-    def load(self) -> None:
-        """Read the file (a missing file is an empty store).
-
-        Raises `BookmarksFileError` for a damaged file (the store turns read-only and keeps
-        the bookmarks it last read) and `BookmarksError` when the file cannot be read.
-        """
-        with self._mutex:
-            try:
-                document, stamp = self._read()
-            except OSError as error:
-                reason = error.strerror or _one_line(str(error))
-                raise BookmarksError(f"{self.path}: cannot read bookmarks: {reason}") from error
-            marks = dict(document.marks)
-            for op in self._pending:
-                op.apply(marks)
-            self._marks, self._stamp, self._error = marks, stamp, None
-
-    def changed_on_disk(self) -> bool:
-        """Whether the file differs from what this store last read or wrote (one stat)."""
-        return file_stamp(self.path) != self._stamp
-
-    def reload_if_changed(self) -> bool:
-        """Reload when another process changed the file; True when it did. Raises as `load`;
-        a damaged file raises once, then is quiet until it changes again."""
-        with self._mutex:
-            if not self.changed_on_disk():
-                return False
-            self.load()
-            return True
-
     # changing
 
     def add(self, paper_id: str, title: str = "") -> None:
         """Bookmark a paper; `title` is stored to name it should it leave the corpus."""
-        self.apply(Add(paper_id, _one_line(title), utc_now()))
+        self.apply(Add(paper_id, one_line(title), utc_now()))
 
     def remove(self, paper_id: str) -> None:
         self.apply(Remove(paper_id))
 
     def toggle(self, paper_id: str, title: str = "") -> bool:
         """Add or remove as the user sees it now; returns whether it is bookmarked after."""
-        with self._mutex:
-            if self.is_bookmarked(paper_id):
-                self.remove(paper_id)
-                return False
-            self.add(paper_id, title)
-            return True
+        if self.is_bookmarked(paper_id):
+            self.remove(paper_id)
+            return False
+        self.add(paper_id, title)
+        return True
 
     def add_tags(self, paper_id: str, tags: Iterable[str]) -> None:
         self._require(paper_id)
@@ -469,91 +343,13 @@ class BookmarkStore:
         self._require(paper_id)
         self.apply(SetNote(paper_id, clean_note(note)))
 
-    def apply(self, *ops: Operation) -> None:
-        """Apply operations to the file as it is on disk now, and save (one write for all)."""
-        self._apply(list(ops))
-
     def edit(self, paper_id: str, *ops: Operation) -> tuple[Bookmark | None, Bookmark | None]:
         """`apply`, returning `paper_id`'s bookmark as the file held it just before `ops`
         and just after: what an editing dialog needs to say truthfully what happened
         (another process may have changed or removed the bookmark while it was open)."""
-        with self._mutex:
-            seen = self._apply(list(ops))
-            return seen.get(paper_id), self._marks.get(paper_id)
-
-    def _apply(self, ops: list[Operation]) -> Marks:
-        with self._mutex:
-            if self._error is not None:
-                raise BookmarksReadOnlyError(
-                    f"{self._error} (not saved: bookmarks are read-only until the file is fixed)"
-                )
-            return self._sync(ops)
-
-    def save(self) -> None:
-        """Retry the pending changes, if any (mutations save by themselves)."""
-        with self._mutex:
-            if self._pending:
-                self.apply()
+        seen = self._sync(list(ops))
+        return seen.get(paper_id), self.entries.get(paper_id)
 
     def _require(self, paper_id: str) -> None:
         if not self.is_bookmarked(paper_id):
-            raise BookmarksError(f"{_one_line(paper_id)} is not bookmarked")
-
-    def _sync(self, new_ops: list[Operation]) -> Marks:
-        """Apply the pending and the new operations to the file and save; the bookmarks as
-        they were just before the new operations (after the pending ones)."""
-        ops = [*self._pending, *new_ops]
-        document: _Document | None = None
-        stamp = self._stamp
-        try:
-            with FileLock(self.lock_path, self.lock_timeout):
-                try:
-                    document, stamp = self._read()
-                except BookmarksFileError as error:
-                    raise BookmarksReadOnlyError(
-                        f"{error} (not saved: bookmarks are read-only until the file is fixed)"
-                    ) from error
-                before = dict(document.marks)
-                for op in self._pending:
-                    op.apply(document.marks)
-                seen = dict(document.marks)
-                for op in new_ops:
-                    op.apply(document.marks)
-                if document.marks != before:
-                    target = Path(os.path.realpath(self.path))  # a symlink's target is saved
-                    remove_stale_temp_files(target)
-                    write_user_file(
-                        self.path,
-                        _render_document(document).encode("utf-8"),
-                        backup=self.backup_path,
-                        make_parents=True,
-                    )
-                    stamp = file_stamp(self.path)
-        except OSError as error:
-            self._pending = ops
-            if document is None:  # the file could not be read: build on what we had
-                document = _Document(dict(self._marks))
-                for op in new_ops:
-                    op.apply(document.marks)
-            self._marks, self._stamp = document.marks, stamp
-            reason = error.strerror or _one_line(str(error))
-            raise BookmarksSaveError(self.path, reason) from error
-        self._pending, self._marks, self._stamp = [], document.marks, stamp
-        return seen
-
-    def _read(self) -> tuple[_Document, FileStamp | None]:
-        """The file's bookmarks and its stamp (taken from the same open file).
-
-        Raises OSError when it cannot be read, `BookmarksFileError` (and turns read-only)
-        when it is damaged.
-        """
-        try:
-            data, info = read_regular_file(self.path, BOOKMARKS_MAX_BYTES, "bookmarks file")
-        except FileNotFoundError:
-            return _Document(), None
-        stamp = stamp_of(info)
-        try:
-            return _parse_document(data, self.path), stamp
-        except BookmarksFileError as error:
-            self._error, self._stamp = error, stamp
-            raise
+            raise BookmarksError(f"{one_line(paper_id)} is not bookmarked")

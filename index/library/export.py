@@ -97,18 +97,28 @@ def _byline(authors: Sequence[str]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ExportFormat:
-    """One export format: its name for people, the suffix of its files, its exporter."""
+    """One export format: its name for people, the suffix of its files, its exporter, and
+    for a format with a title of its own (Markdown's heading) the exporter that takes one."""
 
     label: str
     suffix: str
     export: Exporter
+    titled: Callable[[Sequence[ExportItem], str], str] | None = None
+
+    def text(self, items: Sequence[ExportItem], title: str | None = None) -> str:
+        """The export of `items`; `title` names the list where the format has room for it
+        (a reading list's view), else the format's own default is kept."""
+        if title is not None and self.titled is not None:
+            return self.titled(items, title)
+        return self.export(items)
 
 
 EXPORTERS: dict[str, ExportFormat] = {
     "bibtex": ExportFormat("BibTeX", "bib", export_bibtex),
     "ris": ExportFormat("RIS (Zotero, EndNote)", "ris", export_ris),
     "csv": ExportFormat("CSV", "csv", export_csv),
-    "markdown": ExportFormat("Markdown", "md", export_markdown),
+    "markdown": ExportFormat("Markdown", "md", export_markdown, export_markdown),
     "json": ExportFormat("JSON", "json", export_json),
 }
-"""The formats `paperterm bookmarks export --format` and the reader's palette offer."""
+"""The formats `paperterm bookmarks export --format`, `paperterm export --format` (a view:
+a reading list) and the reader's palette offer."""

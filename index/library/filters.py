@@ -1,26 +1,79 @@
-"""Which papers a view may show, before any query words: the reader's filters (bookmarks
-only, one collection) and the query's `tag:` filters. The reader and `paperterm search` both
-call `allowed_ids`, so `tag:to-read` means the same in either."""
+"""Which papers a view may show, before any query words: the view (all papers, a collection,
+a bookmark tag, a saved search), the reader's filters (bookmarks only, unread only) and the
+query's `tag:` filters. The reader and the CLI (`paperterm list --view NAME --unread`) call
+the same functions, so a view means the same in either.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import difflib
+from collections.abc import Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from paperterm.index.library.bookmarks import Bookmark
+from paperterm.index.library.searches import SavedSearch
 from paperterm.index.papers import Paper
+from paperterm.index.search.query import parse_query
+
+if TYPE_CHECKING:
+    from paperterm.index.search.searcher import Searcher
+
+ViewKind = Literal["all", "collection", "tag", "search"]
+VIEW_KINDS: tuple[ViewKind, ...] = ("collection", "tag", "search")
+
+
+@dataclass(frozen=True, slots=True)
+class ViewKey:
+    """A view of the papers, written `all`, `collection:NAME`, `tag:NAME` or `search:NAME`
+    (in `place.toml`, and accepted by `--view`)."""
+
+    kind: ViewKind = "all"
+    name: str = ""
+
+    def __str__(self) -> str:
+        return "all" if self.kind == "all" else f"{self.kind}:{self.name}"
+
+    @property
+    def label(self) -> str:
+        """How the status line and the sidebar name it."""
+        return "all papers" if self.kind == "all" else f"{self.kind}: {self.name}"
+
+    @classmethod
+    def parse(cls, text: str) -> ViewKey | None:
+        """`str(view)` read back; None when `text` is not one."""
+        if text == "all":
+            return ALL
+        kind, sep, name = text.partition(":")
+        if sep and kind in VIEW_KINDS and name.strip():
+            return cls(kind, name)
+        return None
+
+
+ALL = ViewKey()
+
+
+def list_title(view: ViewKey, *, query: str = "", unread: bool = False, read: bool = False) -> str:
+    """What a reading list holds, in words (an export's heading): `ICML 2024 · unread`,
+    `All papers · search: graph neural`."""
+    parts = ["All papers" if view.kind == "all" else view.name]
+    if query.strip():
+        parts.append(f"search: {' '.join(query.split())}")
+    parts += ["unread"] * unread + ["read"] * read
+    return " · ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
 class Filters:
-    """Restrictions that apply on top of the query."""
+    """Restrictions that apply on top of the query: the view, and two toggles."""
 
     bookmarks_only: bool = False
-    collection: str | None = None
+    unread_only: bool = False
+    view: ViewKey = ALL
 
     @property
     def active(self) -> bool:
-        return self.bookmarks_only or self.collection is not None
+        return self.bookmarks_only or self.unread_only or self.view != ALL
 
 
 def allowed_ids(
@@ -30,15 +83,23 @@ def allowed_ids(
     tags: Iterable[str] = (),
     excluded_tags: Iterable[str] = (),
     tag_prefixes: Iterable[str] = (),
+    *,
+    read: Container[str] = (),
+    search_ids: Collection[str] | None = None,
 ) -> set[str] | None:
     """The ids the view may show, or None when nothing restricts it.
 
     `tags` (from `tag:NAME` in the query) keep bookmarks carrying every one of them;
     `tag_prefixes` (a last `tag:NA` still being typed) keep bookmarks with a tag that starts
     so; `excluded_tags` (`-tag:NAME`) drop papers whose bookmark carries any of them. Tags
-    compare case-insensitively.
+    compare case-insensitively. `read` holds the read ids (for `unread_only`);
+    `search_ids` the ids a saved-search view matches (`query_ids`; empty when not given).
     """
+    papers = papers if isinstance(papers, Sequence) else list(papers)
+    view = filters.view
     tags = [tag.lower() for tag in tags]
+    if view.kind == "tag":
+        tags.append(view.name.lower())
     prefixes = tuple(prefix.lower() for prefix in tag_prefixes)
     excluded = [tag.lower() for tag in excluded_tags]
     allowed: set[str] | None = None
@@ -50,14 +111,86 @@ def allowed_ids(
                 any(tag.startswith(prefix) for tag in held) for prefix in prefixes
             ):
                 allowed.add(mark_id)
-    if filters.collection is not None:
-        in_collection = {p.id for p in papers if filters.collection in p.collections}
+    if view.kind == "collection":
+        in_collection = {p.id for p in papers if view.name in p.collections}
         allowed = in_collection if allowed is None else allowed & in_collection
+    elif view.kind == "search":
+        found = set(search_ids or ())
+        allowed = found if allowed is None else allowed & found
     if excluded:
         tagged = {i for i, mark in marks.items() if any(t in _lower_tags(mark) for t in excluded)}
         allowed = ({p.id for p in papers} if allowed is None else allowed) - tagged
+    if filters.unread_only:
+        if allowed is None:
+            allowed = {p.id for p in papers if p.id not in read}
+        else:
+            allowed = {i for i in allowed if i not in read}
     return allowed
 
 
 def _lower_tags(mark: Bookmark) -> set[str]:
     return {tag.lower() for tag in mark.tags}
+
+
+def all_tags(marks: Mapping[str, Bookmark]) -> list[str]:
+    """Every tag in use, once (the first spelling seen), sorted case-insensitively."""
+    seen: dict[str, str] = {}
+    for mark in marks.values():
+        for tag in mark.tags:
+            seen.setdefault(tag.lower(), tag)
+    return sorted(seen.values(), key=str.lower)
+
+
+def query_matches(
+    searcher: Searcher, text: str, papers: Sequence[Paper], marks: Mapping[str, Bookmark]
+) -> list[str]:
+    """Every paper a query finds (no limit), best first: what a saved search's view holds."""
+    parsed = parse_query(text)
+    tags = (parsed.tags, parsed.excluded_tags, parsed.tag_prefixes)
+    allowed = allowed_ids(papers, marks, Filters(), *tags)
+    if not parsed.clauses:
+        return [p.id for p in papers if allowed is None or p.id in allowed]
+    results = searcher.search(text, limit=None, snippets=False, allowed=allowed)
+    return [hit.paper.id for hit in results.hits]
+
+
+def like_seeds(marks: Mapping[str, Bookmark], view: ViewKey) -> list[str]:
+    """The papers "like my bookmarks" compares with: the bookmarks, or in a tag's view the
+    bookmarks with that tag."""
+    if view.kind == "tag":
+        tag = view.name.lower()
+        return [i for i, mark in marks.items() if tag in _lower_tags(mark)]
+    return list(marks)
+
+
+class UnknownView(ValueError):
+    """`--view NAME` names no view; the message lists what would."""
+
+
+def resolve_view(
+    name: str, collections: Sequence[str], tags: Sequence[str], searches: Sequence[SavedSearch]
+) -> ViewKey:
+    """The view `--view NAME` means: `collection:X`, `tag:X`, `search:X` or `all` as
+    written; a bare name is a saved search, else a collection, else a tag (exactly, then
+    ignoring case)."""
+    named = ViewKey.parse(name)
+    choices: dict[ViewKind, Sequence[str]] = {
+        "search": [s.name for s in searches],
+        "collection": collections,
+        "tag": tags,
+    }
+    kinds: list[ViewKind] = list(choices)
+    if named is not None:
+        if named.kind == "all" or named.name in choices[named.kind]:
+            return named
+        name, kinds = named.name, [named.kind]
+    for fold in (False, True):  # exactly, then ignoring case
+        for kind in kinds:
+            for option in choices[kind]:
+                if option == name or (fold and option.casefold() == name.casefold()):
+                    return ViewKey(kind, option)
+    options = [str(ViewKey(kind, option)) for kind in kinds for option in choices[kind]]
+    close = difflib.get_close_matches(name, [o.partition(":")[2] for o in options], n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    listed = ", ".join(options[:12]) + (", ..." if len(options) > 12 else "")
+    raise UnknownView(f"no view named {name!r}{hint}; views: all, {listed}".rstrip(", "))

@@ -1,4 +1,5 @@
-"""Bookmark changes that could not be saved, as `paperterm bookmarks ...` commands.
+"""Changes that could not be saved, as `paperterm bookmarks ...` / `paperterm read ...`
+commands.
 
 When the reader ends with changes it could not save (a full disk, a read-only folder), it
 prints these once it has left the screen, so the user can run them when the problem is
@@ -12,16 +13,28 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 
-from paperterm.index.library.bookmarks import Add, ChangeTags, EditNote, Operation, Remove, SetNote
+from paperterm.index.library.bookmarks import Add, Bookmark, ChangeTags, EditNote, Remove, SetNote
+from paperterm.index.library.op_store import Operation, Restore
+from paperterm.index.library.reading import MarkRead, MarkUnread
 
 
-def replay_commands(ops: Iterable[Operation], options: Sequence[str] = ()) -> list[str]:
-    """One shell command line per change; `options` are the global options that point the
-    command at the same data dir and sources (e.g. `--data-dir DIR`)."""
+def replay_commands(ops: Iterable[Operation[Bookmark]], options: Sequence[str] = ()) -> list[str]:
+    """One shell command line per bookmark change; `options` are the global options that
+    point the command at the same data dir and sources (e.g. `--data-dir DIR`)."""
     base = ["paperterm", *options, "bookmarks"]
     lines: list[list[str]] = []
     for op in ops:
+        if isinstance(op, Restore):  # an undo: the bookmark exactly as it was, or none
+            for paper_id, mark in op.entries:
+                lines.append([*base, "remove", "--", paper_id])
+                if isinstance(mark, Bookmark):
+                    lines.append([*base, "add", "--", paper_id])
+                    if mark.tags:
+                        lines.append([*base, "tag", "--", paper_id, *mark.tags])
+                    if mark.note:
+                        lines.append([*base, "note", "--", paper_id, mark.note])
         if isinstance(op, Add):
             lines.append([*base, "add", "--", op.id])
         elif isinstance(op, Remove):
@@ -37,6 +50,32 @@ def replay_commands(ops: Iterable[Operation], options: Sequence[str] = ()) -> li
             if op.note:  # it adds a bookmark removed meanwhile: so does `add` (idempotent)
                 lines.append([*base, "add", "--", op.id])
             lines.append([*base, "note", "--", op.id, op.note])
+    return _unique_lines(lines)
+
+
+def reading_commands(ops: Iterable[Operation[datetime]], options: Sequence[str] = ()) -> list[str]:
+    """`paperterm read ID...` / `paperterm unread ID...` lines with the changes' effect (a
+    paper read again gets the time of the command: the reading state keeps no more)."""
+    base = ["paperterm", *options]
+    lines: list[list[str]] = []
+    for op in ops:
+        if isinstance(op, MarkRead):
+            read, unread = list(op.ids), []
+        elif isinstance(op, MarkUnread):
+            read, unread = [], list(op.ids)
+        elif isinstance(op, Restore):
+            read = [paper_id for paper_id, when in op.entries if when is not None]
+            unread = [paper_id for paper_id, when in op.entries if when is None]
+        else:
+            raise TypeError(f"no command for {op!r}")
+        if read:
+            lines.append([*base, "read", "--", *read])
+        if unread:
+            lines.append([*base, "unread", "--", *unread])
+    return _unique_lines(lines)
+
+
+def _unique_lines(lines: list[list[str]]) -> list[str]:
     commands: list[str] = []
     for line in lines:
         command = " ".join(map(shell_quote, line))

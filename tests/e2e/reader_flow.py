@@ -93,7 +93,8 @@ def search_bookmark_quit(pane: Pane, data_dir: Path, caduceus_id: str) -> str:
     assert focused != plain, pane.screen()
 
     pane.keys("b")
-    wait_for(pane, re.compile(rf"★ +{re.escape(CADUCEUS_ROW)}"))  # a slot for unread between
+    # The bookmark's star, then the unread mark (not read yet: only opened in the list).
+    wait_for(pane, re.compile(rf"★• +{re.escape(CADUCEUS_ROW)}"))
     saved = wait_until(
         pane, lambda: read_bookmarks(data_dir / "bookmarks.toml"), "bookmarks.toml", WAIT_SECONDS
     )

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import random
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from process_writers import kill_at_seeded_moments, state_after, writers_at_once
 
 from paperterm.index.library.bookmarks import BookmarkStore
 
@@ -40,18 +37,6 @@ for step in sys.argv[3:]:
 """
 
 
-def start_writer(path: Path, plan: list[str], *, wait: bool = False) -> subprocess.Popen[str]:
-    process = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(path), "wait" if wait else "go", *plan],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None
-    assert process.stdout.readline() == "ready\n"
-    return process
-
-
 def kill_plan(run: int, size: int = 60) -> list[str]:
     """Adds of fresh ids, each second one removed again right after."""
     plan = []
@@ -62,71 +47,28 @@ def kill_plan(run: int, size: int = 60) -> list[str]:
     return plan
 
 
-def state_after(steps: list[str]) -> set[str]:
-    present: set[str] = set()
-    for step in steps:
-        kind, paper_id = step.split(":", 1)
-        if kind == "add":
-            present.add(paper_id)
-        else:
-            present.discard(paper_id)
-    return present
+def bookmarked(path: Path) -> set[str]:
+    store = BookmarkStore(path)
+    store.load()  # always parses: raises if the file were damaged
+    for mark in store.bookmarks:
+        assert mark.title == f"title of {mark.id}"
+    return {mark.id for mark in store.bookmarks}
 
 
 def test_killed_writers_never_lose_an_acknowledged_change(tmp_path: Path) -> None:
     path = tmp_path / "bookmarks.toml"
-    rng = random.Random(20240501)
-    before: set[str] = set()  # what earlier runs left on disk
-    for run in range(100):
-        plan = kill_plan(run)
-        writer = start_writer(path, plan)
-        time.sleep(rng.uniform(0, 0.04))
-        writer.kill()
-        # Read through the text buffer: `communicate()` reads the pipe's descriptor and loses
-        # the acknowledgements `readline()` buffered with the "ready" line.
-        assert writer.stdin is not None and writer.stdout is not None
-        writer.stdin.close()
-        output = writer.stdout.read()
-        writer.wait()
-        acked = output.splitlines()
-        assert acked == plan[: len(acked)]
-
-        store = BookmarkStore(path)
-        store.load()  # always parses: raises if the file were damaged
-        on_disk = {mark.id for mark in store.bookmarks}
-        done = state_after(acked)
-        # The step being saved when the kill came may or may not have landed.
-        maybe = state_after(plan[: len(acked) + 1])
-        ours = {mark for mark in on_disk if mark.startswith(f"r{run}-")}
-        assert ours in (done, maybe), (run, acked[-1:], sorted(ours ^ done))
-        assert on_disk - ours == before
-        for mark in store.bookmarks:
-            assert mark.title == f"title of {mark.id}"
-        before = on_disk
-        # Temporary files a kill leaves are removed by the next save: never more than one set.
-        assert len(list(tmp_path.glob("*.tmp"))) <= 2
-    if store.backup_path.exists():
-        BookmarkStore(store.backup_path).load()  # the backup parses too
+    kill_at_seeded_moments(
+        path, WRITER, kill_plan, "add", bookmarked, runs=100, seed=20240501, longest_wait=0.04
+    )
 
 
 def test_two_writers_at_once_keep_every_bookmark(tmp_path: Path) -> None:
     path = tmp_path / "bookmarks.toml"
-    plans = {
-        name: [f"add:{name}-{i}" for i in range(40)]
-        + [f"remove:{name}-{i}" for i in range(0, 40, 4)]
+    plans = [
+        [f"add:{name}-{i}" for i in range(40)] + [f"remove:{name}-{i}" for i in range(0, 40, 4)]
         for name in ("left", "right")
-    }
-    writers = [start_writer(path, plan, wait=True) for plan in plans.values()]
-    for writer in writers:  # both are loaded (and stale) before either writes
-        assert writer.stdin is not None
-        writer.stdin.write("go\n")
-        writer.stdin.flush()
-    for writer, plan in zip(writers, plans.values(), strict=True):
-        output, _ = writer.communicate(timeout=60)
-        assert writer.returncode == 0
-        assert output.splitlines() == plan
-    store = BookmarkStore(path)
-    store.load()
-    expected = state_after(plans["left"]) | state_after(plans["right"])
-    assert {mark.id for mark in store.bookmarks} == expected
+    ]
+    writers_at_once(WRITER, path, plans)
+    expected = state_after(plans[0], "add") | state_after(plans[1], "add")
+    assert bookmarked(path) == expected
     assert len(expected) == 60

@@ -63,3 +63,31 @@ def test_quoting_round_trips_through_a_shell(text: str) -> None:
         assert words == text.encode("utf-8", "surrogateescape")
     else:
         assert shlex.split(quoted) == [text]
+
+
+def test_reading_changes_and_undo_steps_become_commands() -> None:
+    from paperterm.index.library.bookmarks import Bookmark
+    from paperterm.index.library.op_store import Restore
+    from paperterm.index.library.pending import reading_commands
+    from paperterm.index.library.reading import MarkRead, MarkUnread
+
+    ops = [
+        MarkRead(("a", "b"), WHEN),
+        MarkUnread(("c",)),
+        Restore((("a", None), ("c", WHEN))),
+    ]
+    base = "paperterm --data-dir '/home/me/my data'"
+    assert reading_commands(ops, OPTIONS) == [
+        f"{base} read -- a b",
+        f"{base} unread -- c",
+        f"{base} read -- c",
+        f"{base} unread -- a",
+    ]
+    mark = Bookmark("m", WHEN, "M", ("x", "y"), "a note")
+    assert replay_commands([Restore((("m", mark), ("n", None)))], OPTIONS) == [
+        f"{base} bookmarks remove -- m",
+        f"{base} bookmarks add -- m",
+        f"{base} bookmarks tag -- m x y",
+        f"{base} bookmarks note -- m 'a note'",
+        f"{base} bookmarks remove -- n",
+    ]

@@ -19,6 +19,7 @@ from paperterm.index.sources.loader import Corpus
 from paperterm.tui.app import ReaderApp, make_app
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.state import Timing
+from paperterm.tui.widgets.key_footer import KeyFooter
 
 
 @dataclass(slots=True)
@@ -117,6 +118,23 @@ def screen_text(app: App) -> str:
     """What the terminal shows, as plain text (one line per row)."""
     strips = app.screen._compositor.render_strips()
     return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+def row_ids(app: ReaderApp) -> list[str]:
+    """The ids of the main list's rows, in order."""
+    return [row.id for row in app.main.paper_list.rows]
+
+
+def status_line(app: App) -> str:
+    """The status line as shown: the screen's last line, or the one above the footer."""
+    lines = screen_text(app).splitlines()
+    footers = app.screen.query(KeyFooter)
+    return lines[-2] if footers and footers.first().display else lines[-1]
+
+
+def said(app: App) -> list[str]:
+    """The notifications' texts, oldest first."""
+    return [notification.message for notification in app._notifications]
 
 
 def flat(text: str) -> str:

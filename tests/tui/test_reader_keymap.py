@@ -31,12 +31,14 @@ def test_binding_ids_are_unique_and_described():
 
 def test_the_defaults_only_shadow_by_design():
     """Where a default key is bound twice in one context, the inner binding is meant to win:
-    `q` closes the reader and the help instead of quitting, `y` copies the chosen link."""
+    `q` closes the reader and the help instead of quitting, `y` copies the chosen link or
+    answers yes."""
     found = {clash[:3] for clash in keys.clashes(keys.effective_keys({}), CONTEXTS)}
     assert found == {
         ("close_reader", "quit", "q"),
         ("close_help", "quit", "q"),
         ("copy_chosen_link", "copy_link", "y"),
+        ("confirm", "copy_link", "y"),
     }
 
 

@@ -8,6 +8,7 @@ from textual.command import CommandPalette
 from textual.widgets import OptionList
 
 from paperterm.index.config import Config
+from paperterm.index.library.filters import ViewKey
 from paperterm.tui import keys
 from paperterm.tui.screens.dialogs import HelpScreen
 from paperterm.tui.screens.main import MainScreen
@@ -203,12 +204,12 @@ async def test_command_palette_opens_and_runs_our_commands(reader):
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
-        assert app.main.filters.collection == "ICML 2024 Papers"
+        assert app.main.filters.view == ViewKey("collection", "ICML 2024 Papers")
         assert "19 of 38 papers" in screen_text(app)
         await pilot.press("x")
         await settle(pilot)
         assert "38 papers" in screen_text(app)
-        assert app.main.filters.collection is None
+        assert app.main.filters.view == ViewKey()
 
 
 async def test_y_copies_the_link_or_else_the_citation(reader):

@@ -32,7 +32,7 @@ async def test_fifty_thousand_rows_without_a_widget_per_row(gated_reader):
         screen = app.main
         paper_list = screen.paper_list
         assert len(paper_list.rows) == COUNT
-        assert f"{COUNT} papers · indexing 45%" in screen_text(app)
+        assert f"{COUNT} papers · {COUNT} unread · 1/{COUNT} · indexing 45%" in screen_text(app)
         assert len(list(screen.walk_children())) < 60
         assert paper_list.virtual_size.height == COUNT
 

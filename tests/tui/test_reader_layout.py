@@ -150,7 +150,7 @@ async def test_corpus_problems_are_counted_and_listed(tmp_path):
     app = reader_of([folder], tmp_path / "data")
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        assert "1 paper · index ready · 1 warning" in screen_text(app)
+        assert "1 paper · 1 unread · 1/1 · index ready · 1 warning" in screen_text(app)
         titles = [command.title for command in app.get_system_commands(app.screen)]
         assert "Warnings" in titles
         app.show_warnings()

@@ -96,9 +96,12 @@ async def test_disk_full_keeps_the_star_says_so_and_prints_commands_at_exit(
     status = ending.finish()
     err = capsys.readouterr().err
     assert status == 1
-    assert "1 bookmark change could not be saved" in err and "No space left on device" in err
+    # Opening the paper full screen marked it read: that could not be saved either.
+    assert "1 bookmark change and 1 reading change could not be saved" in err
+    assert "No space left on device" in err
     command = f"paperterm --data-dir {data_dir} bookmarks add -- {row.id}"
     assert command in err.splitlines()
+    assert f"paperterm --data-dir {data_dir} read -- {row.id}" in err.splitlines()
     assert not on_disk(data_dir).is_bookmarked(row.id)
 
     # Once there is room again, the printed command does what the reader could not.

@@ -12,6 +12,7 @@ from reader_helpers import INSTANT, screen_text, settle, type_text, until
 from textual.widgets import OptionList
 
 from paperterm.index.config import Config
+from paperterm.index.library.filters import ViewKey
 from paperterm.index.session import Session
 from paperterm.tui.app import make_app
 from paperterm.tui.clipboard import Clipboard
@@ -199,6 +200,6 @@ async def test_rows_show_title_byline_and_collection_when_two(tmp_path, size):
         await type_text(pilot, "Collection: BETA")
         await pilot.press("enter")
         await settle(pilot)
-        assert app.main.filters.collection == "BETA 2023"
+        assert app.main.filters.view == ViewKey("collection", "BETA 2023")
         rows = screen_text(app).splitlines()[1:3]
         assert all("BETA" not in row[:60] for row in rows)  # one collection: no column

@@ -23,7 +23,7 @@ async def test_warm_start_shows_every_paper_and_the_index_state(reader):
         await settle(pilot)
         assert len(app.main.paper_list.rows) == 38
         text = screen_text(app)
-        assert "38 papers · index ready" in text
+        assert "38 papers · 38 unread · 1/38 · index ready" in text
         assert app.focused is app.main.paper_list
 
 

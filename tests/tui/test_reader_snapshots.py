@@ -6,11 +6,15 @@ search box's cursor does not blink.
 
 from __future__ import annotations
 
+import time
+from datetime import datetime, timezone
+
 import pytest
 from locations import FIXTURES
 from reader_helpers import INSTANT, settle, type_text
 
 from paperterm.index.config import Config
+from paperterm.index.library import reading
 from paperterm.index.session import Session
 from paperterm.tui.app import make_app
 from paperterm.tui.clipboard import Clipboard
@@ -48,8 +52,21 @@ def test_search_results_with_highlights(snap_compare, reader, size):
     assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
 
 
+@pytest.fixture
+def fixed_clock(monkeypatch):
+    """Papers read at one moment, shown in UTC: the full view says when its paper was read."""
+    monkeypatch.setattr(
+        reading, "utc_now", lambda: datetime(2024, 7, 21, 9, 30, tzinfo=timezone.utc)
+    )
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
 @pytest.mark.parametrize("size", SIZES)
-def test_full_screen_detail(snap_compare, reader, size):
+def test_full_screen_detail(snap_compare, reader, size, fixed_clock):
     keys = ["slash", *"DNA", "enter", "f"]
     assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
 

@@ -1,4 +1,4 @@
-"""The reader's Textual-free rules: counts, citations, where links open, the search note."""
+"""The reader's Textual-free rules: rows, counts, citations, where links open, the search note."""
 
 from __future__ import annotations
 
@@ -13,13 +13,11 @@ from paperterm.tui.view import (
     fit_note,
     link_or_citation,
     missing_rows,
-    paper_rows,
 )
 
 
-def test_rows_keep_corpus_order_and_missing_rows_carry_the_stored_title():
+def test_missing_rows_carry_the_stored_title():
     by_id = {p.id: p for p in PAPERS}
-    assert [r.id for r in paper_rows(PAPERS, {"c3", "a1"})] == ["a1", "c3"]
     missing = missing_rows(MARKS, by_id, None)
     assert [(r.id, r.missing, r.missing_title) for r in missing] == [
         ("gone", True, "Left the corpus")

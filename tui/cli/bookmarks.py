@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+from functools import partial
 
-from paperterm.index.library.bookmarks import BookmarksError, BookmarksSaveError, BookmarkStore
+from paperterm.index.library.bookmarks import BookmarkStore
 from paperterm.index.library.export import EXPORTERS, export_json
 from paperterm.index.library.export_items import bookmark_items
-from paperterm.index.text.display import safe_text
-from paperterm.index.user_files import resolve_target, user_mode, write_user_file
-from paperterm.tui.cli.context import CommandFailed, Context
+from paperterm.tui.cli.context import Context, loaded, save_change
+from paperterm.tui.cli.exports import add_export_options, emit_export
 
 
 class BookmarkCommandError(Exception):
@@ -49,31 +48,13 @@ def add_bookmark_commands(commands: argparse._SubParsersAction, common: argparse
     note.set_defaults(run=cmd_note)
 
     export = actions.add_parser("export", parents=[common], help="export the bookmarks")
-    export.add_argument("--format", choices=sorted(EXPORTERS), required=True)
+    add_export_options(export)
     export.add_argument("--tag", metavar="TAG", help="only the bookmarks with this tag")
-    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     export.set_defaults(run=cmd_export)
 
 
 def _store(ctx: Context) -> BookmarkStore:
-    store = BookmarkStore.in_dir(ctx.data_dir)
-    try:
-        store.load()
-    except BookmarksError as error:
-        raise BookmarkCommandError(str(error)) from None
-    return store
-
-
-def _run(action) -> int:
-    """Make a change; a save that fails is a failure of this one command (exit 1): the
-    change is not kept anywhere, so the message promises no retry."""
-    try:
-        action()
-    except BookmarksSaveError as error:
-        raise CommandFailed(f"{error}; the change was not saved") from None
-    except BookmarksError as error:
-        raise BookmarkCommandError(str(error)) from None
-    return 0
+    return loaded(BookmarkStore.in_dir(ctx.data_dir))
 
 
 def _bookmark_id(ctx: Context, store: BookmarkStore, key: str) -> str:
@@ -113,7 +94,7 @@ def cmd_add(ctx: Context) -> int:
     papers = [ctx.paper(key) for key in ctx.args.ids]
     for paper in papers:
         if not store.is_bookmarked(paper.id):
-            _run(lambda paper=paper: store.add(paper.id, paper.title))
+            save_change(partial(store.add, paper.id, paper.title))
         ctx.line(f"bookmarked {paper.id}  {paper.title}")
     return 0
 
@@ -125,7 +106,7 @@ def cmd_remove(ctx: Context) -> int:
             paper_id = _bookmark_id(ctx, store, key)
         except Exception:  # an unknown id is already "not bookmarked": idempotent
             paper_id = key
-        _run(lambda paper_id=paper_id: store.remove(paper_id))
+        save_change(partial(store.remove, paper_id))
         ctx.line(f"removed {paper_id}")
     return 0
 
@@ -142,7 +123,7 @@ def cmd_tag(ctx: Context) -> int:
     store = _store(ctx)
     paper_id = _bookmarked(ctx, store)
     change = store.remove_tags if ctx.args.remove else store.add_tags
-    _run(lambda: change(paper_id, ctx.args.tags))
+    save_change(lambda: change(paper_id, ctx.args.tags))
     mark = store.get(paper_id)
     ctx.line(f"{paper_id}  tags: {', '.join(mark.tags) if mark and mark.tags else '(none)'}")
     return 0
@@ -151,24 +132,9 @@ def cmd_tag(ctx: Context) -> int:
 def cmd_note(ctx: Context) -> int:
     store = _store(ctx)
     paper_id = _bookmarked(ctx, store)
-    _run(lambda: store.set_note(paper_id, ctx.args.text))
+    save_change(lambda: store.set_note(paper_id, ctx.args.text))
     ctx.line(f"{paper_id}  note {'set' if ctx.args.text.strip() else 'cleared'}")
     return 0
-
-
-def _write_export(target: Path, text: str) -> None:
-    """Write an export where the user said, as a shell redirect would (index/user_files.py):
-    through a symlink, into a FIFO or device, replacing only a regular file, in a new
-    file with the user's umask. A path that cannot be (a missing folder) is bad input (2),
-    a failing write (a full disk, /dev/full) a failure (1)."""
-    try:
-        write_user_file(target, text.encode("utf-8"), new_mode=user_mode())
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError) as error:
-        where = error.filename or target
-        raise BookmarkCommandError(f"{where}: cannot write the export: {error.strerror}") from None
-    except OSError as error:
-        why = error.strerror or str(error)
-        raise CommandFailed(f"{target}: cannot write the export: {why}") from None
 
 
 def cmd_export(ctx: Context) -> int:
@@ -177,17 +143,5 @@ def cmd_export(ctx: Context) -> int:
     items = bookmark_items(store.bookmarks, papers, ctx.args.tag)
     if ctx.args.tag is not None and not items:
         raise BookmarkCommandError(f"no bookmark has the tag {ctx.args.tag!r}")
-    text = EXPORTERS[ctx.args.format].export(items)
-    if ctx.args.output:
-        target = Path(ctx.args.output).expanduser()
-        _write_export(target, text)
-        if resolve_target(str(target))[1] != 1:  # -o /dev/stdout: nothing after the export
-            ctx.line(f"{len(items)} bookmarks written to {target}")
-    elif ctx.args.format == "json":
-        ctx.out.write(_json_lines(ctx, text))
-    else:
-        # Notes and titles are anyone's text: on stdout (a terminal, often) nothing in them
-        # may act as a control sequence. A file (-o) gets the export as it is.
-        text = safe_text(text)
-        ctx.out.write(text if text.endswith("\n") else text + "\n")
+    emit_export(ctx, EXPORTERS[ctx.args.format].export(items), f"{len(items)} bookmarks")
     return 0

@@ -10,10 +10,13 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO, TypeVar
 
 from paperterm.index.config import Config, load_config, resolve_config_path, resolve_data_dir
-from paperterm.index.library.bookmarks import Bookmark, BookmarksError, BookmarkStore
+from paperterm.index.library.bookmarks import Bookmark, BookmarkStore
+from paperterm.index.library.op_store import LibraryError, LibrarySaveError, OpLogStore
+from paperterm.index.library.reading import ReadingStore
+from paperterm.index.library.searches import SavedSearch, SearchesStore, all_searches
 from paperterm.index.papers import Paper
 from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session
@@ -71,12 +74,15 @@ class Context:
     def bookmarks(self) -> dict[str, Bookmark]:
         """The bookmarks, by paper id (for `tag:` in a query); a damaged file is a usage
         error, as in the bookmark commands."""
-        store = BookmarkStore.in_dir(self.data_dir)
-        try:
-            store.load()
-        except BookmarksError as error:
-            raise UsageError(str(error)) from None
-        return {mark.id: mark for mark in store.bookmarks}
+        return dict(loaded(BookmarkStore.in_dir(self.data_dir)).entries)
+
+    def reading(self) -> ReadingStore:
+        """The reading state, loaded; a damaged file is a usage error (exit 2)."""
+        return loaded(ReadingStore.in_dir(self.data_dir))
+
+    def saved_searches(self) -> list[SavedSearch]:
+        """The config's `[[searches]]`, then those saved from the reader."""
+        return all_searches(self.config.searches, loaded(SearchesStore.in_dir(self.data_dir)))
 
     def warn(self, message: str) -> None:
         if self.err is not None:  # started with stderr closed (`2>&-`): nowhere to say it
@@ -114,6 +120,30 @@ class Context:
         if matches:
             raise UsageError(f"paperterm: {shown!r} matches {len(matches)} papers; give more")
         raise UsageError(f"paperterm: no paper with id {shown!r}")
+
+
+Store = TypeVar("Store", bound=OpLogStore[Any])
+
+
+def loaded(store: Store) -> Store:
+    """`store`, loaded; a damaged or unreadable file is a usage error (exit 2)."""
+    try:
+        store.load()
+    except LibraryError as error:
+        raise UsageError(str(error)) from None
+    return store
+
+
+def save_change(change: Callable[[], object]) -> None:
+    """Make a change; a save that fails is a failure of this one command (exit 1): the
+    change is not kept anywhere, so the message promises no retry. A damaged file is bad
+    input (exit 2)."""
+    try:
+        change()
+    except LibrarySaveError as error:
+        raise CommandFailed(f"{error}; the change was not saved") from None
+    except LibraryError as error:
+        raise UsageError(str(error)) from None
 
 
 def _progress_bar(stream: TextIO) -> Callable[[int, int], None]:

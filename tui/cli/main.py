@@ -40,6 +40,12 @@ from paperterm.tui.cli.context import (
 from paperterm.tui.cli.doctor import run_doctor
 from paperterm.tui.cli.escape import user_text
 from paperterm.tui.cli.key_table import cmd_keys
+from paperterm.tui.cli.reading import (
+    add_reading_commands,
+    add_view_options,
+    paper_record,
+    select,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -85,7 +91,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         "--data-dir",
         metavar="DIR",
         default=argparse.SUPPRESS,
-        help="index and bookmarks folder (env PAPERTERM_DATA_DIR)",
+        help="index, bookmarks and reading state folder (env PAPERTERM_DATA_DIR)",
     )
     common.add_argument(
         "--config",
@@ -112,8 +118,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"paperterm {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    listing = commands.add_parser("list", parents=[common], help="print every paper")
+    listing = commands.add_parser("list", parents=[common], help="print the papers (of a view)")
     listing.add_argument("--json", action="store_true", help="a JSON array of full records")
+    add_view_options(listing)
     listing.set_defaults(run=cmd_list)
 
     search = commands.add_parser(
@@ -158,6 +165,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     key_table.set_defaults(run=cmd_keys)
 
     add_bookmark_commands(commands, common)
+    add_reading_commands(commands, common)
     return parser
 
 
@@ -186,11 +194,11 @@ def _version() -> str:
 
 
 def cmd_list(ctx: Context) -> int:
-    papers = ctx.open().papers
+    selection = select(ctx)
     if ctx.args.json:
-        ctx.emit_json([paper.to_json() for paper in papers], indent=1)
+        ctx.emit_json([selection.record(paper) for paper in selection.papers], indent=1)
         return 0
-    for paper in papers:
+    for paper in selection.papers:
         ctx.line(f"{paper.id}  {paper.title}  [{', '.join(paper.collections)}]")
     return 0
 
@@ -291,7 +299,7 @@ def _print_results(ctx: Context, results: Results) -> None:
 def cmd_show(ctx: Context) -> int:
     paper = ctx.paper(ctx.args.id)
     if ctx.args.json:
-        ctx.emit_json(paper.to_json(), indent=1)
+        ctx.emit_json(paper_record(paper, ctx.reading(), ctx.bookmarks()), indent=1)
         return 0
     ctx.line(paper.title)
     if name_label(paper):
@@ -355,7 +363,7 @@ def log_dir() -> Path:
 
 
 #: Arguments that are text the user typed (not file names, which must stay as they are).
-_TEXT_ARGUMENTS = ("query", "id", "ids", "text", "tags")
+_TEXT_ARGUMENTS = ("query", "id", "ids", "text", "tags", "view")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

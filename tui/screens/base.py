@@ -1,8 +1,11 @@
-"""The base of every screen that shows papers: the too-small notice, the status line, and
-related papers looked up after a pause.
+"""The base of every screen that shows papers: the too-small notice, the status line,
+related papers looked up after a pause, and the lines the detail pane adds about a paper in
+the reader (when it was read, why "like my bookmarks" ranks it high).
 
 A `PaperScreen` is also what the app talks to: it gets the `ReaderState` when it is made,
-answers `current_row` and `bookmarks_changed`, and reports its workers' failures by message.
+answers `current_row`, `bookmarks_changed`, `reading_changed` and `show_next_unread`, asks
+the app to mark papers read by message (`MarkRead`: the app keeps the undo steps and saves),
+and reports its workers' failures by message.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from paperterm.index.search.hits import Hit
 from paperterm.tui import keys
 from paperterm.tui.state import ReaderState
 from paperterm.tui.status import Part
-from paperterm.tui.view import Row
+from paperterm.tui.view import Row, read_note
 from paperterm.tui.widgets.detail import PaperDetail
 from paperterm.tui.widgets.key_footer import KeyFooter
 from paperterm.tui.widgets.status_line import StatusLine
@@ -41,6 +44,15 @@ class PaperScreen(Screen):
     """A screen that shows papers: below the minimum size it says "window too small" (the
     `-tiny` class hides everything else), and it looks up related papers for its
     `PaperDetail` after a short pause (`Timing.related`)."""
+
+    class MarkRead(Message):
+        """Mark these papers read (opening one full screen, resting on one, `R`); `label`
+        names the change for undo."""
+
+        def __init__(self, ids: list[str], label: str) -> None:
+            super().__init__()
+            self.ids = ids
+            self.label = label
 
     class WorkerFailed(Message):
         """One of the screen's workers raised (`Worker.StateChanged` does not bubble: this
@@ -64,6 +76,26 @@ class PaperScreen(Screen):
     def bookmarks_changed(self) -> None:
         """The bookmarks changed (here or in another process): redraw what shows them."""
         raise NotImplementedError
+
+    def reading_changed(self) -> None:
+        """The reading state changed (here or in another process): redraw what shows it."""
+        raise NotImplementedError
+
+    def show_next_unread(self) -> bool:
+        """Go to the next unread paper after the current one in the view; False at the end."""
+        raise NotImplementedError
+
+    def detail_notes(self, row: Row | None) -> list[str]:
+        """The detail pane's lines about `row` in the reader: read or not, and why "like my
+        bookmarks" ranks it where it is."""
+        if row is None or row.paper is None:
+            return []
+        state = self.state
+        notes = [read_note(state.reading.read_at(row.id))]
+        reasons = state.like_reasons(row.id)
+        if reasons:
+            notes.append(f"like your bookmarks: {', '.join(reasons)}")
+        return notes
 
     @property
     def pending(self) -> bool:

@@ -1,15 +1,17 @@
-"""The dialogs over the paper screens: help, tags, note, warnings, links."""
+"""The dialogs over the paper screens: help, tags, note, warnings, links, a yes/no
+question, a name for a saved search."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import TypeVar
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -20,6 +22,8 @@ from paperterm.index.text.display import one_line, safe_text
 from paperterm.tui import keys
 from paperterm.tui.state import KeyText
 from paperterm.tui.widgets.detail import ScrollingText
+
+Result = TypeVar("Result")
 
 SEARCH_SYNTAX = (
     ("words", "papers with every word (else any of them)"),
@@ -119,20 +123,24 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss()
 
 
-class TagsScreen(ModalScreen[list[str] | None]):
-    """Edit a bookmark's tags as a comma-separated line; Enter or Ctrl+S saves."""
+class LineScreen(ModalScreen[Result | None]):
+    """A dialog that edits one line of text; Enter or Ctrl+S saves, Esc cancels. A subclass
+    names its heading and its parts (`NAME`: `NAME-box`, `NAME-input`) and turns the line into
+    its result."""
 
     BINDINGS = keys.bindings("close_dialog", "save_dialog")
+    HEADING = ""
+    NAME = "line"
 
-    def __init__(self, tags: list[str], key_text: KeyText) -> None:
+    def __init__(self, value: str, key_text: KeyText) -> None:
         super().__init__()
-        self.tags = tags
+        self.value = value
         self.key_text = key_text
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="tags-box", classes="dialog"):
-            yield Label(Text("Tags, separated by commas"), classes="dialog-title")
-            yield Input(", ".join(self.tags), id="tags-input")
+        with Vertical(id=f"{self.NAME}-box", classes="dialog"):
+            yield Label(Text(self.HEADING), classes="dialog-title")
+            yield Input(self.value, id=f"{self.NAME}-input")
             yield Label(Text(self._hint()), classes="dialog-hint")
 
     def _hint(self) -> str:
@@ -141,11 +149,26 @@ class TagsScreen(ModalScreen[list[str] | None]):
 
     @on(Input.Submitted)
     def action_save(self) -> None:
-        value = self.query_one("#tags-input", Input).value
-        self.dismiss([tag.strip() for tag in value.split(",") if tag.strip()])
+        self.dismiss(self.result(self.query_one(f"#{self.NAME}-input", Input).value))
+
+    def result(self, line: str) -> Result | None:
+        raise NotImplementedError
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class TagsScreen(LineScreen[list[str]]):
+    """Edit a bookmark's tags as a comma-separated line."""
+
+    HEADING = "Tags, separated by commas"
+    NAME = "tags"
+
+    def __init__(self, tags: list[str], key_text: KeyText) -> None:
+        super().__init__(", ".join(tags), key_text)
+
+    def result(self, line: str) -> list[str]:
+        return [tag.strip() for tag in line.split(",") if tag.strip()]
 
 
 class NoteScreen(ModalScreen[str | None]):
@@ -208,6 +231,42 @@ class WarningsScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss()
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A question answered with one key: the `confirm` key (y) says yes, any other no."""
+
+    BINDINGS = keys.bindings("confirm")
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Label(Text(safe_text(self.question, keep_newlines=False)), id="confirm-text")
+
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    def on_key(self, event: events.Key) -> None:
+        # The `confirm` binding has priority, so any key that gets here means no.
+        event.stop()
+        event.prevent_default()
+        self.dismiss(False)
+
+
+class NameScreen(LineScreen[str]):
+    """The name to save a search under (its query to start with)."""
+
+    HEADING = "Save the search as a view named"
+    NAME = "name"
+
+    def __init__(self, query: str, key_text: KeyText) -> None:
+        super().__init__(safe_text(query, keep_newlines=False), key_text)
+
+    def result(self, line: str) -> str | None:
+        return " ".join(line.split()) or None
 
 
 class LinksScreen(ModalScreen[tuple[str, str] | None]):

@@ -11,6 +11,7 @@ terminal as a control sequence.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.style import Style
@@ -52,8 +53,10 @@ def paper_text(
     mark: Bookmark | None,
     matcher: Matcher | None,
     styles: dict[str, Style],
+    notes: Sequence[str] = (),
 ) -> Text:
-    """The body of the detail pane for a row (a paper, or a bookmark whose paper is gone)."""
+    """The body of the detail pane for a row (a paper, or a bookmark whose paper is gone);
+    `notes` are lines about the paper in the reader (read when, why it ranks high)."""
     paper = row.paper
     match = styles["match"]
     out = Text()
@@ -66,6 +69,9 @@ def paper_text(
         out.append_text(highlighted(one_line(paper.title), matcher, match, styles["title"]))
         out.append("\n")
         out.append_text(_facts(paper, styles))
+    for note in notes:
+        out.append("\n")
+        out.append(one_line(note), styles["facts"])
     if mark is not None:
         out.append("\n")
         out.append("★ bookmarked", styles["marker"])
@@ -203,7 +209,12 @@ class PaperDetail(ScrollingText):
         yield RelatedList(id="related", markup=False, compact=True)
 
     def show(
-        self, row: Row | None, mark: Bookmark | None, matcher: Matcher | None, reset: bool = True
+        self,
+        row: Row | None,
+        mark: Bookmark | None,
+        matcher: Matcher | None,
+        reset: bool = True,
+        notes: Sequence[str] = (),
     ) -> None:
         """Show a row; `reset` scrolls back to the top (a new paper, not a re-draw)."""
         same = row is not None and self.row is not None and row.id == self.row.id
@@ -212,7 +223,7 @@ class PaperDetail(ScrollingText):
         if row is None:
             body.update(Text("No paper selected."))
         else:
-            body.update(paper_text(row, mark, matcher, self._styles()))
+            body.update(paper_text(row, mark, matcher, self._styles(), notes))
         if not same:
             self._related = []
             self._show_related(RELATED_WAITING if row is not None else "")

@@ -4,11 +4,16 @@ more than 50 — no widget per row, only the visible lines are ever rendered.
 What a row says and how it fits is `tui/rows.py` (no Textual); this widget scrolls, moves
 the cursor and styles the cells. In search results each row can have a second line: where
 the query matched (`show_snippets`).
+
+Whether a paper is bookmarked or unread is asked by id (`is_bookmarked`, `is_unread`) when
+the row is drawn, never stored in the row: an unread paper has `•` in the marks' column
+(readable with NO_COLOR), a read one is also dimmed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -30,6 +35,7 @@ from paperterm.tui.view import Row
 SNIPPET_SOURCE_CHARS = 4000
 #: The cell roles of `rows.row_cells` that have a style of their own.
 _STYLED_ROLES = ("mark", "missing", "byline", "collection", "snippet", "match")
+_row_id = attrgetter("id")
 
 
 class PaperList(ScrollView, can_focus=True):
@@ -42,6 +48,7 @@ class PaperList(ScrollView, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "paper-list--cursor",
         "paper-list--empty",
+        "paper-list--read",
         *(f"paper-list--{role}" for role in _STYLED_ROLES),
     }
 
@@ -62,11 +69,13 @@ class PaperList(ScrollView, can_focus=True):
         is_unread: Callable[[str], bool] | None = None,
         id: str | None = None,
     ) -> None:
-        """`is_unread` fills the unread mark's slot (None: no paper is marked unread)."""
+        """`is_unread` fills the unread mark's slot and leaves read rows dimmed (None: no
+        paper is marked unread, none dimmed)."""
         super().__init__(id=id)
         self.is_bookmarked = is_bookmarked
         self.is_unread = is_unread
         self.rows: list[Row] = []
+        self._ids: list[str] | None = None
         self.cursor = 0
         self.empty_message: list[str] = ["Loading papers…"]
         self.matcher: Matcher | None = None
@@ -82,11 +91,18 @@ class PaperList(ScrollView, can_focus=True):
     def current(self) -> Row | None:
         return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
 
+    @property
+    def ids(self) -> list[str]:
+        """The rows' ids (made once per `set_rows`, in C: 50,000 in ~3 ms)."""
+        if self._ids is None:
+            self._ids = list(map(_row_id, self.rows))
+        return self._ids
+
     def index_of(self, paper_id: str) -> int | None:
-        for index, row in enumerate(self.rows):
-            if row.id == paper_id:
-                return index
-        return None
+        try:
+            return self.ids.index(paper_id)  # in C: a Python loop over 50,000 rows takes 18 ms
+        except ValueError:
+            return None
 
     def set_rows(
         self,
@@ -99,6 +115,7 @@ class PaperList(ScrollView, can_focus=True):
         """Show `rows` (search results when `matcher` is given: their snippets can show);
         the cursor goes to `keep_id` when it is among them, else to the top."""
         self.rows = rows
+        self._ids = None
         self.matcher = matcher or None
         self._snippets.clear()
         self.empty_message = list(empty_message)
@@ -202,6 +219,10 @@ class PaperList(ScrollView, can_focus=True):
         if index >= len(self.rows):
             return Strip.blank(width, base)
         row = self.rows[index]
+        # A bookmark whose paper left the corpus is neither: there is nothing to read.
+        unread = self.is_unread is not None and not row.missing and self.is_unread(row.id)
+        if self.is_unread is not None and not unread and not row.missing:
+            base = base + self.get_component_rich_style("paper-list--read")
         if index == self.cursor:
             base = base + self.get_component_rich_style("paper-list--cursor")
         if part:
@@ -211,7 +232,7 @@ class PaperList(ScrollView, can_focus=True):
                 row_text(row),
                 width,
                 bookmarked=self.is_bookmarked(row.id),
-                unread=self.is_unread is not None and self.is_unread(row.id),
+                unread=unread,
                 show_collection=self.show_collection,
             )
         return Strip(self._segments(cells, base)).adjust_cell_length(width, base)

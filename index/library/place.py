@@ -1,0 +1,78 @@
+"""Where the reader was: view, query, sort, filters and paper, kept in `place.toml` in the
+data dir so that the next start returns there.
+
+It is the reader's own file, written whole when the reader ends (last one to quit wins; it
+holds nothing the user made). Reading it never fails: a missing file is the start of the
+list, and a damaged one (not TOML, a value of the wrong type, an unknown sort) is ignored,
+in part or whole, with a warning the reader shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import tomli_w
+
+from paperterm.index.library.filters import ViewKey
+from paperterm.index.library.sorting import DEFAULT_SORT, SORTS
+from paperterm.index.toml_text import TomlSyntaxError, parse_toml
+from paperterm.index.user_files import read_regular_file, write_user_file
+
+PLACE_FILENAME = "place.toml"
+_MAX_BYTES = 64 << 10  # a query is at most 4,000 characters: this is far more than a place
+_HEADER = "# Where the paperterm reader was when it last ended (it rewrites this file).\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A position in the reader: what the list shows, and the paper under the cursor."""
+
+    view: str = "all"
+    query: str = ""
+    sort: str = DEFAULT_SORT
+    unread_only: bool = False
+    bookmarks_only: bool = False
+    paper: str = ""
+
+
+def load_place(data_dir: Path) -> tuple[Place, list[str]]:
+    """The place saved in the data dir, and warnings about what of it was ignored."""
+    path = Path(data_dir) / PLACE_FILENAME
+    try:
+        data, _ = read_regular_file(path, _MAX_BYTES, "place file")
+    except FileNotFoundError:
+        return Place(), []
+    except OSError as error:
+        return Place(), [f"{path}: ignored ({error.strerror or error})"]
+    try:
+        raw = parse_toml(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return Place(), [f"{path}: ignored (not UTF-8 text)"]
+    except TomlSyntaxError as error:
+        return Place(), [f"{error.at(str(path))} (ignored)"]
+    if raw.get("version") != 1:
+        return Place(), [f"{path}: ignored (not version 1)"]
+    values: dict[str, object] = {}
+    warnings: list[str] = []
+    for spec in fields(Place):
+        value = raw.get(spec.name, spec.default)
+        if not isinstance(value, type(spec.default)):
+            warnings.append(f"{path}: {spec.name} ignored (not a {type(spec.default).__name__})")
+            continue
+        values[spec.name] = value
+    place = Place(**values)  # type: ignore[arg-type]
+    if place.sort not in SORTS:
+        warnings.append(f"{path}: sort {place.sort!r} ignored (sorts: {', '.join(SORTS)})")
+        place = Place(**{**values, "sort": DEFAULT_SORT})  # type: ignore[arg-type]
+    if ViewKey.parse(place.view) is None:
+        warnings.append(f"{path}: view {place.view!r} ignored")
+        place = Place(**{**values, "sort": place.sort, "view": "all"})  # type: ignore[arg-type]
+    return place, warnings
+
+
+def save_place(data_dir: Path, place: Place) -> None:
+    """Write the place (atomically); OSError when it cannot be."""
+    body = {"version": 1, **{spec.name: getattr(place, spec.name) for spec in fields(Place)}}
+    text = _HEADER + tomli_w.dumps(body)
+    write_user_file(Path(data_dir) / PLACE_FILENAME, text.encode("utf-8"), make_parents=True)

@@ -1,0 +1,163 @@
+"""Sorting a view, "like my bookmarks", saved searches and the place file (issue 13)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paperterm.index.config import ConfigError, parse_config
+from paperterm.index.library.affinity import TermVectors
+from paperterm.index.library.op_store import LibraryFileError
+from paperterm.index.library.place import PLACE_FILENAME, Place, load_place, save_place
+from paperterm.index.library.searches import SavedSearch, SearchesStore, all_searches
+from paperterm.index.library.sorting import SORTS, SortKeys, effective_sort, next_sort
+from paperterm.index.papers import Paper
+
+PAPERS = [
+    Paper("p1", "C", "x", title="beta", year=2023, arxiv_id="2301.00002"),
+    Paper("p2", "C", "x", title="Alpha", year=2024, arxiv_id="2401.00001"),
+    Paper("p3", "C", "x", title="gamma"),
+    Paper("p4", "C", "x", title="alpha two", year=2024, arxiv_id="2402.00001"),
+]
+IDS = [p.id for p in PAPERS]
+
+
+def order(sort: str, **kwargs) -> list[str]:
+    return SortKeys(PAPERS).order(list(reversed(IDS)), str, sort, **kwargs)
+
+
+def test_each_sort():
+    assert order("corpus") == IDS
+    assert order("relevance") == list(reversed(IDS))  # as the search gave them
+    assert order("title") == ["p2", "p4", "p1", "p3"]
+    assert order("unread", read={"p4": 1}) == ["p3", "p2", "p1", "p4"]
+    assert order("newest") == ["p4", "p2", "p1", "p3"]
+    scores = {"p1": 0.5, "p2": 0.9, "p3": 0.1}
+    assert order("like", scores=scores, read={"p2"}, bookmarked={"p3"}) == ["p1", "p4", "p3", "p2"]
+    with pytest.raises(ValueError, match="unknown sort"):
+        order("sideways")
+
+
+def test_the_cycle_has_relevance_and_corpus_order_apart_only_while_searching():
+    assert list(SORTS) == ["relevance", "corpus", "title", "unread", "newest", "like"]
+    assert [next_sort(s, False) for s in ("relevance", "corpus", "like")] == [
+        "title",
+        "title",
+        "relevance",
+    ]
+    assert next_sort("relevance", True) == "corpus"
+    assert effective_sort("relevance", False) == "corpus"
+    assert effective_sort("relevance", True) == "relevance"
+
+
+def abstract(*words: str) -> Paper:
+    text = " ".join(words)
+    return Paper(text.replace(" ", "-")[:12], "C", text, text=text, title="")
+
+
+def test_like_my_bookmarks_ranks_by_shared_rare_words_and_says_which():
+    seeds = [
+        abstract("protein", "folding", "with", "diffusion", "models"),
+        abstract("protein", "structure", "prediction", "models"),
+    ]
+    near = abstract("proteins", "folded", "by", "language", "models")
+    far = abstract("image", "segmentation", "models")
+    unrelated = abstract("graph", "coloring", "heuristics")
+    vectors = TermVectors([*seeds, near, far, unrelated])
+    ranking = vectors.rank([p.id for p in seeds])
+    assert ranking.scores[near.id] > ranking.scores[far.id] > 0
+    assert unrelated.id not in ranking.scores
+    assert vectors.reasons(near.id, ranking.centroid)[:2] == ["proteins", "folded"]
+    assert vectors.rank([]).scores == {}
+    only = vectors.rank([seeds[0].id], candidates={far.id})
+    assert set(only.scores) == {far.id}
+
+
+def test_saved_searches_store_and_config(tmp_path: Path):
+    store = SearchesStore.in_dir(tmp_path)
+    store.load()
+    store.save_search("  my   dna ", "DNA -review")
+    store.save_search("mine", "x")
+    store.delete("mine")
+    again = SearchesStore.in_dir(tmp_path)
+    again.load()
+    assert [(s.name, s.query) for s in again.entries.values()] == [("my dna", "DNA -review")]
+    configured = [SavedSearch("my dna", "config wins")]
+    assert [s.query for s in all_searches(configured, again)] == ["config wins"]
+    (tmp_path / "searches.toml").write_text(
+        'version = 1\n[[searches]]\nname = "a"\nquery = 3\n', encoding="utf-8"
+    )
+    with pytest.raises(LibraryFileError, match=r"searches\.toml:2: search 1: 'query'"):
+        again.load()
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ('[[searches]]\nname = "a"\n', "<config>:1: searches[1]: needs a query"),
+        ('[[searches]]\nquery = "a"\n', "<config>:1: searches[1]: needs a name"),
+        (
+            '[[searches]]\nname = "a"\nquery = "x"\n[[searches]]\nname = "a"\nquery = "y"\n',
+            "<config>:4: searches[2].name: 'a' is used twice",
+        ),
+        (
+            '[[searches]]\nname = "a"\nqeury = "x"\n',
+            "searches.qeury: unknown key (did you mean 'query'?)",
+        ),
+        (
+            "[reading]\nmark_on_dwell_ms = -1\n",
+            "<config>:2: reading.mark_on_dwell_ms: must be between",
+        ),
+        ("[reading]\nmark_on_dwel = 5\n", "reading.mark_on_dwel: unknown key"),
+    ],
+)
+def test_config_checks_saved_searches_and_reading(text: str, error: str):
+    with pytest.raises(ConfigError) as caught:
+        parse_config(text)
+    assert error in str(caught.value)
+
+
+def test_config_reads_saved_searches_and_the_dwell():
+    config = parse_config(
+        '[reading]\nmark_on_dwell_ms = 800\n[[searches]]\nname = "a"\nquery = "b"\n'
+    )
+    assert config.mark_on_dwell_ms == 800
+    assert config.searches == [SavedSearch("a", "b")]
+
+
+def test_the_place_round_trips_and_a_damaged_one_is_ignored_with_warnings(tmp_path: Path):
+    assert load_place(tmp_path) == (Place(), [])
+    place = Place(view="tag:to-read", query='a "b"', sort="title", unread_only=True, paper="x")
+    save_place(tmp_path, place)
+    assert load_place(tmp_path) == (place, [])
+    path = tmp_path / PLACE_FILENAME
+    path.write_text('version = 1\nsort = "sideways"\nquery = 3\npaper = "p"\n', "utf-8")
+    loaded, warnings = load_place(tmp_path)
+    assert loaded == Place(paper="p")
+    assert len(warnings) == 2 and all(str(path) in w for w in warnings)
+    path.write_text("version = ", "utf-8")
+    assert load_place(tmp_path)[0] == Place()
+    path.write_bytes(b"\xff")
+    assert "not UTF-8" in load_place(tmp_path)[1][0]
+
+
+@pytest.mark.parametrize("sort", list(SORTS))
+def test_the_whole_corpus_in_order_is_the_corpus_sorted(sort):
+    keys = SortKeys(PAPERS)
+    extra = {"read": {"p2"}, "bookmarked": {"p4"}, "scores": {"p1": 0.2, "p3": 0.7}}
+    whole = [p.id for p in keys.ordered(sort, **extra)]
+    expected = keys.order(list(IDS), str, "corpus" if sort == "relevance" else sort, **extra)
+    assert whole == expected
+    assert keys.ordered(sort, **extra) == keys.ordered(sort, **extra)  # cached or recomputed alike
+
+
+@pytest.mark.parametrize("sort", ["title", "newest"])
+def test_orders_prepared_in_advance_are_the_orders(sort):
+    prepared = SortKeys(PAPERS)
+    prepared.prepare()
+    assert [p.id for p in prepared.ordered(sort)] == keys_order(sort)
+
+
+def keys_order(sort: str) -> list[str]:
+    return SortKeys(PAPERS).order(list(IDS), str, sort)

@@ -1,0 +1,182 @@
+"""`paperterm read ID...`, `paperterm unread ID...`, and one view of the papers for `list` and
+`export` (a reading list): `--view NAME`, `--unread` / `--read`, `--sort KEY` (same store and
+rules as the reader: index/library/reading.py, filters.py, sorting.py; the formats are
+index/library/export.py's)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Container
+from dataclasses import dataclass
+
+from paperterm.index.library.affinity import TermVectors
+from paperterm.index.library.bookmarks import Bookmark
+from paperterm.index.library.export import EXPORTERS
+from paperterm.index.library.export_items import paper_items
+from paperterm.index.library.filters import (
+    ALL,
+    Filters,
+    UnknownView,
+    ViewKey,
+    all_tags,
+    allowed_ids,
+    like_seeds,
+    list_title,
+    query_matches,
+    resolve_view,
+)
+from paperterm.index.library.reading import ReadingStore, mark_read, mark_unread
+from paperterm.index.library.sorting import DEFAULT_SORT, SORTS, SortKeys, effective_sort
+from paperterm.index.papers import Paper
+from paperterm.tui.cli.context import Context, UsageError, save_change
+from paperterm.tui.cli.exports import add_export_options, emit_export
+
+
+def add_reading_commands(
+    commands: argparse._SubParsersAction, common: argparse.ArgumentParser
+) -> None:
+    read = commands.add_parser("read", parents=[common], help="mark papers read")
+    read.add_argument("ids", nargs="+", metavar="ID", help="paper ids (a unique prefix is enough)")
+    read.set_defaults(run=cmd_read)
+    unread = commands.add_parser("unread", parents=[common], help="mark papers unread")
+    unread.add_argument("ids", nargs="+", metavar="ID")
+    unread.set_defaults(run=cmd_unread)
+    export = commands.add_parser(
+        "export",
+        parents=[common],
+        help="export the papers of a view (a reading list): Markdown, BibTeX, RIS, CSV, JSON",
+    )
+    add_export_options(export)
+    add_view_options(export)
+    export.set_defaults(run=cmd_export, json=False)
+
+
+def add_view_options(parser: argparse.ArgumentParser) -> None:
+    """`--view`, `--unread` / `--read` and `--sort`, for commands that print a view."""
+    parser.add_argument(
+        "--view",
+        metavar="NAME",
+        help="a saved search, collection or bookmark tag "
+        "(or collection:NAME, tag:NAME, search:NAME when a name is ambiguous)",
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--unread", action="store_true", help="only papers not read yet")
+    which.add_argument("--read", action="store_true", help="only papers already read")
+    parser.add_argument(
+        "--sort",
+        choices=list(SORTS),
+        metavar="KEY",
+        help=f"order: {', '.join(SORTS)} (relevance, the default: a saved search's own "
+        "order; corpus order otherwise)",
+    )
+
+
+def cmd_read(ctx: Context) -> int:
+    store = ctx.reading()
+    papers = [ctx.paper(key) for key in ctx.args.ids]  # every id checked before any change
+    save_change(lambda: store.apply(mark_read(paper.id for paper in papers)))
+    for paper in papers:
+        ctx.line(f"read {paper.id}  {paper.title}")
+    return 0
+
+
+def cmd_unread(ctx: Context) -> int:
+    store = ctx.reading()
+    ids = [_read_id(ctx, store, key) for key in ctx.args.ids]
+    save_change(lambda: store.apply(mark_unread(ids)))
+    for paper_id in ids:
+        ctx.line(f"unread {paper_id}")
+    return 0
+
+
+def _read_id(ctx: Context, store: ReadingStore, key: str) -> str:
+    """A read id as given (its paper may have left the corpus), else a paper id or prefix;
+    an id nobody knows is already unread, so it is taken as it is (idempotent)."""
+    if store.is_read(key):
+        return key
+    try:
+        return ctx.paper(key).id
+    except UsageError:
+        return key
+
+
+@dataclass(slots=True)
+class Selection:
+    """The papers of one view, in order, with what the records say about each."""
+
+    papers: list[Paper]
+    reading: ReadingStore
+    marks: dict[str, Bookmark]
+    view: ViewKey = ALL
+
+    def record(self, paper: Paper) -> dict[str, object]:
+        return paper_record(paper, self.reading, self.marks)
+
+
+def paper_record(paper: Paper, reading: ReadingStore, marks: Container[str]) -> dict[str, object]:
+    """The paper's JSON record (`list --json`, `show --json`) with `read` and `bookmarked`."""
+    return {**paper.to_json(), "read": reading.is_read(paper.id), "bookmarked": paper.id in marks}
+
+
+def select(ctx: Context) -> Selection:
+    """The papers `--view`, `--unread` / `--read` and `--sort` ask for (all, in corpus
+    order, when none is given)."""
+    args = ctx.args
+    opened = ctx.open()
+    papers = opened.papers
+    marks = ctx.bookmarks()
+    sort = args.sort or DEFAULT_SORT
+    # Only what needs the reading state reads it: a damaged reading.toml stops those alone.
+    needs_reading = args.json or args.unread or args.read or sort in ("unread", "like")
+    reading = ctx.reading() if needs_reading else ReadingStore.in_dir(ctx.data_dir)
+    view, ranked = ALL, None
+    if args.view:
+        searches = ctx.saved_searches()
+        collections = list(dict.fromkeys(name for p in papers for name in p.collections))
+        try:
+            view = resolve_view(args.view, collections, all_tags(marks), searches)
+        except UnknownView as error:
+            raise UsageError(f"paperterm: --view: {error}") from None
+        if view.kind == "search":
+            query = next(s.query for s in searches if s.name == view.name)
+            from paperterm.index.search.searcher import Searcher  # deferred: Whoosh
+
+            searcher = Searcher(opened.ix, papers, opened.vocabulary())
+            try:
+                ranked = query_matches(searcher, query, papers, marks)
+            finally:
+                searcher.close()
+    sort = effective_sort(sort, ranked is not None)
+    filters = Filters(unread_only=args.unread, view=view)
+    allowed = allowed_ids(papers, marks, filters, read=reading.entries, search_ids=ranked)
+    by_id = {paper.id: paper for paper in papers}
+    if ranked is not None:
+        chosen = [by_id[i] for i in ranked if allowed is None or i in allowed]
+    else:
+        chosen = [paper for paper in papers if allowed is None or paper.id in allowed]
+    if args.read:
+        chosen = [paper for paper in chosen if reading.is_read(paper.id)]
+    scores = None
+    if sort == "like":
+        scores = TermVectors(papers).rank(like_seeds(marks, view)).scores
+    chosen = SortKeys(papers).order(
+        chosen,
+        lambda paper: paper.id,
+        sort,
+        read=reading.entries,
+        bookmarked=marks,
+        scores=scores,
+    )
+    return Selection(chosen, reading, marks, view)
+
+
+def cmd_export(ctx: Context) -> int:
+    """The view's papers in the chosen format, in the view's order; Markdown's heading names
+    the view (and `unread` / `read` when only those are in it)."""
+    selection = select(ctx)
+    args = ctx.args
+    title = list_title(selection.view, unread=args.unread, read=args.read)
+    items = paper_items(selection.papers, selection.marks)
+    written = f"{len(items)} paper{'s' * (len(items) != 1)}"
+    emit_export(ctx, EXPORTERS[args.format].text(items, title), written)
+    return 0
