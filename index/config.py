@@ -44,10 +44,19 @@ _TOP_KEYS = {
     "searches": list,
 }
 _SEARCH_KEYS: dict[str, type] = {"limit": int, "debounce_ms": int}
-_UI_KEYS: dict[str, type] = {"theme": str, "side_by_side_min_width": int}
+_UI_KEYS: dict[str, type] = {"theme": str, "side_by_side_min_width": int, "footer": bool}
 _SOURCE_KEYS: dict[str, type] = {"path": str, "collection": str}
 _READING_KEYS: dict[str, type] = {"mark_on_dwell_ms": int}
 _SAVED_SEARCH_KEYS: dict[str, type] = {"name": str, "query": str}
+#: Every key the config takes, by table ("" is the top level; `[keys]` takes binding ids).
+SCHEMA: dict[str, Mapping[str, type]] = {
+    "": _TOP_KEYS,
+    "sources": _SOURCE_KEYS,
+    "search": _SEARCH_KEYS,
+    "ui": _UI_KEYS,
+    "reading": _READING_KEYS,
+    "searches": _SAVED_SEARCH_KEYS,
+}
 
 
 class ConfigError(Exception):
@@ -65,6 +74,8 @@ class Config:
     debounce_ms: int = 60
     theme: str | None = None
     side_by_side_min_width: int = 100
+    #: Whether the reader shows the footer of keys (the status line's hint stays).
+    footer: bool = True
     #: Mark a paper read once the cursor has rested on it this long (0: only when opened).
     mark_on_dwell_ms: int = 0
     searches: list[SavedSearch] = field(default_factory=list)
@@ -193,6 +204,7 @@ def parse_config(text: str, path: Path | None = None) -> Config:
     config.side_by_side_min_width = _number(
         ui, "side_by_side_min_width", config.side_by_side_min_width, "ui", path, locate
     )
+    config.footer = ui.get("footer", config.footer)
     reading = raw.get("reading", {})
     _check_keys(reading, _READING_KEYS, "reading", path, locate)
     config.mark_on_dwell_ms = _number(

@@ -51,5 +51,6 @@ def test_the_reader_draws_its_first_frame_before_whoosh_searches():
 
 
 def test_the_reader_state_and_view_rules_need_no_textual():
-    imported = _imported_after("import paperterm.tui.state, paperterm.tui.view", ("textual",))
+    statement = "import paperterm.tui.state, paperterm.tui.view, paperterm.tui.status"
+    imported = _imported_after(statement, ("textual",))
     assert imported == []

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 from textual import events, work
 from textual.app import App, SystemCommand
-from textual.markup import escape as escape_markup
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
@@ -63,6 +62,7 @@ from paperterm.index.text.display import one_line, safe_text
 from paperterm.index.user_files import user_mode, write_user_file
 from paperterm.tui import keys
 from paperterm.tui.clipboard import Clipboard, CopyReport, copy_message
+from paperterm.tui.contexts import CONTEXTS
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.dialogs import (
     HelpScreen,
@@ -84,6 +84,10 @@ UrlOpener = Callable[[str], object]
 #: While a first build reads sources, the list takes in what was read at most this often
 #: (seconds): each time it is the whole list so far, 50,000 papers at the end.
 READ_PAPERS_EVERY = 0.25
+#: Below this height (or with the panes stacked) the window is small: one toast at a time.
+SMALL_HEIGHT = 30
+#: Seconds a toast stays in a small window (twice as long for warnings and errors).
+SMALL_TIMEOUT = 3.0
 #: What a bookmark dialog shows (the tags, the note; None: not bookmarked) and returns.
 Shown = TypeVar("Shown")
 Edit = TypeVar("Edit")
@@ -225,11 +229,21 @@ class ReaderApp(App[int]):
         return screen
 
     def on_mount(self) -> None:
+        self.set_class(not self.state.config.footer, "-no-footer")
+        self._small(self.size.width, self.size.height)
         poll = self.state.timing.bookmark_poll
         if poll is not None:
             self.set_interval(poll, self.poll_bookmarks)
             self.set_interval(poll, self.poll_reading)
         repaint_on_resume(self)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._small(event.size.width, event.size.height)
+
+    def _small(self, width: int, height: int) -> None:
+        """Small: the panes are stacked, or the window is short (see `say`)."""
+        small = width < self.state.config.side_by_side_min_width or height < SMALL_HEIGHT
+        self.set_class(small, "-small")
 
     def on_unmount(self) -> None:
         self._stop.set()
@@ -740,43 +754,41 @@ class ReaderApp(App[int]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(self.state.key_text))
+            first = getattr(self.screen, "KEY_SCOPES", ())
+            self.push_screen(HelpScreen(self.state.key_text, first))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The key table's commands (the app's, and the main screen's over it), each with
+        its key; the collections, the exports, the warnings; Textual's theme picker."""
         main = self.main
-        yield SystemCommand(
-            "Bookmarks only",
-            "Show only bookmarked papers (toggle)",
-            main.toggle_bookmarks_only,
-        )
-        yield SystemCommand(
-            "Show all papers",
-            "Clear the search, bookmarks-only and collection filters",
-            main.clear_all,
-        )
-        yield SystemCommand(
-            "Unread only", "Show only papers not read yet (toggle)", main.toggle_unread_only
-        )
-        yield SystemCommand("Views", "Show or hide the sidebar of views", main.action_toggle_views)
+        for spec in keys.SPECS:
+            if not spec.command or spec.scope not in ("app", "main"):
+                continue
+            if spec.scope == "main" and screen is not main:
+                continue
+            target: App | Screen = self if spec.scope == "app" else main
+            key = self.state.key_text(spec.id)
+            yield SystemCommand(
+                palette_text(f"{spec.description} · {key}"),
+                palette_text(f"key {key} · name in [keys]: {spec.id}"),
+                lambda action=spec.action, target=target: self.run_action(action, target),
+            )
         for key, label in SORTS.items():
             yield SystemCommand(
                 f"Sort: {label}", "Sort the papers in view", lambda key=key: main.set_sort(key)
             )
         for name in self.state.collections:
             yield SystemCommand(
-                f"Collection: {escape_markup(one_line(name))}",  # the palette reads markup
+                palette_text(f"Collection: {one_line(name)}"),
                 "Show only the papers of this collection",
                 lambda name=name: main.set_view(ViewKey("collection", name)),
             )
         for search in self.state.saved_searches:
             yield SystemCommand(
-                f"Saved search: {escape_markup(one_line(search.name))}",
-                escape_markup(one_line(search.query, 60)),
+                palette_text(f"Saved search: {one_line(search.name)}"),
+                palette_text(one_line(search.query, 60)),
                 lambda name=search.name: main.set_view(ViewKey("search", name)),
             )
-        yield SystemCommand(
-            "Save the search", "Save the search in the box as a view", main.action_save_search
-        )
         for kind, export in EXPORTERS.items():
             yield SystemCommand(
                 f"Export the view as {export.label}",
@@ -794,15 +806,31 @@ class ReaderApp(App[int]):
             yield SystemCommand(
                 "Warnings", "Show the problems found at start-up", self.show_warnings
             )
-        yield SystemCommand("Keys", "Show every key", self.action_help)
         for command in super().get_system_commands(screen):
-            if command.title in ("Theme", "Quit"):
+            if command.title == "Theme":
                 yield command
 
     def show_warnings(self) -> None:
         state = self.state
         problems = [p for p in (state.bookmarks_problem, *state.problems.values()) if p]
         self.push_screen(WarningsScreen([*problems, *state.warnings]))
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast (the screens' too): in a small window it replaces the one shown (at
+        most one at a time, laid over the footer: app.tcss) and goes sooner."""
+        if self.has_class("-small"):
+            self.clear_notifications()
+            if timeout is None:
+                timeout = SMALL_TIMEOUT if severity == "information" else SMALL_TIMEOUT * 2
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def say(
         self, message: str, severity: SeverityLevel = "information", timeout: float | None = None
@@ -814,6 +842,12 @@ class ReaderApp(App[int]):
             markup=False,
             timeout=timeout,
         )
+
+
+def palette_text(text: str) -> str:
+    """`text` as the command palette shows it: it reads markup, and Textual's `escape`
+    leaves `[B]` alone, which then vanishes as an unknown style."""
+    return text.replace("[", "\\[")
 
 
 # --- entry points -----------------------------------------------------------------------------
@@ -832,7 +866,7 @@ def check_theme(config: Config) -> None:
 
 def check_reader_config(config: Config) -> dict[str, str]:
     """The reader's own config checks (`[keys]`, `ui.theme`); the keymap to apply."""
-    keymap = keys.check_keymap(config)
+    keymap = keys.check_keymap(config, CONTEXTS)
     check_theme(config)
     return keymap
 

@@ -1,15 +1,22 @@
 """Every key binding of the reader, in one table: ids, default keys, descriptions.
 
-The widgets build their `BINDINGS` from this table, the help screen lists it (with the
-user's remaps applied), and `[keys]` in the config is checked against it before the app
-starts. A binding id names an action wherever it appears, so remapping `cursor_down` moves
-the cursor in the list and scrolls the detail alike. Textual is imported only where a
-binding is made or a key name checked, so that `paperterm doctor` reads the table without it.
+The widgets build their `BINDINGS` from this table; the help screen, the footer, the command
+palette and `paperterm keys` list it (with the user's remaps applied); and `[keys]` in the
+config is checked against it before the app starts. A binding id names an action wherever it
+appears, so remapping `cursor_down` moves the cursor in the list and scrolls the detail
+alike. A new `KeySpec` shows in the help, the palette (`command`) and `paperterm keys` by
+itself; `footer` ranks it among the keys the footer teaches.
+
+Clashes are checked per `KeyContext`: the bindings active at once (the focused widget's, its
+screen's, the app's; tui/contexts.py lists them from the widgets' own `BINDINGS`). Two ids
+on one key there are an error, unless the defaults already have one shadow the other (`q`
+closes the reader instead of quitting). Textual is imported only where a binding is made or
+a key name checked, so that `paperterm doctor` reads the table without it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -33,6 +40,16 @@ class KeySpec:
     scope: str
     show: bool = True
     priority: bool = False
+    #: Its rank among the keys the footer shows (1 first; 0: never in the footer).
+    footer: int = 0
+    #: Its label in the footer (a word or two); the description when empty.
+    short: str = ""
+    #: Whether the command palette offers it (with its key).
+    command: bool = True
+
+    @property
+    def label(self) -> str:
+        return self.short or self.description
 
     def binding(self) -> Binding:
         from textual.binding import Binding
@@ -59,21 +76,89 @@ SCOPES = {
 }
 
 SPECS: tuple[KeySpec, ...] = (
-    KeySpec("quit", "q", "quit", "Quit", "app"),
-    KeySpec("quit_anywhere", "ctrl+q", "quit", "Quit (also while typing)", "app", priority=True),
+    KeySpec("quit", "q", "quit", "Quit", "app", footer=20),
+    KeySpec(
+        "quit_anywhere",
+        "ctrl+q",
+        "quit",
+        "Quit (also while typing)",
+        "app",
+        priority=True,
+        footer=21,
+        short="quit",
+        command=False,
+    ),
     KeySpec("help", "question_mark", "help", "Show the keys", "app"),
-    KeySpec("command_palette", "ctrl+p", "command_palette", "Commands", "app", priority=True),
-    KeySpec("bookmark", "b", "toggle_bookmark", "Bookmark or unbookmark the paper", "app"),
-    KeySpec("bookmarks_only", "B", "bookmarks_only", "Show only bookmarks (toggle)", "app"),
-    KeySpec("copy_link", "y", "copy_link", "Copy the paper's link (or its citation)", "app"),
+    KeySpec(
+        "command_palette",
+        "ctrl+p",
+        "command_palette",
+        "Commands",
+        "app",
+        priority=True,
+        footer=12,
+        short="commands",
+        command=False,
+    ),
+    KeySpec(
+        "bookmark",
+        "b",
+        "toggle_bookmark",
+        "Bookmark or unbookmark the paper",
+        "app",
+        footer=3,
+        short="bookmark",
+    ),
+    KeySpec(
+        "bookmarks_only",
+        "B",
+        "bookmarks_only",
+        "Show only bookmarks (toggle)",
+        "app",
+        footer=6,
+        short="bookmarks only",
+    ),
+    KeySpec(
+        "copy_link",
+        "y",
+        "copy_link",
+        "Copy the paper's link (or its citation)",
+        "app",
+        footer=7,
+        short="copy link",
+    ),
     KeySpec("copy_bibtex", "Y", "copy_bibtex", "Copy the paper's BibTeX entry", "app"),
-    KeySpec("open_link", "o", "open_link", "Open the paper's page in a browser", "app"),
+    KeySpec(
+        "open_link",
+        "o",
+        "open_link",
+        "Open the paper's page in a browser",
+        "app",
+        footer=8,
+        short="open page",
+    ),
     KeySpec("links", "L", "links", "Every link: the paper's, code and data (open, copy)", "app"),
     KeySpec("edit_tags", "t", "edit_tags", "Edit the bookmark's tags", "app"),
     KeySpec("edit_note", "n", "edit_note", "Edit the bookmark's note", "app"),
     KeySpec("suspend", "ctrl+z", "suspend_process", "Suspend (fg in the shell resumes)", "app"),
-    KeySpec("read_next", "space", "read_next", "Mark read, go to the next unread paper", "app"),
-    KeySpec("toggle_read", "r", "toggle_read", "Mark the paper read or unread", "app"),
+    KeySpec(
+        "read_next",
+        "space",
+        "read_next",
+        "Mark read, go to the next unread paper",
+        "app",
+        footer=3,
+        short="read, next",
+    ),
+    KeySpec(
+        "toggle_read",
+        "r",
+        "toggle_read",
+        "Mark the paper read or unread",
+        "app",
+        footer=8,
+        short="read",
+    ),
     KeySpec("undo", "u", "undo", "Undo the last change of reading state or bookmarks", "app"),
     KeySpec(
         "jump_back",
@@ -82,11 +167,22 @@ SPECS: tuple[KeySpec, ...] = (
         "Back to where you were before a search or a jump",
         "app",
     ),
-    KeySpec("search", "slash", "focus_search", "Search", "main"),
-    KeySpec("next_pane", "tab", "next_pane", "Next pane", "main"),
-    KeySpec("previous_pane", "shift+tab", "previous_pane", "Previous pane", "main"),
+    KeySpec("search", "slash", "focus_search", "Search", "main", footer=1, short="search"),
+    KeySpec(
+        "next_pane", "tab", "next_pane", "Next pane", "main", footer=9, short="pane", command=False
+    ),
+    KeySpec("previous_pane", "shift+tab", "previous_pane", "Previous pane", "main", command=False),
     KeySpec("fullscreen", "f", "fullscreen", "Read the paper full screen", "main"),
-    KeySpec("back", "escape", "back", "Leave the search box, then clear the search", "main"),
+    KeySpec(
+        "back",
+        "escape",
+        "back",
+        "Leave the search box, then clear the search",
+        "main",
+        footer=10,
+        short="back",
+        command=False,
+    ),
     KeySpec("clear_search", "x", "clear_search", "Clear the search and filters", "main"),
     KeySpec("unread_only", "U", "unread_only", "Show only unread papers (toggle)", "main"),
     KeySpec("mark_view_read", "R", "mark_view_read", "Mark every paper in view read", "main"),
@@ -108,6 +204,17 @@ SPECS: tuple[KeySpec, ...] = (
         "search_as_typed",
         "Search the words as typed (undo a typo correction)",
         "main",
+        footer=11,
+        short="as typed",
+    ),
+    KeySpec(
+        "zoom",
+        "z",
+        "zoom",
+        "List only, detail only, or both (for small windows)",
+        "main",
+        footer=5,
+        short="zoom",
     ),
     KeySpec("cursor_down", "j,down", "cursor_down", "Down", "list"),
     KeySpec("cursor_up", "k,up", "cursor_up", "Up", "list"),
@@ -115,10 +222,36 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec("last", "G,end", "last", "Last", "list"),
     KeySpec("page_down", "pagedown", "page_down", "Page down", "list"),
     KeySpec("page_up", "pageup", "page_up", "Page up", "list"),
-    KeySpec("open", "enter", "open", "Open the paper (in the list) or read it full screen", "list"),
-    KeySpec("close_reader", "escape,h,q", "close", "Back to the list", "reader"),
-    KeySpec("next_paper", "right_square_bracket", "next_paper", "Next paper", "reader"),
-    KeySpec("previous_paper", "left_square_bracket", "previous_paper", "Previous paper", "reader"),
+    KeySpec(
+        "open",
+        "enter",
+        "open",
+        "Open the paper (in the list) or read it full screen",
+        "list",
+        footer=2,
+        short="open",
+    ),
+    KeySpec(
+        "close_reader", "escape,h,q", "close", "Back to the list", "reader", footer=1, short="back"
+    ),
+    KeySpec(
+        "next_paper",
+        "right_square_bracket",
+        "next_paper",
+        "Next paper",
+        "reader",
+        footer=2,
+        short="next",
+    ),
+    KeySpec(
+        "previous_paper",
+        "left_square_bracket",
+        "previous_paper",
+        "Previous paper",
+        "reader",
+        footer=2,
+        short="previous",
+    ),
     KeySpec("close_dialog", "escape", "close", "Close the dialog (without saving)", "dialog"),
     KeySpec("close_help", "q", "close", "Close the help", "dialog"),
     KeySpec("save_dialog", "ctrl+s", "save", "Save the tags or the note", "dialog"),
@@ -170,31 +303,101 @@ def raw_keys(keys: str) -> list[str]:
     return [key.strip() for key in keys.split(",") if key.strip()]
 
 
-def check_keymap(config: Config) -> dict[str, str]:
+@dataclass(frozen=True, slots=True)
+class KeyContext:
+    """Bindings active at once, as binding ids in layers, innermost (the focused widget)
+    first: a key of an inner layer shadows the same key further out. `name` says where, in
+    an error: "in the list"."""
+
+    name: str
+    layers: tuple[tuple[str, ...], ...]
+
+
+#: Keys a binding may not take: Textual's (Ctrl+C copies and interrupts) and the terminal's
+#: software flow control (Ctrl+S stops output, Ctrl+Q resumes it, before paperterm sees
+#: them wherever the terminal or a multiplexer does flow control itself). A binding keeps
+#: such a key only when it has it by default (`quit_anywhere` is Textual's own Ctrl+Q).
+RESERVED = {
+    "ctrl+c": "Textual's copy and interrupt key",
+    "ctrl+s": "the terminal's flow control (XOFF: stops output) in many setups",
+    "ctrl+q": "the terminal's flow control (XON: resumes output) in many setups",
+}
+
+
+def check_keymap(config: Config, contexts: Sequence[KeyContext]) -> dict[str, str]:
     """The `[keys]` table as a Textual keymap; raises `ConfigError` for an unknown id, a key
-    name Textual does not know, or two bindings of one scope on the same key."""
+    name Textual does not know, a reserved key, or a key two bindings would share in one of
+    `contexts` (the defaults' own shadowing excepted). Swaps are fine: the clash check
+    looks at the keys with every remap applied."""
     check_key_ids(config, BY_ID)
     keymap: dict[str, str] = {}
     for binding_id, value in config.keys.items():
         keys = split_keys(value)
         if not keys:
             raise config.key_error(binding_id, "names no key")
+        defaults = split_keys(BY_ID[binding_id].keys)
         for raw, key in zip(raw_keys(value), keys, strict=True):
             if not valid_key(key):
                 raise config.key_error(binding_id, f"{raw!r} is not a key name Textual knows")
+            if key in RESERVED and key not in defaults:
+                raise config.key_error(
+                    binding_id, f'"{raw}" is reserved: {RESERVED[key]}; use another key'
+                )
         keymap[binding_id] = ",".join(keys)
-    clash = find_clash(effective_keys(keymap))
-    if clash is not None:
-        first, second, key = clash
-        culprit = second if second in config.keys else first
-        other = first if culprit == second else second
-        raise config.key_error(culprit, f"{key!r} is already the key of {other!r}")
+    effective = effective_keys(keymap)
+    allowed = {clash[:3] for clash in clashes(effective_keys({}), contexts)}
+    for clash in clashes(effective, contexts):
+        first, second, key, where = clash
+        if clash[:3] in allowed:
+            continue
+        remapped = [id_ for id_ in (first, second) if id_ in config.keys] or [second]
+        culprit = max(remapped, key=lambda id_: config.key_lines.get(id_, 0))
+        other = second if culprit == first else first
+        raw = _as_written(key, config.keys.get(culprit, key))
+        raise config.key_error(
+            culprit,
+            f'"{raw}" is already {other} {where} (use another key, or remap {other} too)',
+        )
     return keymap
+
+
+def _as_written(key: str, value: str) -> str:
+    """`key` as the user wrote it in `value` (`?` rather than `question_mark`)."""
+    for raw, name in zip(raw_keys(value), split_keys(value), strict=True):
+        if name == key:
+            return raw
+    return key
 
 
 def effective_keys(keymap: Mapping[str, str]) -> dict[str, list[str]]:
     """Binding id -> the keys that trigger it, with the keymap applied."""
     return {spec.id: split_keys(keymap.get(spec.id, spec.keys)) for spec in SPECS}
+
+
+def clashes(
+    keys: Mapping[str, Iterable[str]], contexts: Sequence[KeyContext]
+) -> list[tuple[str, str, str, str]]:
+    """Every pair of ids sharing a key where both are active, as (first id, second id, key,
+    where): the one nearer the focus (which wins) first, else in the table's order; where
+    is "everywhere" or the first context it happens in ("in the list")."""
+    found: dict[tuple[str, str, str], list[str]] = {}
+    for context in contexts:
+        outer: dict[str, str] = {}
+        for layer in context.layers:
+            inner: dict[str, str] = {}
+            for binding_id in layer:
+                for key in keys[binding_id]:
+                    owner = outer.get(key) or inner.setdefault(key, binding_id)
+                    if owner != binding_id:
+                        places = found.setdefault((owner, binding_id, key), [])
+                        if context.name not in places:
+                            places.append(context.name)
+            for key, binding_id in inner.items():
+                outer.setdefault(key, binding_id)
+    return [
+        (*pair, "everywhere" if len(places) == len(contexts) else f"in {places[0]}")
+        for pair, places in found.items()
+    ]
 
 
 class KeyLabels:
@@ -210,12 +413,35 @@ class KeyLabels:
         return "/".join(self._display(binding.with_key(key)) for key in self._keys[binding_id])
 
 
-def find_clash(keys: Mapping[str, Iterable[str]]) -> tuple[str, str, str] | None:
-    """Two ids of the same scope sharing a key, as (first id, second id, key)."""
-    owners: dict[tuple[str, str], str] = {}
-    for spec in SPECS:
-        for key in keys[spec.id]:
-            other = owners.setdefault((spec.scope, key), spec.id)
-            if other != spec.id:
-                return other, spec.id, key
-    return None
+# --- the footer ------------------------------------------------------------------------------
+
+#: The most keys the footer shows (then the help key, for the rest).
+FOOTER_MOST = 7
+
+
+@cache
+def _typed_keys() -> frozenset[str]:
+    from textual.keys import _character_to_key
+
+    printable = (chr(code) for code in range(32, 127))
+    return frozenset(_character_to_key(char) for char in printable) | {"space"}
+
+
+def typed(key: str) -> bool:
+    """Whether a text box takes `key` as text (so no binding acts on it while typing)."""
+    return key in _typed_keys() or (len(key) == 1 and key.isprintable())
+
+
+def footer_ids(active: Iterable[tuple[str, str]], typing: bool) -> list[str]:
+    """The ids the footer shows, most useful first: of the (binding id, key) pairs active
+    now, those the table ranks for the footer; while typing in a box, not those whose key
+    the box takes as text."""
+    ranks: dict[str, int] = {}
+    for binding_id, key in active:
+        spec = BY_ID.get(binding_id)
+        if spec is None or not spec.footer or (typing and typed(key)):
+            continue
+        ranks[binding_id] = spec.footer
+    order = {spec.id: number for number, spec in enumerate(SPECS)}
+    ranked = sorted(ranks, key=lambda binding_id: (ranks[binding_id], order[binding_id]))
+    return ranked[:FOOTER_MOST]

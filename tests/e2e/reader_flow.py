@@ -56,6 +56,10 @@ def read_bookmarks(path: Path) -> dict | None:
 def search_bookmark_quit(pane: Pane, data_dir: Path, caduceus_id: str) -> str:
     """Drive the flow and check each step; returns what the pane shows after the exit."""
     screen = wait_for(pane, ALL_PAPERS)
+    # The footer teaches the list's keys on the last row, under the status line.
+    rows_shown = screen.rstrip("\n").split("\n")
+    assert rows_shown[-1].strip().startswith("/ search") and "? all keys" in rows_shown[-1]
+    assert ALL_PAPERS.search(rows_shown[-2]), screen
     # The second row is not the cursor's: it has the list's plain background.
     second = list_rows(screen).start + 1
     title = screen.split("\n")[second].strip()[:20]

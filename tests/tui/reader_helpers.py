@@ -20,6 +20,7 @@ from paperterm.index.sources.loader import Corpus
 from paperterm.tui.app import ReaderApp, make_app
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.state import Timing
+from paperterm.tui.widgets.key_footer import KeyFooter
 
 
 @dataclass(slots=True)
@@ -137,8 +138,10 @@ def row_ids(app: ReaderApp) -> list[str]:
 
 
 def status_line(app: App) -> str:
-    """The screen's last line: the status line."""
-    return screen_text(app).splitlines()[-1]
+    """The status line as shown: the screen's last line, or the one above the footer."""
+    lines = screen_text(app).splitlines()
+    footers = app.screen.query(KeyFooter)
+    return lines[-2] if footers and footers.first().display else lines[-1]
 
 
 def said(app: App) -> list[str]:

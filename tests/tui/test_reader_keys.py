@@ -167,11 +167,11 @@ async def test_help_lists_every_binding(reader):
 
 
 async def test_remapped_keys_work_and_show_in_help_and_status(reader):
-    config = Config(keys={"bookmark": "m", "help": "f1", "cursor_down": "n,down"})
+    config = Config(keys={"bookmark": "m", "help": "f1", "cursor_down": "e,down"})
     app = reader(config)
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("n", "n")
+        await pilot.press("e", "e")
         assert app.main.paper_list.cursor == 2
         await pilot.press("j")
         assert app.main.paper_list.cursor == 2  # j is not cursor_down any more
@@ -179,13 +179,13 @@ async def test_remapped_keys_work_and_show_in_help_and_status(reader):
         assert app.state.bookmarks.is_bookmarked(app.main.paper_list.current.id)
         await pilot.press("b")
         assert app.state.bookmarks.is_bookmarked(app.main.paper_list.current.id)
-        assert "f1 keys" in screen_text(app)
+        assert "f1 all keys" in screen_text(app)
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         lines = app.screen.help_text().plain.splitlines()
         assert any(line.split()[:1] == ["m"] and "Bookmark" in line for line in lines)
-        assert any(line.strip().startswith("n/↓") for line in lines)
+        assert any(line.strip().startswith("e/↓") for line in lines)
 
 
 async def test_command_palette_opens_and_runs_our_commands(reader):
@@ -193,7 +193,7 @@ async def test_command_palette_opens_and_runs_our_commands(reader):
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         titles = [command.title for command in app.get_system_commands(app.screen)]
-        assert "Bookmarks only" in titles
+        assert "Show only bookmarks (toggle) · B" in titles
         assert "Collection: ICML 2024 Papers" in titles
         assert "Export bookmarks as BibTeX" in titles
         await pilot.press("ctrl+p")

@@ -126,3 +126,25 @@ def test_rows_with_authors_years_and_marks(snap_compare, tmp_path, size):
 def test_search_results_with_snippets(snap_compare, tmp_path, size):
     keys = ["slash", Typed("transformers"), "enter"]
     assert snap_compare(sample_reader(tmp_path), terminal_size=size, run_before=run_then(*keys))
+
+
+NARROW = [pytest.param((40, 24), id="40x24"), pytest.param((60, 24), id="60x24")]
+
+
+@pytest.mark.parametrize("size", NARROW)
+def test_narrow_status_keeps_the_filter_and_the_footer_fits(snap_compare, reader, size):
+    keys = ["b", "j", "b", "B", "slash", Typed("persona"), "escape"]
+    assert snap_compare(reader(), terminal_size=size, run_before=run_then(*keys))
+
+
+def test_zoomed_detail_at_80x24(snap_compare, reader):
+    assert snap_compare(reader(), terminal_size=(80, 24), run_before=run_then("j", "z", "z"))
+
+
+def test_help_over_the_reader_lists_its_keys_first(snap_compare, reader):
+    keys = ["f", "question_mark"]
+    assert snap_compare(reader(), terminal_size=(80, 24), run_before=run_then(*keys))
+
+
+def test_help_at_40_columns_puts_descriptions_under_their_keys(snap_compare, reader):
+    assert snap_compare(reader(), terminal_size=(40, 24), run_before=run_then("question_mark"))

@@ -211,8 +211,13 @@ async def test_the_palette_offers_unread_only_the_sorts_and_the_saved_searches(r
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         titles = [command.title for command in app.get_system_commands(app.screen)]
-        assert {"Unread only", "Views", "Sort: title", "Saved search: dna"} <= set(titles)
-        assert "Save the search" in titles
+        assert {
+            "Show only unread papers (toggle) · U",
+            "Views: collections, tags, saved searches · v",
+            "Sort: title",
+            "Saved search: dna",
+            "Save the search as a view · S",
+        } <= set(titles)
         assert "unread only" not in flat(screen_text(app))
 
 

@@ -39,6 +39,7 @@ from paperterm.tui.cli.context import (
 )
 from paperterm.tui.cli.doctor import run_doctor
 from paperterm.tui.cli.escape import user_text
+from paperterm.tui.cli.key_table import cmd_keys
 from paperterm.tui.cli.reading import (
     add_reading_commands,
     add_view_options,
@@ -67,7 +68,24 @@ class _Parser(argparse.ArgumentParser):
         return super()._parse_optional(arg_string)
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _TopParser(_Parser):
+    """`paperterm --help` ends with where paperterm looks: the config file, the data dir and
+    the environment in effect (read from the command line as given, `--config` included)."""
+
+    common: argparse.ArgumentParser
+    argv: Sequence[str] = ()
+
+    def format_help(self) -> str:
+        from paperterm.tui.cli.key_table import places_text  # only for --help
+
+        try:
+            given, _ = self.common.parse_known_args(list(self.argv))
+        except UsageError:
+            given = argparse.Namespace()
+        return super().format_help() + "\n" + places_text(given)
+
+
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument(
         "--data-dir",
@@ -95,12 +113,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="corpus file or folder, instead of the configured ones (repeatable)",
     )
 
-    parser = _Parser(
+    parser = _TopParser(
         prog="paperterm",
         parents=[common],
         description="A keyboard-driven terminal reader for paper abstracts. "
         "Without a command it opens the reader.",
     )
+    parser.common = common
+    parser.argv = argv
     parser.add_argument("--version", action="version", version=f"paperterm {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -146,6 +166,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="check the terminal, clipboard, data dir, index and sources (one line each)",
     )
     doctor.set_defaults(doctor=True)
+
+    key_table = commands.add_parser(
+        "keys",
+        parents=[common],
+        help="print the reader's key bindings, with the config's [keys] applied",
+    )
+    key_table.add_argument("--json", action="store_true", help="a JSON array, one per binding")
+    key_table.set_defaults(run=cmd_keys)
 
     add_bookmark_commands(commands, common)
     add_reading_commands(commands, common)
@@ -375,7 +403,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors=handler)
     try:
-        args = build_parser().parse_args(argv)
+        given = sys.argv[1:] if argv is None else argv
+        args = build_parser(given).parse_args(given)
         for name in _TEXT_ARGUMENTS:
             value = getattr(args, name, None)
             if isinstance(value, str):

@@ -13,17 +13,20 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from paperterm.index.search.hits import Hit
+from paperterm.tui import keys
 from paperterm.tui.state import ReaderState
+from paperterm.tui.status import Part
 from paperterm.tui.view import Row, read_note
 from paperterm.tui.widgets.detail import PaperDetail
+from paperterm.tui.widgets.key_footer import KeyFooter
+from paperterm.tui.widgets.status_line import StatusLine
 
 #: Below this size the screen shows "window too small" instead of squeezed panes.
 MIN_WIDTH = 40
@@ -104,6 +107,7 @@ class PaperScreen(Screen):
 
     def on_mount(self) -> None:
         self._size_classes(self.app.size.width, self.app.size.height)
+        self.update_footer()
 
     def on_resize(self, event: events.Resize) -> None:
         self._size_classes(event.size.width, event.size.height)
@@ -112,11 +116,47 @@ class PaperScreen(Screen):
         self.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-tiny")
 
     def compose_footer(self) -> ComposeResult:
-        """The status line, and the notice that replaces everything in a tiny window."""
-        with Horizontal(id="status-bar"):
-            yield Label(id="status")
-            yield Label(id="status-keys")
+        """The status line, the footer of keys, and the notice that replaces everything in
+        a tiny window."""
+        yield StatusLine(id="status")
+        footer = KeyFooter(id="key-footer")
+        footer.display = self.state.config.footer
+        yield footer
         yield Static(Text("window too small"), id="too-small")
+
+    @property
+    def status_line(self) -> StatusLine:
+        return self.query_one("#status", StatusLine)
+
+    def hint_part(self) -> list[Part]:
+        """Where the key names are (when the footer is off), the first part to make room."""
+        if self.state.config.footer:
+            return []
+        key = self.state.key_text
+        return [Part(f"{key('help')} keys  {key('command_palette')} commands", keep=0)]
+
+    # --- the footer ----------------------------------------------------------------------
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.update_footer()
+
+    def update_footer(self) -> None:
+        """The focused pane's most useful keys (from the key table), then the help key."""
+        if not self.state.config.footer:
+            return
+        typing = isinstance(self.focused, Input)
+        active = [
+            (binding.binding.id, binding.binding.key)
+            for binding in self.active_bindings.values()
+            if binding.binding.id and binding.enabled
+        ]
+        key = self.state.key_text
+        items = [
+            (key(binding_id), keys.BY_ID[binding_id].label)
+            for binding_id in keys.footer_ids(active, typing)
+        ]
+        tail = None if typing else (key("help"), "all keys")
+        self.query_one(KeyFooter).set_items(items, tail)
 
     # --- related papers ------------------------------------------------------------------
 

@@ -3,8 +3,13 @@ question, a name for a saved search."""
 
 from __future__ import annotations
 
+import io
+from collections.abc import Sequence
 from typing import TypeVar
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.table import Table
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -30,41 +35,86 @@ SEARCH_SYNTAX = (
 )
 
 
+class ScopeKeys:
+    """One scope's keys for the help: key, binding id and description in columns; where the
+    width would leave the description fewer than `DESCRIPTION_MIN` cells, the description
+    goes on a line of its own under its key and id (laid out at every draw, so a resize
+    re-lays it)."""
+
+    DESCRIPTION_MIN = 24
+
+    def __init__(self, rows: list[tuple[str, str, str]], key_width: int, id_width: int) -> None:
+        self.rows = rows
+        self.key_width = key_width
+        self.id_width = id_width
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if options.max_width >= self.key_width + self.id_width + 4 + self.DESCRIPTION_MIN:
+            table = Table.grid(padding=(0, 2), pad_edge=False)
+            table.add_column(style="bold", no_wrap=True, width=self.key_width)
+            table.add_column(style="dim", no_wrap=True, width=self.id_width)
+            table.add_column(ratio=1)
+            for row in self.rows:
+                table.add_row(*row)
+            yield table
+            return
+        for key, binding_id, description in self.rows:
+            pad = " " * max(self.key_width - cell_len(key), 0)
+            yield Text.assemble((key, "bold"), pad + "  ", (binding_id, "dim"))
+            yield Text("    " + description)
+
+
 class HelpScreen(ModalScreen[None]):
-    """Every key, generated from the bindings table with the user's remaps applied."""
+    """Every key, generated from the key table with the user's remaps applied: per context,
+    the key, the binding id (the name `[keys]` in the config uses) and what it does; the
+    screen it was opened over first (`first`: its scopes)."""
 
     BINDINGS = keys.bindings("close_dialog", "close_help", "help")
 
-    def __init__(self, key_text: KeyText) -> None:
+    def __init__(self, key_text: KeyText, first: Sequence[str] = ()) -> None:
         super().__init__()
         self.key_text = key_text
+        self.first = tuple(scope for scope in first if scope in keys.SCOPES)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
             yield Label(Text("Keys"), classes="dialog-title")
             with ScrollingText(id="help-scroll"):
-                yield Static(self.help_text(), id="help-text")
+                yield Static(self.help_table(), id="help-text")
             close = self.key_text("close_dialog")
-            yield Label(Text(f"{close} or {self.key_text('close_help')} closes"))
+            yield Label(Text(f"{close} or {self.key_text('close_help')} closes · remap in [keys]"))
 
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()
 
-    def help_text(self) -> Text:
-        out = Text()
-        width = 14
-        for scope, heading in keys.SCOPES.items():
-            out.append(f"{heading}\n", "bold")
-            for spec in keys.SPECS:
-                if spec.scope == scope:
-                    out.append(f"  {self.key_text(spec.id):<{width}}", "bold")
-                    out.append(f"{spec.description}\n")
-            out.append("\n")
-        out.append("Search syntax\n", "bold")
+    def scopes(self) -> list[str]:
+        """The scopes in the order shown: this screen's first, then the others."""
+        return [*self.first, *(scope for scope in keys.SCOPES if scope not in self.first)]
+
+    def help_table(self) -> Group:
+        parts: list[RenderableType] = []
+        # One width per column in every scope, so the columns line up down the help.
+        key_width = min(max(cell_len(self.key_text(spec.id)) for spec in keys.SPECS), 16)
+        id_width = max(len(spec.id) for spec in keys.SPECS)
+        for scope in self.scopes():
+            heading = keys.SCOPES[scope] + (" (this screen)" if scope in self.first else "")
+            parts.append(Text(heading, style="bold"))
+            rows = [
+                (self.key_text(spec.id), spec.id, spec.description)
+                for spec in keys.SPECS
+                if spec.scope == scope
+            ]
+            parts += [ScopeKeys(rows, key_width, id_width), Text()]
+        parts.append(Text("Search syntax", style="bold"))
         for example, meaning in SEARCH_SYNTAX:
-            out.append(f"  {example}\n", "bold")
-            out.append(f"      {meaning}\n")
-        return out
+            parts.append(Text.assemble(("  " + example, "bold"), "\n      " + meaning))
+        return Group(*parts)
+
+    def help_text(self) -> Text:
+        """The help as plain lines (at 100 columns), for tests and scripts."""
+        console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
+        console.print(self.help_table())
+        return Text(console.export_text())
 
     def action_close(self) -> None:
         self.dismiss()
@@ -162,6 +212,8 @@ class WarningsScreen(ModalScreen[None]):
     """The problems found at start-up (corpus files, index, bookmarks), one per line."""
 
     BINDINGS = keys.bindings("close_dialog", "close_help")
+    #: The key table's scopes of this screen, shown first in the help.
+    KEY_SCOPES = ("dialog",)
 
     def __init__(self, lines: list[str]) -> None:
         super().__init__()
@@ -223,6 +275,8 @@ class LinksScreen(ModalScreen[tuple[str, str] | None]):
     closed."""
 
     BINDINGS = keys.bindings("close_dialog", "copy_chosen_link")
+    #: The key table's scopes of this screen, shown first in the help.
+    KEY_SCOPES = ("dialog",)
 
     def __init__(self, own: list[str], other: list[str], key_text: KeyText) -> None:
         super().__init__()

@@ -42,10 +42,10 @@ from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.dialogs import ConfirmScreen, NameScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.state import JUMP_DEPTH, ReaderState
+from paperterm.tui.status import STATE, Part, count_part, filter_part
 from paperterm.tui.view import (
     PaperRows,
     Row,
-    count_text,
     fit_note,
     missing_rows,
     position_text,
@@ -114,8 +114,14 @@ class SearchesMatched(Message):
         self.matches = matches
 
 
+#: What the zoom key cycles through: both panes, the list only, the detail only.
+ZOOMS = ("both", "list", "detail")
+
+
 class MainScreen(PaperScreen):
     BINDINGS = keys.scope_bindings("main")
+    #: The key table's scopes of this screen, shown first in the help.
+    KEY_SCOPES = ("main", "list")
 
     class Ready(Message):
         """The screen's widgets are mounted: the app may start loading (its workers'
@@ -138,6 +144,7 @@ class MainScreen(PaperScreen):
         self._focus_results = False
         self._all_rows: dict[str, Sequence[Row]] = {}  # by sort, while nothing narrows the view
         self._texts: dict[str, str] = {}
+        self.zoom = "both"
         self._restore_id: str | None = None  # the paper to put the cursor on, once in view
         self._unread = 0  # unread rows in the list
         self._dwell: Timer | None = None
@@ -813,6 +820,18 @@ class MainScreen(PaperScreen):
         else:
             self.set_focus(self.paper_list)
 
+    def action_zoom(self) -> None:
+        """Both panes, then the list only, then the detail only (each with the focus)."""
+        zoom = ZOOMS[(ZOOMS.index(self.zoom) + 1) % len(ZOOMS)]
+        self.zoom = zoom
+        self.set_class(zoom == "list", "-zoom-list")
+        self.set_class(zoom == "detail", "-zoom-detail")
+        if zoom == "detail":
+            self.set_focus(self.detail)
+        elif zoom == "list" or self.focused is None:
+            self.set_focus(self.paper_list)
+        self.update_footer()
+
     def action_clear_search(self) -> None:
         self.clear_all()
 
@@ -916,51 +935,55 @@ class MainScreen(PaperScreen):
             widget.update(Text(text), layout=layout)
 
     def update_status(self) -> None:
-        """`K of N papers · U unread`, what narrows the view, unsaved changes, the position
-        (`12/38`), the index: facts before decorations, since a narrow window cuts the end."""
+        """The facts first: `K of N papers · U unread` and what narrows the view, which stay
+        at every width (abbreviated); then the states no toast repeats (unsaved changes,
+        read-only files, indexing); then what makes room first (the sort, the position
+        `12/38`, the index's state, warnings, the key hint)."""
         state = self.state
         view = self.view
         rows = len(self.paper_list.rows)
-        parts = [count_text(view.in_view, len(state.papers), self.filtered)]
+        parts = [count_part(view.in_view, len(state.papers), self.filtered)]
         if state.papers:
-            parts.append(unread_text(self._unread, rows, view.in_view))
+            unread = unread_text(self._unread, rows, view.in_view)
+            parts.append(Part(unread, short=f"{self._unread} unread"))
         if self.filters.view != ALL:
-            parts.append(one_line(self.filters.view.label, 40))
+            parts.append(filter_part(one_line(self.filters.view.label, 40)))
         if self.filters.unread_only:
-            parts.append("unread only")
+            parts.append(filter_part("unread only", "unread only"))
         if self.filters.bookmarks_only:
-            parts.append("bookmarks only")
+            parts.append(filter_part("bookmarks only", "★ only"))
         sort = effective_sort(self.sort, self.searching)
         if sort != effective_sort(DEFAULT_SORT, self.searching):
             waiting = sort == "like" and state.ranking is None
-            parts.append(f"sort: {SORTS[sort]}{' (ranking…)' if waiting else ''}")
+            parts.append(Part(f"sort: {SORTS[sort]}{' (ranking…)' if waiting else ''}", keep=4))
         for store, what in ((state.bookmarks, "bookmark"), (state.reading, "reading")):
             problem = state.bookmarks_problem if what == "bookmark" else state.problems.get(what)
             unsaved = unsaved_text(store.unsaved, what)
             if unsaved:
-                parts.append(unsaved)
+                parts.append(Part(unsaved, keep=STATE, short=f"{store.unsaved} unsaved"))
             elif problem:
                 noun = "bookmarks" if what == "bookmark" else "reading state"
-                parts.append(f"{noun} {'read-only' if store.read_only else 'not saved'}")
+                how = "read-only" if store.read_only else "not saved"
+                parts.append(Part(f"{noun} {how}", keep=STATE, short=how))
         if rows:
-            parts.append(position_text(self.paper_list.cursor, rows))
+            parts.append(Part(position_text(self.paper_list.cursor, rows), keep=3))
         index_state = state.index_state
-        parts.append(
-            {
+        if index_state in ("loading", "opening", "indexing"):
+            text = {
                 "loading": "loading papers…",
                 "opening": "opening the index…",
                 "indexing": _indexing(state),
-                "ready": "index ready",
-                "memory": "in-memory index",
-                "failed": "index failed",
             }[index_state]
-        )
+            parts.append(Part(text, keep=STATE - 1))
+        else:
+            text = {"ready": "index ready", "memory": "in-memory index", "failed": "index failed"}[
+                index_state
+            ]
+            parts.append(Part(text, keep=1 if index_state == "ready" else STATE - 1))
         if state.warnings:
             count = len(state.warnings)
-            parts.append(f"{count} warning{'s' if count != 1 else ''}")
-        self._set_text("#status", " · ".join(parts), layout=False)
-        hint = f"{state.key_text('help')} keys  {state.key_text('command_palette')} commands"
-        self._set_text("#status-keys", hint)
+            parts.append(Part(f"{count} warning{'s' if count != 1 else ''}", keep=2))
+        self.status_line.set_parts([*parts, *self.hint_part()])
         self.set_class(index_state in ("loading", "indexing"), "-indexing")
         self._update_note()
         problems = [state.bookmarks_problem, *state.problems.values()]

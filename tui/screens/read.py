@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import Label
 
 from paperterm.index.search.hits import Matcher
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.state import ReaderState
+from paperterm.tui.status import STATE, Part
 from paperterm.tui.view import Row, unsaved_text
 from paperterm.tui.widgets.detail import PaperDetail
 
@@ -31,6 +30,8 @@ class ReadScreen(PaperScreen):
     `followed` says it was opened from another full-screen paper (a related one)."""
 
     BINDINGS = keys.bindings("close_reader", "fullscreen", "next_paper", "previous_paper")
+    #: The key table's scopes of this screen, shown first in the help.
+    KEY_SCOPES = ("reader", "list")
 
     def __init__(
         self,
@@ -48,13 +49,12 @@ class ReadScreen(PaperScreen):
         self.followed = followed
 
     def compose(self) -> ComposeResult:
-        yield PaperDetail(id="reader-detail")
+        yield PaperDetail(id="reader-detail", can_open=False)
         yield from self.compose_footer()
 
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one(PaperDetail).focus()
-        self.query_one("#status-keys", Label).update(Text(f"{self.state.key_text('help')} keys"))
         self._open(self.row)
 
     def _open(self, row: Row) -> None:
@@ -68,20 +68,25 @@ class ReadScreen(PaperScreen):
             self.post_message(self.MarkRead([row.id], f"read {title}"))
 
     def _update_status(self) -> None:
-        """Key hints, after the count of unsaved changes when there are some."""
-        key = self.state.key_text
-        hints = (
-            f"{key('close_reader')} back  {key('read_next')} next unread  "
-            f"{key('next_paper')}/{key('previous_paper')} next/previous  "
-            f"{key('bookmark')} bookmark  {key('copy_link')} copy link"
-        )
+        """Unsaved changes when there are some, then (when the footer is off) the main
+        keys, then the paper's collection."""
         state = self.state
-        unsaved = [
-            unsaved_text(state.bookmarks.unsaved),
-            unsaved_text(state.reading.unsaved, "reading"),
-        ]
-        text = " · ".join([*filter(None, unsaved), hints])
-        self.query_one("#status", Label).update(Text(text))
+        parts = []
+        for store, what in ((state.bookmarks, "bookmark"), (state.reading, "reading")):
+            if store.unsaved:
+                text = unsaved_text(store.unsaved, what)
+                parts.append(Part(text, keep=STATE, short=f"{store.unsaved} unsaved"))
+        if not state.config.footer:
+            key = state.key_text
+            hints = (
+                f"{key('close_reader')} back  {key('read_next')} next unread  "
+                f"{key('next_paper')}/{key('previous_paper')} next/previous  "
+                f"{key('bookmark')} bookmark  {key('help')} keys"
+            )
+            parts.append(Part(hints, keep=1))
+        if self.row.paper is not None:
+            parts.append(Part(one_line(self.row.paper.collection), keep=0))
+        self.status_line.set_parts(parts)
 
     def _show(self, reset: bool) -> None:
         mark = self.state.bookmarks.get(self.row.id)

@@ -193,8 +193,10 @@ class PaperDetail(ScrollingText):
             super().__init__()
             self.paper = paper
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, can_open: bool = True) -> None:
+        """`can_open`: whether Enter reads the paper full screen (not when it already is)."""
         super().__init__(id=id)
+        self.can_open = can_open
         self.row: Row | None = None
         self.mark: Bookmark | None = None
         self.matcher: Matcher | None = None
@@ -267,6 +269,10 @@ class PaperDetail(ScrollingText):
             name: get(f"paper-detail--{name}", partial=True)
             for name in ("title", "facts", "authors", "link", "match", "marker", "warn")
         }
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Disabled, the binding leaves the footer (and Enter goes to the related list).
+        return self.can_open or action != "open"
 
     def action_open(self) -> None:
         self.post_message(self.OpenRequested())
