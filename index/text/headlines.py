@@ -58,7 +58,7 @@ def headline_candidates(abstract: str, name: str, text: str | None = None) -> It
             if len(title) > TITLE_LIMIT or not title.isprintable():  # a source's odd name
                 title = _fit(title, capitalise=False)
             folded = title.casefold()
-            if not title or folded in seen:
+            if not _visible(title) or folded in seen:
                 continue
             seen.add(folded)
             if headline_problem(title):
@@ -70,9 +70,20 @@ def headline_candidates(abstract: str, name: str, text: str | None = None) -> It
         elif not seen and analysis.sentences:
             # Every sentence is boilerplate: the first one still names the paper.
             start, end = analysis.sentences[0]
-            yield _fit(_condense(_clause(analysis.text[start:end])))
+            first = _fit(_condense(_clause(analysis.text[start:end])))
+            if _visible(first):
+                yield first
     except Exception:
         yield one_line(name or abstract, TITLE_LIMIT)
+
+
+#: Kept by `safe_text` inside words (Persian, Indic scripts, emoji) but invisible alone: a
+#: candidate made of nothing else is no headline.
+_JOINERS = "\u200c\u200d"
+
+
+def _visible(title: str) -> bool:
+    return any(not ch.isspace() and ch not in _JOINERS for ch in title)
 
 
 _ABBREVIATED = re.compile(r"((?:[\w-]+ ){1,8}?)\(([A-Za-z][\w-]*[A-Z][\w-]*)\)")

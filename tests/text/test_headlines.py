@@ -131,7 +131,15 @@ def test_never_raises_on_any_text(abstract: str, name: str):
     assert isinstance(derive_name(abstract), str)
     title = derive_title(abstract, name)
     assert len(title) <= TITLE_LIMIT
-    assert not [ch for ch in title if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")]
+    # ZWJ and ZWNJ are kept inside words (safe_text), never as a headline on their own.
+    invisible = [ch for ch in title if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp")]
+    assert not [ch for ch in invisible if ch not in "\u200c\u200d"]
+    assert title == "" or title.replace(" ", "").strip("\u200c\u200d")
+
+
+def test_a_joiner_alone_is_no_headline():
+    assert derive_title("\u200c", "") == ""
+    assert derive_title("\u200d \u200c", "") == ""
 
 
 @given(st.lists(_PROSE | st.text(max_size=5), max_size=40).map("".join), st.text(max_size=12))
