@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,13 +30,12 @@ from pathlib import Path
 
 import corpus
 from bench_index import (
-    CLI_QUERY,
-    CLI_RUNS,
     LIMIT,
     QUERIES,
     _children_peak_mb,
     _cpu,
     by_kind,
+    child_cli,
     fts_build,
     fts_search,
     run_mix,
@@ -102,22 +99,6 @@ def child_search(sources: list[Path], data: Path, engine: str, rounds: int) -> d
         "totals": totals,
         "rss": peak_rss_mb(),
     }
-
-
-def child_cli(sources: list[Path], data: Path, engine: str) -> dict[str, object]:
-    command = [sys.executable, "-m", "paperterm.tui.cli.main", "--data-dir", str(data)]
-    for source in sources:
-        command += ["--source", str(source)]
-    command += ["search", "--engine", engine, CLI_QUERY]
-    config = data.parent / "empty-config.toml"
-    config.write_text("", encoding="utf-8")
-    env = {**os.environ, "PAPERTERM_CONFIG": str(config), "NO_COLOR": "1"}
-    walls = []
-    for _ in range(CLI_RUNS + 1):  # the first one warms the file cache
-        started = time.perf_counter()
-        subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
-        walls.append(time.perf_counter() - started)
-    return {"wall": statistics.median(walls[1:])}
 
 
 def child_fts(sources: list[Path], data: Path, work: Path, rounds: int) -> dict[str, object]:
@@ -274,7 +255,7 @@ def child_main(argv: list[str]) -> None:
     elif mode == "search":
         result = child_search(sources, data, engine, int(argv[3]))
     elif mode == "cli":
-        result = child_cli(sources, data, engine)
+        result = child_cli(sources, data, "--engine", engine)
     elif mode == "agree":
         result = child_agree(sources, data)
     else:

@@ -217,11 +217,12 @@ def child_search(sources: list[Path], data: Path, rounds: int) -> dict[str, obje
     }
 
 
-def child_cli(sources: list[Path], data: Path) -> dict[str, object]:
+def child_cli(sources: list[Path], data: Path, *options: str) -> dict[str, object]:
+    """`paperterm search` start to answer (median wall and CPU); `options` go to `search`."""
     command = [sys.executable, "-m", "paperterm.tui.cli.main", "--data-dir", str(data)]
     for source in sources:
         command += ["--source", str(source)]
-    command += ["search", CLI_QUERY]
+    command += ["search", *options, CLI_QUERY]
     config = data.parent / "empty-config.toml"
     config.write_text("", encoding="utf-8")
     env = {**os.environ, "PAPERTERM_CONFIG": str(config), "NO_COLOR": "1"}
