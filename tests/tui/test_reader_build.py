@@ -3,8 +3,11 @@ papers as they are read and searches what is indexed so far."""
 
 from __future__ import annotations
 
+import shutil
 import threading
+from pathlib import Path
 
+import pytest
 from generated import write_generated_corpus
 from reader_helpers import reader_of, screen_text, settle, type_text, until
 
@@ -15,15 +18,28 @@ from paperterm.index.search.records import PaperList
 from paperterm.index.session import Session
 
 
+@pytest.fixture(scope="module")
+def built_2000(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """2,000 generated papers and their index, built once; each test reads a copy."""
+    root = tmp_path_factory.mktemp("built-2000")
+    corpus, data = root / "corpus", root / "data"
+    write_generated_corpus(corpus, 2000)
+    Session.create(data, [corpus], Config()).open()
+    return corpus, data
+
+
+def _copy(data: Path, tmp_path: Path) -> Path:
+    shutil.copytree(data / "index", tmp_path / "data" / "index")
+    return tmp_path / "data"
+
+
 def _loaded(papers: PaperList) -> int:
     return sum(paper is not None for paper in papers._loaded)
 
 
-async def test_a_warm_start_reads_only_the_papers_on_screen(tmp_path):
-    corpus = tmp_path / "corpus"
-    write_generated_corpus(corpus, 2000)
-    Session.create(tmp_path / "data", [corpus], Config()).open()
-    app = reader_of([corpus], tmp_path / "data")
+async def test_a_warm_start_reads_only_the_papers_on_screen(tmp_path, built_2000):
+    corpus, data = built_2000
+    app = reader_of([corpus], _copy(data, tmp_path))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         papers = app.state.papers
@@ -36,13 +52,11 @@ async def test_a_warm_start_reads_only_the_papers_on_screen(tmp_path):
         assert app.main.paper_list.current.id == papers.ids[-1]
 
 
-async def test_sorts_and_counts_over_a_built_index_read_only_the_papers_shown(tmp_path):
+async def test_sorts_and_counts_over_a_built_index_read_only_the_papers_shown(tmp_path, built_2000):
     # Issue 13's sorts, unread counts and sidebar counts take ids, titles and years from
     # the rows file: over 2,000 papers they read no more papers than the screen shows.
-    corpus = tmp_path / "corpus"
-    write_generated_corpus(corpus, 2000)
-    Session.create(tmp_path / "data", [corpus], Config()).open()
-    app = reader_of([corpus], tmp_path / "data")
+    corpus, data = built_2000
+    app = reader_of([corpus], _copy(data, tmp_path))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         papers = app.state.papers
