@@ -36,7 +36,6 @@ from textual.theme import BUILTIN_THEMES
 from textual.worker import Worker, WorkerState
 
 from paperterm.index.config import Config
-from paperterm.index.library.bibtex_export import bibtex_entry
 from paperterm.index.library.bookmarks import (
     Bookmark,
     BookmarksError,
@@ -44,9 +43,6 @@ from paperterm.index.library.bookmarks import (
     BookmarksSaveError,
     BookmarkStore,
 )
-from paperterm.index.library.edits import save_note, save_tags
-from paperterm.index.library.export import EXPORTERS
-from paperterm.index.library.export_items import ExportItem, bookmark_items
 from paperterm.index.library.filters import ViewKey, list_title
 from paperterm.index.library.op_store import LibraryError, LibraryReadOnlyError, LibrarySaveError
 from paperterm.index.library.place import save_place
@@ -62,21 +58,16 @@ from paperterm.index.text.display import one_line, safe_text
 from paperterm.index.user_files import user_mode, write_user_file
 from paperterm.tui import keys
 from paperterm.tui.clipboard import Clipboard, CopyReport, copy_message
-from paperterm.tui.contexts import CONTEXTS
 from paperterm.tui.screens.base import PaperScreen
-from paperterm.tui.screens.dialogs import (
-    HelpScreen,
-    LinksScreen,
-    NoteScreen,
-    TagsScreen,
-    WarningsScreen,
-)
 from paperterm.tui.screens.main import MainScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.state import ReaderState, Timing
 from paperterm.tui.terminal import repaint_on_resume
 from paperterm.tui.view import Row, can_open_browser, link_or_citation
 
+# The dialogs, the exports and the key contexts are imported where they are used: none is
+# needed for the first frame, and together they are ~15 ms of the reader's start
+# (tests/tui/test_reader_startup.py checks that the first frame does without them).
 if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
 
@@ -294,8 +285,12 @@ class ReaderApp(App[int]):
         # The reading state and where the reader was (a big reading.toml takes a while to
         # parse: not on the UI thread); a built index's rows were read before the first frame.
         self.state.load_library()
-        self.post_message(LibraryLoaded())
         papers = self.state.papers if isinstance(self.state.papers, PaperList) else None
+        if papers is not None:
+            # The rows' ids (~40 ms at 50,000), which the unread count and the cursor's
+            # place need next, read here rather than on the UI thread.
+            _ = papers.ids
+        self.post_message(LibraryLoaded())
         opened = None
         if papers is not None:
             opened = self.session.open_existing(papers)
@@ -466,6 +461,9 @@ class ReaderApp(App[int]):
         self.main.toggle_bookmarks_only()
 
     def action_edit_tags(self) -> None:
+        from paperterm.index.library.edits import save_tags
+        from paperterm.tui.screens.dialogs import TagsScreen
+
         self._edit_bookmark(
             lambda mark: mark.tags if mark else None,
             lambda tags: TagsScreen(list(tags or ()), self.state.key_text),
@@ -473,6 +471,9 @@ class ReaderApp(App[int]):
         )
 
     def action_edit_note(self) -> None:
+        from paperterm.index.library.edits import save_note
+        from paperterm.tui.screens.dialogs import NoteScreen
+
         self._edit_bookmark(
             lambda mark: mark.note if mark else None,
             lambda note: NoteScreen(note or "", self.state.key_text),
@@ -507,6 +508,9 @@ class ReaderApp(App[int]):
         self.push_screen(dialog(shown), saved)
 
     def export_bookmarks(self, kind: str) -> None:
+        from paperterm.index.library.export import EXPORTERS
+        from paperterm.index.library.export_items import bookmark_items
+
         export = EXPORTERS[kind]
         marks = self.state.bookmarks.bookmarks
         text = export.export(bookmark_items(marks, self.state.by_id))
@@ -515,6 +519,9 @@ class ReaderApp(App[int]):
     def export_view(self, kind: str) -> None:
         """The papers in view, in their order, as a reading list (`paperterm export --view`
         writes the same)."""
+        from paperterm.index.library.export import EXPORTERS
+        from paperterm.index.library.export_items import ExportItem
+
         export = EXPORTERS[kind]
         main = self.main
         marks = self.state.bookmarks.entries
@@ -679,6 +686,9 @@ class ReaderApp(App[int]):
         row = self.current_row()
         if row is None or row.paper is None:
             return
+        from paperterm.index.library.bibtex_export import bibtex_entry
+        from paperterm.index.library.export_items import ExportItem
+
         entry = bibtex_entry(ExportItem(row.id, row.paper))
         lines = entry.rstrip("\n").split("\n")
         self.copy_text("BibTeX entry", entry, f"{lines[0]} … ({len(lines)} lines)")
@@ -738,6 +748,8 @@ class ReaderApp(App[int]):
                 else:
                     self.copy_text("link", one_line(url), one_line(url))
 
+        from paperterm.tui.screens.dialogs import LinksScreen
+
         self.push_screen(LinksScreen(own, other, self.state.key_text), chosen)
 
     @work(thread=True, exit_on_error=False, group="browser")
@@ -753,6 +765,8 @@ class ReaderApp(App[int]):
     # --- screens and commands ------------------------------------------------------------
 
     def action_help(self) -> None:
+        from paperterm.tui.screens.dialogs import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             first = getattr(self.screen, "KEY_SCOPES", ())
             self.push_screen(HelpScreen(self.state.key_text, first))
@@ -760,6 +774,8 @@ class ReaderApp(App[int]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The key table's commands (the app's, and the main screen's over it), each with
         its key; the collections, the exports, the warnings; Textual's theme picker."""
+        from paperterm.index.library.export import EXPORTERS
+
         main = self.main
         for spec in keys.SPECS:
             if not spec.command or spec.scope not in ("app", "main"):
@@ -811,6 +827,8 @@ class ReaderApp(App[int]):
                 yield command
 
     def show_warnings(self) -> None:
+        from paperterm.tui.screens.dialogs import WarningsScreen
+
         state = self.state
         problems = [p for p in (state.bookmarks_problem, *state.problems.values()) if p]
         self.push_screen(WarningsScreen([*problems, *state.warnings]))
@@ -865,8 +883,14 @@ def check_theme(config: Config) -> None:
 
 
 def check_reader_config(config: Config) -> dict[str, str]:
-    """The reader's own config checks (`[keys]`, `ui.theme`); the keymap to apply."""
-    keymap = keys.check_keymap(config, CONTEXTS)
+    """The reader's own config checks (`[keys]`, `ui.theme`); the keymap to apply. Without
+    a `[keys]` table nothing is remapped and no two keys can clash: the contexts (which
+    import every screen) are read only when there are remaps to check."""
+    keymap: dict[str, str] = {}
+    if config.keys:
+        from paperterm.tui.contexts import CONTEXTS
+
+        keymap = keys.check_keymap(config, CONTEXTS)
     check_theme(config)
     return keymap
 

@@ -121,7 +121,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     )
     parser.common = common
     parser.argv = argv
-    parser.add_argument("--version", action="version", version=f"paperterm {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     listing = commands.add_parser("list", parents=[common], help="print the papers (of a view)")
@@ -188,6 +188,23 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
+
+
+class _VersionAction(argparse.Action):
+    """`--version`: the version is looked up only when asked for (argparse's own action takes
+    it as a string when the parser is made, on every start)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(
+            option_strings,
+            dest,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="show program's version number and exit",
+        )
+
+    def __call__(self, parser, namespace, values, option_string=None) -> NoReturn:  # argparse's
+        parser.exit(message=f"paperterm {_version()}\n")
 
 
 def _version() -> str:
