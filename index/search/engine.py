@@ -37,6 +37,12 @@ class Engine(Protocol):
         """Load what the first search would (call it off the UI thread)."""
         ...
 
+    def field_counts(self, field: str) -> dict[str, int] | None:
+        """The terms of an unstemmed field (`authors`, `collection`: words as written) with
+        how many papers hold each, read from the index's term list; None when the engine
+        cannot list a field's terms (the searcher then counts the papers' words)."""
+        ...
+
     def collect(
         self, plan: Plan, limit: int | None, allowed: set[str] | None
     ) -> tuple[Scored, int]:

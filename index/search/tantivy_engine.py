@@ -67,6 +67,9 @@ class TantivyEngine:
     def df(self, field: str, term: str) -> int:
         return int(self._searcher.doc_freq(field, term))
 
+    def field_counts(self, field: str) -> dict[str, int] | None:
+        return None  # tantivy's Python binding lists no term dictionary
+
     @property
     def rows(self) -> dict[str, int]:
         """Paper id -> row (read once, on first use)."""

@@ -70,6 +70,15 @@ class WhooshEngine:
     def df(self, field: str, term: str) -> int:
         return int(self._searcher.doc_frequency(field, term))
 
+    def field_counts(self, field: str) -> dict[str, int] | None:
+        """The field's term list with each term's document frequency, merged over the
+        segments: at 50,000 papers a few ms for `authors`, where counting the papers' words
+        read every paper (~1 s)."""
+        return {
+            term.decode("utf-8"): int(info.doc_frequency())
+            for term, info in self._searcher.reader().iter_field(field)
+        }
+
     @property
     def docnums(self) -> dict[str, int]:
         """Paper id -> Whoosh document number (read once, on first use)."""
