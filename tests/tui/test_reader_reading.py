@@ -334,16 +334,18 @@ async def test_like_my_bookmarks_ranks_unread_papers_and_says_why(reader):
         assert "like your bookmarks" not in flat(screen_text(app))
 
 
-async def test_s_builds_what_like_my_bookmarks_needs_on_the_way_to_it(reader):
+async def test_s_builds_the_like_vectors_only_when_that_sort_is_chosen(reader):
     app = reader()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("s")  # no bookmarks: nothing to rank by, nothing built
-        await settle(pilot)
-        assert app.state.vectors is None
-        await pilot.press("b", "s")  # title, then unread first, newest, like
+        await pilot.press("b", "s", "s")  # a bookmark; title, then unread first
         await settle(pilot)
         assert "sort: unread first" in status_line(app)
+        assert app.state.vectors is None  # no paper read for a sort not chosen
+        await pilot.press("s", "s")  # newest, then like my bookmarks
+        await settle(pilot)
+        assert "sort: like my bookmarks" in status_line(app)
+        assert "(ranking…)" not in status_line(app)
         assert app.state.vectors is not None
 
 
