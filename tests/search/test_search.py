@@ -431,7 +431,9 @@ def test_did_you_mean_looks_up_a_few_unknown_words_only(seed_searcher, monkeypat
 _TEXT_PIECES = st.sampled_from(
     ["model", "models", "Modeling", "x.model", "model.x", "modelx", "_model", "a..model",
      "happy", "happiness", "transformer", "Transformers", "attention", "atten", "3.5",
-     " ", "  ", "\n", ".", ",", "-", "(", "DNA", "dna", "e.g.", "U.S.", "x_y"]
+     " ", "  ", "\n", ".", ",", "-", "(", "DNA", "dna", "e.g.", "U.S.", "x_y",
+     # Not ASCII: accents, a dash, a letter whose lower case is two (İ), CJK.
+     "Café", "café", "naïve", "Modèle", "—", "É", "İ", "Straße", "论文", "模型model"]
 )  # fmt: skip
 
 
@@ -439,7 +441,9 @@ _TEXT_PIECES = st.sampled_from(
 @example(words=["happy"], prefixes=[], text="Happy happiness")
 @example(words=["model", "dna"], prefixes=[], text="x.model a..model model.x DNA")
 @given(
-    words=st.lists(st.sampled_from(["model", "happy", "transformer", "attention", "dna"])),
+    words=st.lists(
+        st.sampled_from(["model", "happy", "transformer", "attention", "dna", "café", "论文"])
+    ),
     prefixes=st.lists(st.sampled_from(["mod", "trans", "att", "x"]), max_size=2),
     text=st.lists(_TEXT_PIECES, max_size=40).map("".join),
 )
