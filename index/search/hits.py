@@ -166,12 +166,21 @@ def snippet(text: str, spans: list[Span], words: int = SNIPPET_WORDS) -> tuple[s
     else:
         best, best_count, j = 0, -1, 0
         span_words = [max(0, bisect_right(starts, start) - 1) for start, _ in spans]
+        keys = [text[start:end].lower() for start, end in spans]
+        # The distinct matched words of the window of spans i..j-1, kept as it slides (a set
+        # made per window was most of a snippet's time when a word matches everywhere).
+        window: dict[str, int] = {}
         for i in range(len(span_words)):
             while j < len(span_words) and span_words[j] < span_words[i] + words:
+                window[keys[j]] = window.get(keys[j], 0) + 1
                 j += 1
-            distinct = len({text[spans[k][0] : spans[k][1]].lower() for k in range(i, j)})
-            if distinct > best_count:
-                best, best_count = i, distinct
+            if len(window) > best_count:
+                best, best_count = i, len(window)
+            left = window[keys[i]] - 1
+            if left:
+                window[keys[i]] = left
+            else:
+                del window[keys[i]]
         window_start = max(0, span_words[best] - 3)
         window_end = min(len(starts), window_start + words)
     first = starts[window_start]

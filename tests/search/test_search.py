@@ -4,6 +4,7 @@ snippets, "did you mean", similar papers; plans compiled to Whoosh; any query an
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import pytest
@@ -520,3 +521,36 @@ def test_a_query_with_nothing_to_search_reads_only_the_papers_shown(tmp_path):
     assert searcher.search("the", limit=10, allowed=allowed).ids == [
         *sorted(allowed, key=opened.papers.ids.index)
     ]
+
+
+def _best_window_by_sets(text: str, spans: list[tuple[int, int]], words: int) -> int:
+    """The window `snippet` picks, as it was first written: a set of distinct matched words
+    made for every window (the reference for the sliding count)."""
+    from bisect import bisect_right
+
+    starts = [m.start() for m in re.finditer(r"\S+", text)]
+    span_words = [max(0, bisect_right(starts, start) - 1) for start, _ in spans]
+    best, best_count, j = 0, -1, 0
+    for i in range(len(span_words)):
+        while j < len(span_words) and span_words[j] < span_words[i] + words:
+            j += 1
+        distinct = len({text[spans[k][0] : spans[k][1]].lower() for k in range(i, j)})
+        if distinct > best_count:
+            best, best_count = i, distinct
+    window_start = max(0, span_words[best] - 3)
+    return starts[window_start]
+
+
+@settings(max_examples=300)
+@given(
+    text=st.lists(
+        st.sampled_from(["model", "Model", "data", "x", "graph", "the"]), max_size=90
+    ).map(" ".join),
+    words=st.integers(min_value=2, max_value=30),
+)
+def test_the_snippet_window_has_the_most_distinct_matched_words(text, words):
+    spans = Matcher(set(), {"model", "data", "graph"}, ()).spans(text)
+    piece, _ = snippet(text, spans, words)
+    if spans and len(text.split()) > words:
+        first = _best_window_by_sets(text, spans, words)
+        assert text[first:].startswith(piece.removeprefix("…").removesuffix("…"))
