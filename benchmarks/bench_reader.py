@@ -116,8 +116,8 @@ def on_request(self):
     started[self.generation + 1] = time.perf_counter()
     request(self)
 
-def on_apply(self, request, *args):
-    apply(self, request, *args)
+def on_apply(self, request, *args, **kwargs):
+    apply(self, request, *args, **kwargs)
     if request.generation in started:
         begun = started.pop(request.generation)
         self.call_after_refresh(lambda: print(time.perf_counter() - begun, file=log, flush=True))
