@@ -181,7 +181,9 @@ def bm25s_search(papers: list[Paper]) -> Search | None:
     except ImportError:
         return None
     stemmer = Stemmer.Stemmer("english")
-    texts = [paper_document(paper)["all"] for paper in papers]
+    # `all` comes in parts (name, title, text, authors, collections): Whoosh joins them by
+    # newlines, and so does this.
+    texts = ["\n".join(paper_document(paper)["all"]) for paper in papers]
     tokens = bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, show_progress=False)
     retriever = bm25s.BM25()
     retriever.index(tokens, show_progress=False)

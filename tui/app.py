@@ -77,6 +77,9 @@ UrlOpener = Callable[[str], object]
 READ_PAPERS_EVERY = 0.25
 #: Below this height (or with the panes stacked) the window is small: one toast at a time.
 SMALL_HEIGHT = 30
+#: Searched once each when the index is ready (`Searcher.warm_typing`): every word typed
+#: begins with one of them, and its first key is the costliest.
+TYPING_WARM_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 #: Seconds a toast stays in a small window (twice as long for warnings and errors).
 SMALL_TIMEOUT = 3.0
 #: What a bookmark dialog shows (the tags, the note; None: not bookmarked) and returns.
@@ -306,6 +309,13 @@ class ReaderApp(App[int]):
         keys = SortKeys(opened.papers)
         keys.prepare()  # so that `s` onto title or newest is a pass, not a sort
         self.post_message(SortKeysReady(keys))
+        # Each letter as the first key of a word, a letter at a time (a search typed
+        # meanwhile waits for one letter at most: ~25 ms at 50,000 papers, 0.35 s in all).
+        for letter in TYPING_WARM_LETTERS:
+            if self._stop.is_set():
+                return
+            with self.state.search_lock:
+                searcher.warm_typing(letter)
 
     def _build(self) -> OpenIndex:
         """The first launch (or a source changed): build, showing the papers as they are

@@ -60,6 +60,12 @@ POSTINGS_PER_PAPER = 1.0
 #: does, and every keystroke answers within the keystroke budget.
 MIN_TYPING_BUDGET = 2_000
 TYPING_POSTINGS_PER_PAPER = 1.0
+#: The same for a word of one or two letters so far (`t`, `la`): a quarter. It has hundreds of
+#: completions, and which of them it will be is anyone's guess, so the most frequent ones
+#: stand for it; reading and scoring a posting per paper made these keys the slowest at
+#: 50,000 papers (35-40 ms in-process). Rarer completions weigh little anyway (`_weights`).
+SHORT_WORD = 2
+SHORT_TYPING_POSTINGS_PER_PAPER = 0.25
 #: "Did you mean" looks up this many unknown words at most (each scans the vocabulary).
 MAX_SUGGESTED = 3
 FALLBACK_NOTE = "no paper has all your words; showing papers with most of them"
@@ -72,9 +78,11 @@ def postings_budget(papers: int) -> int:
     return max(MIN_POSTINGS_BUDGET, int(POSTINGS_PER_PAPER * papers))
 
 
-def typing_budget(papers: int) -> int:
-    """The postings the completions of a half-typed word may read."""
-    return max(MIN_TYPING_BUDGET, int(TYPING_POSTINGS_PER_PAPER * papers))
+def typing_budget(papers: int, typed: int = SHORT_WORD + 1) -> int:
+    """The postings the completions of a half-typed word, `typed` letters so far, may
+    read."""
+    per_paper = TYPING_POSTINGS_PER_PAPER if typed > SHORT_WORD else SHORT_TYPING_POSTINGS_PER_PAPER
+    return max(MIN_TYPING_BUDGET, int(per_paper * papers))
 
 
 def minimum_of_most(groups: int) -> int:
@@ -355,7 +363,7 @@ class Planner:
         ][:limit]
         head_cost = sum(self.df(fieldname, term) for term in head_terms)
         exact_cost = self._cost(exact) if exact is not None else 0
-        room = min(self.budget - spent, typing_budget(self.papers)) - exact_cost
+        room = min(self.budget - spent, typing_budget(self.papers, len(last))) - exact_cost
         kept = self._affordable(fieldname, longer, room, not exact_cost, each=head_cost)
         reference = self.df(fieldname, own) if own and exact is not None else 0
         completions = tuple(

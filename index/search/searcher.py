@@ -100,8 +100,20 @@ class Searcher:
         self.engine.close()
 
     def warm(self) -> None:
-        """Load what the first search would (call it off the UI thread)."""
+        """Load what the first search would (call it off the UI thread): the engine's id
+        table, and the id -> paper table hits are made with (~11 ms at 50,000 papers)."""
         self.engine.warm()
+        if isinstance(self.papers, PaperList):
+            self.papers.index_of("")
+
+    def warm_typing(self, letter: str) -> None:
+        """Search `letter` as the first key of a word, so that its most frequent completions'
+        postings are cached (the engine keeps a term's postings from one query to the
+        next): a word's first letter is the costliest key to type, ~20-40 ms at 50,000
+        papers for reading and scoring a word most papers hold. No paper is read."""
+        plan = self.planner.plan(parse_query(letter))
+        if not plan.everything and not plan.hopeless:
+            self.engine.collect(plan, 1, None)
 
     def search(
         self,
