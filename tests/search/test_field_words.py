@@ -1,5 +1,6 @@
-"""`author:` and `collection:` expand prefixes and typos against their field's words: read from
-the engine's term list (no paper read), they must give what counting the papers' words gave."""
+"""The word lists queries expand against: `author:` and `collection:` take their field's words
+from the engine's term list (no paper read), as counting the papers' words gave them; the first
+letter of a word warmed without reading a paper."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from paperterm.index.config import Config
+from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import OpenIndex
 from paperterm.index.search.vocabulary import Vocabulary
@@ -98,3 +100,14 @@ def test_the_first_author_query_reads_no_paper(opened, monkeypatch):
 
 def _no_reading(self):
     raise AssertionError("every paper read for an author: query")
+
+
+def test_warming_a_letter_reads_its_completions_and_no_paper(opened):
+    searcher = fresh(opened)
+    plan = searcher.planner.plan(parse_query("l"))
+    wanted = {(t.field, t.text) for g in plan.required for t in g.alternatives}
+    assert wanted
+    loaded = sum(paper is not None for paper in opened.papers._loaded)
+    searcher.warm_typing("l")
+    assert wanted <= set(searcher.engine._scorer._cache)  # read once, kept for the key
+    assert sum(paper is not None for paper in opened.papers._loaded) == loaded

@@ -24,6 +24,7 @@ from paperterm.index.search.plan import (
     NOTHING_TO_SEARCH_NOTE,
     PARTIAL_WEIGHT,
     PHRASE_COMPLETIONS,
+    SHORT_TYPING_POSTINGS_PER_PAPER,
     AnyOf,
     Phrase,
     Plan,
@@ -211,6 +212,20 @@ def test_completions_stop_at_the_typing_budget_so_one_letter_costs_what_a_word_d
     assert group.cost <= MIN_TYPING_BUDGET and len(group.alternatives) == 2
     (group,) = planner(budget=10**9, words={"s000": 10**6}).plan(parse_query("s")).required
     assert terms(group) == ["s000"]  # the first completion always: never blank
+
+
+def test_a_word_of_one_or_two_letters_reads_a_quarter_of_the_typing_budget():
+    papers = 40_000
+    words = {f"s{i:03d}": 3_000 for i in range(40)}
+    found = Planner(Vocabulary(words), FakeIndex(words).df, ANALYSIS, 10**9, papers)
+    short = int(SHORT_TYPING_POSTINGS_PER_PAPER * papers)
+    assert typing_budget(papers, 1) == typing_budget(papers, 2) == short == 10_000
+    assert typing_budget(papers, 3) == papers
+    for typed in ("s", "s0"):
+        (group,) = found.plan(parse_query(typed)).required
+        assert group.cost <= short and len(group.alternatives) == 3  # the most frequent
+    (group,) = found.plan(parse_query("s00")).required  # three letters: the whole budget
+    assert terms(group) == [f"s{i:03d}" for i in range(10)]
 
 
 def test_a_half_typed_stop_word_restricts_nothing():
