@@ -194,7 +194,7 @@ class _VersionAction(argparse.Action):
     """`--version`: the version is looked up only when asked for (argparse's own action takes
     it as a string when the parser is made, on every start)."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+    def __init__(self, option_strings: Sequence[str], dest: str) -> None:
         super().__init__(
             option_strings,
             dest,
@@ -203,7 +203,13 @@ class _VersionAction(argparse.Action):
             help="show program's version number and exit",
         )
 
-    def __call__(self, parser, namespace, values, option_string=None) -> NoReturn:  # argparse's
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> NoReturn:
         parser.exit(message=f"paperterm {_version()}\n")
 
 
