@@ -13,12 +13,23 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import textual._wait
 from reader_helpers import INSTANT, GatedSession
 
 from paperterm.index.config import Config
 from paperterm.index.session import Session
 from paperterm.tui.app import ReaderApp, make_app
 from paperterm.tui.clipboard import Clipboard
+
+#: Pilot's `press` and `pause` end with Textual's idle check: sleep a window, and call the
+#: process idle once a window passes with under 1/20 of it spent on the CPU. Textual's window
+#: is 20 ms, so each press cost at least 40 ms of sleep (two checks), about half of this
+#: directory's wall time. A 5 ms window keeps the check (the same 1/20 ratio, looped until the
+#: CPU is quiet) at a quarter of the sleep. No test may depend on the window's length: they
+#: wait on the reader's signals (`settle`, `until`, `resize`, `toasts_shown`).
+IDLE_WINDOW = 0.005
+textual._wait.SLEEP_GRANULARITY = IDLE_WINDOW
+textual._wait.SLEEP_IDLE = IDLE_WINDOW / 20
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ from textual import events
 from textual.app import App
 from textual.keys import _character_to_key
 from textual.pilot import Pilot
+from textual.widgets._toast import Toast
 
 from paperterm.index.config import Config
 from paperterm.index.search.listener import Listener
@@ -108,6 +109,30 @@ async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:
             return
         await pilot.pause()
     raise AssertionError(f"never happened: {what}")
+
+
+async def resize(pilot: Pilot, width: int, height: int) -> None:
+    """Resize the terminal and wait until the screen has the new size and the reader has
+    settled. Textual passes a resize on from a timer (1/120 s), so Pilot's own wait after
+    `resize_terminal` (until the CPU goes idle) only covers it when the idle check happens to
+    take longer than that timer."""
+    await pilot.resize_terminal(width, height)
+    app = pilot.app
+    await until(
+        pilot, lambda: app.screen.size == (width, height), f"the screen at {width}x{height}"
+    )
+    await settle(pilot)
+
+
+async def toasts_shown(pilot: Pilot) -> None:
+    """Wait until every notification the app holds is shown as a toast (Textual mounts the
+    toasts after a refresh)."""
+    app = pilot.app
+    await until(
+        pilot,
+        lambda: len(app.screen.query(Toast)) == len(app._notifications),
+        "a toast for each notification",
+    )
 
 
 async def type_text(pilot: Pilot, text: str) -> None:
