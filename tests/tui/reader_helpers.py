@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -12,6 +13,7 @@ from textual.app import App
 from textual.keys import _character_to_key
 from textual.pilot import Pilot
 from textual.widgets._toast import Toast
+from textual.worker import WorkerCancelled, WorkerState
 
 from paperterm.index.config import Config
 from paperterm.index.search.listener import Listener
@@ -91,15 +93,20 @@ async def settle(pilot: Pilot, *, index: bool = True) -> None:
 
 
 async def drain(pilot: Pilot, *, index: bool = True) -> bool:
-    """Let the messages queued by now be handled and the workers running now finish (work
-    scheduled for later stays scheduled); whether any worker was running."""
+    """Let the messages queued by now be handled and the workers running now end (work
+    scheduled for later stays scheduled); whether any worker was unfinished. A worker may end
+    cancelled (a newer search replaces it) or not have started yet (the next round waits for
+    it)."""
     app = pilot.app
     await pilot.pause()
-    running = [w for w in app.workers if not w.is_finished and (index or w.group != "index")]
-    if running:
-        await app.workers.wait_for_complete(running)
+    unfinished = [w for w in app.workers if not w.is_finished and (index or w.group != "index")]
+    for worker in unfinished:
+        if worker.state is not WorkerState.PENDING:
+            with contextlib.suppress(WorkerCancelled):
+                await worker.wait()
+    if unfinished:
         await pilot.pause()
-    return bool(running)
+    return bool(unfinished)
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:
