@@ -8,17 +8,56 @@ reader_helpers).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import textual._wait
+import textual.app
+import textual.pilot
 from reader_helpers import INSTANT, GatedSession
+from textual._context import active_app
 
 from paperterm.index.config import Config
 from paperterm.index.session import Session
 from paperterm.tui.app import ReaderApp, make_app
 from paperterm.tui.clipboard import Clipboard
+
+#: How long Pilot's idle check looks at the CPU at a time (Textual's own window is 20 ms).
+IDLE_WINDOW = 0.005
+#: The longest wait for a screen refresh (Textual's idle check gives up after 1 s too).
+REFRESH_WAIT = 1.0
+_textual_idle = textual._wait.wait_for_idle
+
+
+async def refreshed_and_idle(min_sleep: float = IDLE_WINDOW, max_sleep: float = 1) -> None:
+    """Pilot's wait after each key and pause: the current screen has refreshed, then the CPU
+    is quiet.
+
+    Textual's own check sleeps 20 ms windows until one passes with under 1/20 of it on the
+    CPU: at least 40 ms a key (two checks), about half of tests/tui's wall time. It also stood
+    in for a refresh: scrolls, resizes and other after-refresh work run on the screen's
+    update timer (1/60 s), which a 20 ms window usually outlasts, but not when the process is
+    descheduled on a loaded machine. Here the wait for the refresh is a signal (a callback
+    queued after everything queued so far), and the CPU check keeps its 1/20 ratio in 5 ms
+    windows.
+    """
+    app = active_app.get(None)
+    if app is not None and app.is_running and app.screen_stack:
+        refreshed = asyncio.Event()
+        if app.screen.call_after_refresh(refreshed.set):
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(refreshed.wait(), REFRESH_WAIT)
+    await _textual_idle(min_sleep, max_sleep)
+
+
+textual._wait.SLEEP_GRANULARITY = IDLE_WINDOW
+textual._wait.SLEEP_IDLE = IDLE_WINDOW / 20
+textual.pilot.wait_for_idle = refreshed_and_idle  # type: ignore[assignment]
+textual.app.wait_for_idle = refreshed_and_idle  # type: ignore[assignment]
 
 
 @pytest.fixture(scope="session")

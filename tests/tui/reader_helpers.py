@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -11,6 +12,8 @@ from textual import events
 from textual.app import App
 from textual.keys import _character_to_key
 from textual.pilot import Pilot
+from textual.widgets._toast import Toast
+from textual.worker import WorkerCancelled, WorkerState
 
 from paperterm.index.config import Config
 from paperterm.index.search.listener import Listener
@@ -90,15 +93,20 @@ async def settle(pilot: Pilot, *, index: bool = True) -> None:
 
 
 async def drain(pilot: Pilot, *, index: bool = True) -> bool:
-    """Let the messages queued by now be handled and the workers running now finish (work
-    scheduled for later stays scheduled); whether any worker was running."""
+    """Let the messages queued by now be handled and the workers running now end (work
+    scheduled for later stays scheduled); whether any worker was unfinished. A worker may end
+    cancelled (a newer search replaces it) or not have started yet (the next round waits for
+    it)."""
     app = pilot.app
     await pilot.pause()
-    running = [w for w in app.workers if not w.is_finished and (index or w.group != "index")]
-    if running:
-        await app.workers.wait_for_complete(running)
+    unfinished = [w for w in app.workers if not w.is_finished and (index or w.group != "index")]
+    for worker in unfinished:
+        if worker.state is not WorkerState.PENDING:
+            with contextlib.suppress(WorkerCancelled):
+                await worker.wait()
+    if unfinished:
         await pilot.pause()
-    return bool(running)
+    return bool(unfinished)
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:
@@ -108,6 +116,30 @@ async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:
             return
         await pilot.pause()
     raise AssertionError(f"never happened: {what}")
+
+
+async def resize(pilot: Pilot, width: int, height: int) -> None:
+    """Resize the terminal and wait until the screen has the new size and the reader has
+    settled. Textual passes a resize on from a timer (1/120 s), so Pilot's own wait after
+    `resize_terminal` (until the CPU goes idle) only covers it when the idle check happens to
+    take longer than that timer."""
+    await pilot.resize_terminal(width, height)
+    app = pilot.app
+    await until(
+        pilot, lambda: app.screen.size == (width, height), f"the screen at {width}x{height}"
+    )
+    await settle(pilot)
+
+
+async def toasts_shown(pilot: Pilot) -> None:
+    """Wait until every notification the app holds is shown as a toast (Textual mounts the
+    toasts after a refresh)."""
+    app = pilot.app
+    await until(
+        pilot,
+        lambda: len(app.screen.query(Toast)) == len(app._notifications),
+        "a toast for each notification",
+    )
 
 
 async def type_text(pilot: Pilot, text: str) -> None:

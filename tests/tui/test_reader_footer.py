@@ -4,7 +4,7 @@ window size make them (Pilot)."""
 from __future__ import annotations
 
 import pytest
-from reader_helpers import screen_text, settle, type_text
+from reader_helpers import resize, screen_text, settle, toasts_shown, type_text
 from textual.command import CommandPalette
 from textual.widgets._toast import Toast
 
@@ -93,7 +93,7 @@ async def test_one_toast_at_a_time_over_the_footer_at_80x24(reader):
         await settle(pilot)
         await pilot.press("w", "w", "y")
         await settle(pilot)
-        await pilot.pause(0.1)
+        await toasts_shown(pilot)
         toasts = list(app.screen.query(Toast))
         assert len(toasts) == 1
         assert "Copied" in str(toasts[0].render()) or "copied" in str(toasts[0].render())
@@ -107,12 +107,12 @@ async def test_toasts_stack_in_a_large_window(reader):
         await settle(pilot)
         await pilot.press("w", "w")
         await settle(pilot)
-        await pilot.pause(0.1)
+        await toasts_shown(pilot)
         assert len(app.screen.query(Toast)) == 2
-        await pilot.resize_terminal(80, 24)  # small now: the next toast replaces both
+        await resize(pilot, 80, 24)  # small now: the next toast replaces both
         await pilot.press("w")
         await settle(pilot)
-        await pilot.pause(0.1)
+        await toasts_shown(pilot)
         assert app.has_class("-small") and len(app.screen.query(Toast)) == 1
 
 
@@ -183,7 +183,6 @@ async def test_tiny_windows_do_not_crash(reader, size):
         await settle(pilot)
         await pilot.press("j", "z", "w", "b", "question_mark", "escape", "f", "escape")
         await settle(pilot)
-        await pilot.resize_terminal(80, 24)
-        await settle(pilot)
+        await resize(pilot, 80, 24)
         assert app.is_running
         assert footer_text(app)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from reader_helpers import flat, reader_of, screen_text, settle, type_text
+from reader_helpers import flat, reader_of, resize, screen_text, settle, type_text
 
 from paperterm.index.config import Config
 
@@ -17,7 +17,7 @@ async def test_side_by_side_from_the_configured_width_stacked_below(reader):
         list_region, detail_region = screen.paper_list.region, screen.detail.region
         assert detail_region.y >= list_region.bottom  # stacked: both visible
         assert list_region.height >= 5 and detail_region.height >= 5
-        await pilot.resize_terminal(100, 24)
+        await resize(pilot, 100, 24)
         assert screen.has_class("-side")
         list_region, detail_region = screen.paper_list.region, screen.detail.region
         assert detail_region.x >= list_region.right
@@ -35,11 +35,11 @@ async def test_small_windows_say_so_and_recover(reader):
     app = reader()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.resize_terminal(39, 20)
+        await resize(pilot, 39, 20)
         assert "window too small" in screen_text(app)
-        await pilot.resize_terminal(60, 9)
+        await resize(pilot, 60, 9)
         assert "window too small" in screen_text(app)
-        await pilot.resize_terminal(40, 10)
+        await resize(pilot, 40, 10)
         text = screen_text(app)
         assert "window too small" not in text
         assert "38 papers" in text
@@ -56,10 +56,10 @@ async def test_no_size_breaks_any_screen(reader, opener):
         await pilot.press(*opener)
         await pilot.pause()
         for width, height in SIZES:
-            await pilot.resize_terminal(width, height)
+            await resize(pilot, width, height)
             screen_text(app)
             assert app.is_running
-        await pilot.resize_terminal(80, 24)
+        await resize(pilot, 80, 24)
         assert app.is_running
 
 
@@ -82,7 +82,7 @@ async def test_a_dialog_in_a_tiny_window_comes_to_rest(reader, opener):
 
         app.screen.watch(scroll, "show_vertical_scrollbar", flipped, init=False)
         for width, height in [(2, 1), (5, 2), (1, 5), (3, 3)]:
-            await pilot.resize_terminal(width, height)
+            await resize(pilot, width, height)
             flips.clear()
             for _ in range(5):
                 await pilot.pause()
@@ -94,7 +94,7 @@ async def test_starting_tiny_works(reader):
     async with app.run_test(size=(1, 1)) as pilot:
         await settle(pilot)
         screen_text(app)
-        await pilot.resize_terminal(80, 24)
+        await resize(pilot, 80, 24)
         assert "38 papers" in screen_text(app)
 
 
