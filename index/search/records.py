@@ -1,13 +1,17 @@
 """Files of records any one of which can be read alone: the papers, the list's rows, each
 source's prepared records.
 
-A record file is a header, the records, each `marshal`'d on its own, and an offset table:
+A record file is the records, each `marshal`'d on its own, a header and an offset table:
 
-    b"PTREC2\\n" + kind (8 bytes)   what the file holds
-    u32 n, then n bytes            the header: a marshal'd dict (counts, names, ...)
+    b"PTREC3\\n" + kind (8 bytes)   what the file holds
+    u64                            where the header starts
     records
+    u32 n, then n bytes            the header: a marshal'd dict (counts, names, ...)
     u64 * (count + 1)              where each record starts, from the first one's start
-    u64                            where the offset table starts
+    u64                            where the header starts (again: the file's last bytes)
+
+The header comes after the records because it says what only the whole file knows (a
+source's word counts, its records' merge keys), and the records are written as they come.
 
 It is written as the records come (a build never holds a whole papers file in memory: 120
 MB at 50,000 papers), only ever into a build's temporary folder, which is made live as a
@@ -34,7 +38,7 @@ from typing import Any, overload
 
 from paperterm.index.papers import PAPER_FIELDS, Paper, paper_tuple
 
-_MAGIC = b"PTREC2\n"
+_MAGIC = b"PTREC3\n"
 _TABLE = struct.Struct("<Q")
 _SIZE = struct.Struct("<I")
 PAPERS = b"papers\0\0"
@@ -69,20 +73,54 @@ def no_collection() -> Iterator[None]:
             gc.enable()
 
 
+class RecordWriter:
+    """A record file written as its records come (append, then `finish`), so that a build
+    never holds a whole file's records: the header is written last, after the records, and
+    the file starts with where to find it."""
+
+    def __init__(self, path: Path, kind: bytes) -> None:
+        self.path = path
+        self.kind = kind
+        self._handle = open(path, "wb")  # noqa: SIM115 (closed by finish/close)
+        self._handle.write(_MAGIC + kind + _TABLE.pack(0))
+        self._offsets = array("Q", [0])
+
+    def __len__(self) -> int:
+        return len(self._offsets) - 1
+
+    def add(self, record: Any) -> None:
+        blob = marshal.dumps(record)
+        self._handle.write(blob)
+        self._offsets.append(self._offsets[-1] + len(blob))
+
+    def finish(self, header: dict[str, Any]) -> int:
+        """Write the header and the offset table; how many records the file has."""
+        handle = self._handle
+        head = marshal.dumps(header)
+        header_at = handle.tell()
+        handle.write(_SIZE.pack(len(head)) + head)
+        handle.write(self._offsets.tobytes())
+        handle.write(_TABLE.pack(header_at))
+        handle.seek(len(_MAGIC) + len(self.kind))
+        handle.write(_TABLE.pack(header_at))
+        handle.close()
+        return len(self)
+
+    def close(self) -> None:
+        """Stop without finishing (the file is left incomplete: a build's temporary one)."""
+        self._handle.close()
+
+
 def write_records(path: Path, kind: bytes, header: dict[str, Any], records: Iterable[Any]) -> int:
     """Write a record file (in a build's temporary folder); how many records it has."""
-    offsets = array("Q", [0])
-    with open(path, "wb") as handle:
-        head = marshal.dumps(header)
-        handle.write(_MAGIC + kind + _SIZE.pack(len(head)) + head)
-        start = handle.tell()
+    writer = RecordWriter(path, kind)
+    try:
         for record in records:
-            blob = marshal.dumps(record)
-            handle.write(blob)
-            offsets.append(offsets[-1] + len(blob))
-        handle.write(offsets.tobytes())
-        handle.write(_TABLE.pack(start + offsets[-1]))
-    return len(offsets) - 1
+            writer.add(record)
+    except BaseException:
+        writer.close()
+        raise
+    return writer.finish(header)
 
 
 class RecordFile:
@@ -100,20 +138,22 @@ class RecordFile:
         if data[: len(_MAGIC)] != _MAGIC or data[len(_MAGIC) : start] != kind:
             raise RecordFileError(f"{path}: not a {_name(kind)} file")
         try:
-            (size,) = _SIZE.unpack_from(data, start)
-            self.header: dict[str, Any] = marshal.loads(data[start + 4 : start + 4 + size])
-            (table,) = _TABLE.unpack_from(data, len(data) - _TABLE.size)
+            (header_at,) = _TABLE.unpack_from(data, start)
+            (last,) = _TABLE.unpack_from(data, len(data) - _TABLE.size)
+            (size,) = _SIZE.unpack_from(data, header_at)
+            table = header_at + _SIZE.size + size
+            self.header: dict[str, Any] = marshal.loads(data[header_at + _SIZE.size : table])
         except (ValueError, EOFError, TypeError, struct.error) as error:
             raise RecordFileError(f"{path}: damaged header ({error})") from None
-        self._base = start + 4 + size
+        self._base = start + _TABLE.size
         end = len(data) - _TABLE.size
-        if not isinstance(self.header, dict) or not self._base <= table <= end - 8:
+        if not isinstance(self.header, dict) or last != header_at or not table <= end - 8:
             raise RecordFileError(f"{path}: damaged header")
         if (end - table) % 8:
             raise RecordFileError(f"{path}: damaged offset table")
         self._offsets = array("Q")
         self._offsets.frombytes(data[table:end])
-        if self._offsets[0] != 0 or self._base + self._offsets[-1] != table:
+        if self._offsets[0] != 0 or self._base + self._offsets[-1] != header_at:
             raise RecordFileError(f"{path}: damaged offset table")
         self.count = len(self._offsets) - 1
 
