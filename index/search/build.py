@@ -35,10 +35,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
 from paperterm.index.search import store as versions
 from paperterm.index.search.listener import Listener
+from paperterm.index.search.merged import MergedCorpus
 from paperterm.index.search.records import (
     RecordFileError,
     no_collection,
@@ -47,9 +47,9 @@ from paperterm.index.search.records import (
 from paperterm.index.search.source_records import (
     SourceRecords,
     cache_name,
-    count_words,
+    iter_records,
     prepare_source,
-    read_prepared,
+    read_header,
 )
 from paperterm.index.search.store import (
     ENGINE_FOLDER,
@@ -65,8 +65,8 @@ from paperterm.index.search.store import (
     SourceFile,
     Store,
 )
-from paperterm.index.search.whoosh_index import documents_digest
-from paperterm.index.sources.loader import Prepared, make_titles_distinct, merge_records
+from paperterm.index.search.whoosh_index import part_digest
+from paperterm.index.sources.loader import Prepared
 
 #: A part is closed at the end of the file that takes its postings past this (about 13,000
 #: abstracts: a segment of ~15 MB, built in ~110 MB of memory).
@@ -125,6 +125,8 @@ class Builder:
         self.started = time.perf_counter()
         self.tmp: Path | None = None
         self.published_partial = False
+        self.bytes_read: dict[str, int] = {}
+        self.total_bytes = 0
 
     def run(self) -> OpenIndex:
         base = self.store.read_meta() if self.reuse else None
@@ -153,29 +155,20 @@ class Builder:
         fresh = [source for source in sources if source.fresh]
         candidates += self._prepare(sources, fresh)
         self.listener.check()
-        records: list[Prepared] = []
-        owners: list[int] = []
-        for index, source in enumerate(sources):
-            records += source.records
-            owners += [index] * len(source.records)
-        merged, absorbed = merge_records(records)
-        papers = [record.paper for record in merged]
-        owner_of = {id(record): owners[i] for i, record in enumerate(records)}
-        by_source: list[list[Paper]] = [[] for _ in sources]
-        for record in merged:
-            by_source[owner_of[id(record)]].append(record.paper)
-        parts = self._parts(sources, by_source, candidates)
-        # Only now: a paper's document is its own record's (as the worker that read it
-        # indexed it), whatever other sources hold, so that a part stays valid while other
-        # sources come and go. Its derived title as listed may differ (a repeat made
-        # distinct); the index has the headline its abstract gave.
-        make_titles_distinct(merged)
+        corpus = MergedCorpus(self.tmp / SOURCES_FOLDER, sources)
+        parts = self._parts(sources, corpus, candidates)
         self.listener.check()
         words: Counter[str] = Counter()
         for source in sources:
             words.update(source.words)
-        words.subtract(count_words(record.paper for record in absorbed))
-        return self._finish(sources, papers, parts, +words)
+        words.subtract(corpus.absorbed_words)
+        return self._finish(sources, corpus, parts, +words)
+
+    @property
+    def watched(self) -> bool:
+        """Whether a reader watches the build (it lists the papers read so far, and searches
+        the parts written so far): then the build holds the papers it read."""
+        return self.listener.papers is not None or self.listener.searchable is not None
 
     def _reuse(
         self, sources: list[SourceRecords], base: tuple[Path, Meta] | None
@@ -202,14 +195,16 @@ class Builder:
                 continue  # damaged: read the source again
             assert self.tmp is not None
             try:
-                source.records, header, _ = read_prepared(folder / name, source.file)
+                header, _ = read_header(folder / name, source.file)
+                source.take_header(header)
+                if self.watched:
+                    source.records = list(iter_records(folder / name))
                 os.link(folder / name, self.tmp / SOURCES_FOLDER / source.cache)
             except (OSError, RecordFileError, KeyError, TypeError, ValueError):
-                source.records = []
+                source.records, source.keys, source.titles, source.count = [], [], [], 0
                 continue
             source.fingerprint = now
             source.problems = list(entry.problems)
-            source.words = dict(header.get("words", {}))
             source.fresh = False
         try:
             existing = self.engine.parts(folder / ENGINE_FOLDER)
@@ -236,12 +231,20 @@ class Builder:
         if len(fresh) > 1 and sum(sizes) >= PARALLEL_BYTES:
             return self._prepare_in_workers(sources, fresh, sizes)
         done = 0
+        self.total_bytes = sum(sizes)
         for source in fresh:
             self.listener.check()
-            prepared = prepare_source(source.file, self.tmp / SOURCES_FOLDER)
-            source.records, source.fingerprint = prepared.records, prepared.fingerprint
-            source.problems, source.words = prepared.problems, prepared.words
-            done += len(source.records)
+
+            def reading(records: int, read: int, key: str = source.file.key) -> None:
+                self.listener.check()
+                self.report_bytes(key, read)
+
+            prepared = prepare_source(
+                source.file, self.tmp / SOURCES_FOLDER, on_bytes=reading, keep=self.watched
+            )
+            _adopt(source, prepared)
+            done += source.count
+            self.report_bytes(source.file.key, prepared.size)
             self.report(sources, done, done)
         return []
 
@@ -254,7 +257,8 @@ class Builder:
         from paperterm.index.search.build_workers import WorkerPool
 
         assert self.tmp is not None
-        total_bytes = sum(sizes) or 1
+        self.total_bytes = sum(sizes)
+        total_bytes = self.total_bytes or 1
         read = {"bytes": 0, "papers": 0}
         candidates: list[_Candidate] = []
 
@@ -263,7 +267,8 @@ class Builder:
 
         def on_source(source: SourceRecords, size: int) -> None:
             read["bytes"] += size
-            read["papers"] += len(source.records)
+            read["papers"] += source.count
+            self.report_bytes(source.file.key, size)
             self.report(sources, read["papers"], expected())
 
         def on_part(part: object, keys: list[str], digest: str) -> None:
@@ -276,24 +281,35 @@ class Builder:
             pool.start()
 
         part_sizes = (FIRST_PART_PAPERS, PART_POSTINGS)
-        watched = self.listener.papers is not None or self.listener.searchable is not None
-        here = fresh[:1] if watched else []  # nobody watching (`paperterm index`): all there
+        here = fresh[:1] if self.watched else []  # nobody watching (`paperterm index`): all there
         pool = WorkerPool(
-            self.engine.name, self.tmp, fresh[len(here) :], sizes[len(here) :], part_sizes
+            self.engine.name,
+            self.tmp,
+            fresh[len(here) :],
+            sizes[len(here) :],
+            part_sizes,
+            keep=self.watched,
         )
         try:
             for first in here:
-                prepared = prepare_source(first.file, self.tmp / SOURCES_FOLDER, early)
-                first.records, first.fingerprint = prepared.records, prepared.fingerprint
-                first.problems, first.words = prepared.problems, prepared.words
+                writer = self.engine.part_writer(self.tmp / ENGINE_FOLDER)
+
+                def reading(records: int, size: int, key: str = first.file.key) -> None:
+                    self.report_bytes(key, size)
+
+                prepared = prepare_source(
+                    first.file,
+                    self.tmp / SOURCES_FOLDER,
+                    early,
+                    on_record=writer.add,
+                    on_bytes=reading,
+                    keep=True,
+                )
+                _adopt(first, prepared)
                 on_source(first, sizes[0])
-                if first.records:  # its part too, so that it is searched from the start
-                    writer = self.engine.part_writer(self.tmp / ENGINE_FOLDER)
-                    papers = [record.paper for record in first.records]
-                    for paper in papers:
-                        writer.add(paper)
-                    on_part(writer.finish(), [first.file.key], documents_digest(papers))
-            pool.run(on_source, on_part, self.listener.check)
+                if first.count:  # its part too, so that it is searched from the start
+                    on_part(writer.finish(), [first.file.key], part_digest([first.digest]))
+            pool.run(on_source, on_part, self.listener.check, self.report_bytes)
         finally:
             pool.stop()
         return candidates
@@ -329,11 +345,15 @@ class Builder:
         if self.listener.papers is not None:
             self.listener.papers([r.paper for s in sources for r in s.records])
 
+    def report_bytes(self, key: str, read: int) -> None:
+        """Source `key` has been read up to byte `read`: tell the listener the total."""
+        self.bytes_read[key] = read
+        if self.listener.read_bytes is not None:
+            done = sum(self.bytes_read.values())
+            self.listener.read_bytes(done, max(done, self.total_bytes))
+
     def _parts(
-        self,
-        sources: list[SourceRecords],
-        by_source: list[list[Paper]],
-        candidates: list[_Candidate],
+        self, sources: list[SourceRecords], corpus: MergedCorpus, candidates: list[_Candidate]
     ) -> list[_Written]:
         """The parts of the new index, in corpus order."""
         assert self.tmp is not None
@@ -346,8 +366,9 @@ class Builder:
                 continue
             if taken.intersection(spots):
                 continue
-            papers = [paper for spot in spots for paper in by_source[spot]]
-            if not papers or documents_digest(papers) != candidate.digest:
+            if not sum(corpus.counts[spot] for spot in spots):
+                continue
+            if part_digest(corpus.digest(spot) for spot in spots) != candidate.digest:
                 continue
             covered[spots[0]] = (spots, candidate)
             taken.update(spots)
@@ -363,12 +384,12 @@ class Builder:
             while index < len(sources) and index not in covered:
                 spots.append(index)
                 index += 1
-            runs += [(run, None) for run in _cut(spots, by_source)]
-        runs = _compact(runs, by_source)
+            runs += [(run, None) for run in _cut(spots, sources)]
+        runs = _compact(runs, corpus.counts)
         parts: list[_Written] = []
         engine_folder = self.tmp / ENGINE_FOLDER
         for spots, reused in runs:
-            papers = [paper for spot in spots for paper in by_source[spot]]
+            papers = sum(corpus.counts[spot] for spot in spots)
             if not papers:
                 continue
             self.listener.check()
@@ -376,18 +397,19 @@ class Builder:
                 if reused.base is not None:
                     base = reused.base / ENGINE_FOLDER
                     self.engine.keep_part(base, engine_folder, reused.part)
-                parts.append(_Written(spots, reused.part, reused.digest, len(papers)))
+                parts.append(_Written(spots, reused.part, reused.digest, papers))
                 continue
             writer = self.engine.part_writer(engine_folder)
-            for paper in papers:
+            for paper in corpus.spans(spots):
                 writer.add(paper)
-            parts.append(_Written(spots, writer.finish(), documents_digest(papers), len(papers)))
+            digest = part_digest(corpus.digest(spot) for spot in spots)
+            parts.append(_Written(spots, writer.finish(), digest, papers))
         return parts
 
     def _finish(
         self,
         sources: list[SourceRecords],
-        papers: list[Paper],
+        corpus: MergedCorpus,
         parts: list[_Written],
         words: Counter[str],
     ) -> OpenIndex:
@@ -396,13 +418,9 @@ class Builder:
 
         tmp = self.tmp
         self.engine.commit(tmp / ENGINE_FOLDER, [written.part for written in parts])
-        write_papers(tmp, papers, PAPERS_FILE, ROWS_FILE)
+        count, collections = write_papers(tmp, corpus.all_papers(), PAPERS_FILE, ROWS_FILE)
         vocabulary = Vocabulary(dict(words))
         (tmp / VOCABULARY_FILE).write_text(vocabulary.dumps(), encoding="utf-8")
-        collections: dict[str, None] = {}
-        for paper in papers:
-            for name in paper.collections:
-                collections.setdefault(name, None)
         keys = [source.file.key for source in sources]
         meta = Meta(
             schema=versions.SCHEMA_VERSION,
@@ -415,7 +433,7 @@ class Builder:
                     collection=source.file.collection,
                     fingerprint=source.fingerprint or Fingerprint(-1, -1, -1, -1),
                     cache=source.cache,
-                    records=len(source.records),
+                    records=source.count,
                     problems=source.problems,
                 )
                 for source in sources
@@ -429,8 +447,8 @@ class Builder:
                 )
                 for written in parts
             ],
-            papers=len(papers),
-            collections=list(collections),
+            papers=count,
+            collections=collections,
             built_at=time.time(),
             seconds=round(time.perf_counter() - self.started, 3),
             problems=[*self.discovery_problems, *(p for s in sources for p in s.problems)],
@@ -444,6 +462,15 @@ class Builder:
         return opened
 
 
+def _adopt(source: SourceRecords, prepared: SourceRecords) -> None:
+    """What `prepare_source` found of a source, into the build's record of it."""
+    source.fingerprint, source.size = prepared.fingerprint, prepared.size
+    source.count, source.keys, source.titles = prepared.count, prepared.keys, prepared.titles
+    source.digest, source.chars = prepared.digest, prepared.chars
+    source.records, source.problems = prepared.records, prepared.problems
+    source.words = prepared.words
+
+
 def _size(path: Path) -> int:
     try:
         return path.stat().st_size
@@ -451,7 +478,7 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _cut(spots: list[int], by_source: list[list[Paper]]) -> list[list[int]]:
+def _cut(spots: list[int], sources: list[SourceRecords]) -> list[list[int]]:
     """Consecutive sources cut into parts of about `PART_POSTINGS` postings (estimated from
     the papers' text: a posting per distinct word, ~100 per abstract)."""
     runs: list[list[int]] = []
@@ -459,7 +486,7 @@ def _cut(spots: list[int], by_source: list[list[Paper]]) -> list[list[int]]:
     size = 0
     for spot in spots:
         current.append(spot)
-        size += sum(len(paper.text) for paper in by_source[spot]) // 11
+        size += sources[spot].chars // 11
         if size >= PART_POSTINGS:
             runs.append(current)
             current, size = [], 0
@@ -469,14 +496,14 @@ def _cut(spots: list[int], by_source: list[list[Paper]]) -> list[list[int]]:
 
 
 def _compact(
-    runs: list[tuple[list[int], _Candidate | None]], by_source: list[list[Paper]]
+    runs: list[tuple[list[int], _Candidate | None]], counts: list[int]
 ) -> list[tuple[list[int], _Candidate | None]]:
     """At most `MAX_PARTS` parts: the two neighbours with the fewest papers together are
     joined (and written again) until there are no more."""
     runs = list(runs)
 
     def papers(run: tuple[list[int], _Candidate | None]) -> int:
-        return sum(len(by_source[spot]) for spot in run[0])
+        return sum(counts[spot] for spot in run[0])
 
     while len(runs) > MAX_PARTS:
         pair = min(range(len(runs) - 1), key=lambda i: papers(runs[i]) + papers(runs[i + 1]))

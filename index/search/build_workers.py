@@ -28,17 +28,21 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from paperterm.index.papers import Paper
 from paperterm.index.search.records import no_collection
-from paperterm.index.search.source_records import SourceRecords, prepare_source, read_prepared
+from paperterm.index.search.source_records import (
+    SourceRecords,
+    iter_records,
+    prepare_source,
+    read_header,
+)
 from paperterm.index.search.store import ENGINE_FOLDER, ENGINES, SOURCES_FOLDER, SourceFile
-from paperterm.index.search.whoosh_index import documents_digest
+from paperterm.index.search.whoosh_index import part_digest
 
 #: Seconds between looks at whether the build was cancelled or a worker died.
 _POLL = 0.2
 _FRAME = struct.Struct("<I")
-#: What a worker says: ("source", key, bytes), ("part", keys, part, digest), ("done",),
-#: ("failed", traceback).
+#: What a worker says: ("read", key, bytes so far), ("source", key, bytes),
+#: ("part", keys, part, digest), ("done",), ("failed", traceback).
 _Message = tuple[Any, ...]
 
 
@@ -78,8 +82,11 @@ class WorkerPool:
         fresh: list[SourceRecords],
         sizes: list[int],
         part_sizes: tuple[int, int],
+        *,
+        keep: bool = False,
     ) -> None:
-        self.engine, self.tmp, self.fresh = engine, tmp, fresh
+        """`keep`: each source's records are read back into it (someone lists them)."""
+        self.engine, self.tmp, self.fresh, self.keep = engine, tmp, fresh, keep
         self.runs = split_runs(sizes, worker_count(len(fresh)))
         self.part_sizes = part_sizes
         self.workers: list[_Worker] = []
@@ -97,23 +104,29 @@ class WorkerPool:
         on_source: Callable[[SourceRecords, int], None],
         on_part: Callable[[object, list[str], str], None],
         check: Callable[[], None],
+        on_bytes: Callable[[str, int], None],
     ) -> None:
-        """Until every worker is done: as each source is prepared, its records are read back
-        into it and `on_source(source, bytes)` is called; as each part is written,
-        `on_part(part, source keys, digest)`. `check` raises to stop."""
+        """Until every worker is done: as each source is prepared, its record file's header
+        (and, with `keep`, its records) are read into it and `on_source(source, bytes)` is
+        called; as each part is written, `on_part(part, source keys, digest)`; as a file is
+        read, `on_bytes(source key, bytes read)`. `check` raises to stop."""
         self.start()
         by_key = {source.file.key: source for source in self.fresh}
         while any(not worker.done for worker in self.workers):
             check()
             for message in _messages(self.workers):
                 kind = message[0]
-                if kind == "source":
+                if kind == "read":
+                    on_bytes(message[1], message[2])
+                elif kind == "source":
                     _, key, size = message
                     source = by_key[key]
                     path = self.tmp / SOURCES_FOLDER / source.cache
-                    source.records, header, source.fingerprint = read_prepared(path, source.file)
-                    source.problems = list(header.get("problems", []))
-                    source.words = dict(header.get("words", {}))
+                    header, source.fingerprint = read_header(path, source.file)
+                    source.take_header(header)
+                    source.size = size
+                    if self.keep:
+                        source.records = list(iter_records(path))
                     on_source(source, size)
                 elif kind == "part":
                     _, keys, part, digest = message
@@ -214,25 +227,29 @@ def work(
     folder = Path(tmp)
     writer = None
     keys: list[str] = []
-    papers: list[Paper] = []
+    digests: list[str] = []
     first = True
     with no_collection():
         for file in files:
             if os.getppid() != parent:
                 return  # the build was killed: nobody will read what we write
-            source = prepare_source(file, folder / SOURCES_FOLDER)
-            say(("source", file.key, source.size))
             if writer is None:
                 writer = engine.part_writer(folder / ENGINE_FOLDER)
-            for record in source.records:
-                writer.add(record.paper)
-                papers.append(record.paper)
+
+            def reading(records: int, size: int, key: str = file.key) -> None:
+                say(("read", key, size))
+
+            source = prepare_source(
+                file, folder / SOURCES_FOLDER, on_record=writer.add, on_bytes=reading
+            )
+            say(("source", file.key, source.size))
             keys.append(file.key)
+            digests.append(source.digest)
             if (len(writer) >= first_papers) if first else (writer.postings >= postings):
-                say(("part", keys, writer.finish(), documents_digest(papers)))
-                writer, keys, papers, first = None, [], [], False
+                say(("part", keys, writer.finish(), part_digest(digests)))
+                writer, keys, digests, first = None, [], [], False
         if writer is not None and len(writer):
-            say(("part", keys, writer.finish(), documents_digest(papers)))
+            say(("part", keys, writer.finish(), part_digest(digests)))
 
 
 def main() -> None:

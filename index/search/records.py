@@ -189,28 +189,32 @@ def paper_row(paper: Paper) -> tuple[Any, ...]:
     )
 
 
-def write_papers(folder: Path, papers: Sequence[Paper], papers_name: str, rows_name: str) -> None:
+def write_papers(
+    folder: Path, papers: Iterable[Paper], papers_name: str, rows_name: str
+) -> tuple[int, list[str]]:
     """The papers file (every field of every paper) and the rows file (what the list shows,
-    and the ids, which map search hits to papers), in corpus order."""
+    and the ids, which map search hits to papers), in corpus order, as the papers come; how
+    many there are and their collections."""
     collections: dict[str, None] = {}
     firsts: dict[str, None] = {}
-    for paper in papers:
-        firsts.setdefault(paper.collection, None)
-        for name in paper.collections:
-            collections.setdefault(name, None)
-    header = {"fields": PAPER_FIELDS}
-    write_records(
-        folder / papers_name,
-        PAPERS,
-        header,
-        (paper_tuple(paper) for paper in papers),
+    papers_file = RecordWriter(folder / papers_name, PAPERS)
+    rows_file = RecordWriter(folder / rows_name, ROWS)
+    try:
+        for paper in papers:
+            firsts.setdefault(paper.collection, None)
+            for name in paper.collections:
+                collections.setdefault(name, None)
+            papers_file.add(paper_tuple(paper))
+            rows_file.add(paper_row(paper))
+    except BaseException:
+        papers_file.close()
+        rows_file.close()
+        raise
+    count = papers_file.finish({"fields": PAPER_FIELDS})
+    rows_file.finish(
+        {"fields": ROW_FIELDS, "collections": list(collections), "firsts": list(firsts)}
     )
-    write_records(
-        folder / rows_name,
-        ROWS,
-        {"fields": ROW_FIELDS, "collections": list(collections), "firsts": list(firsts)},
-        (paper_row(paper) for paper in papers),
-    )
+    return count, list(collections)
 
 
 class PaperList(Sequence[Paper]):
