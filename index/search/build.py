@@ -225,13 +225,18 @@ class Builder:
     def _prepare(
         self, sources: list[SourceRecords], fresh: list[SourceRecords]
     ) -> list[_Candidate]:
-        """Read and prepare the new and changed sources; the parts workers wrote."""
+        """Read and prepare the new and changed sources, writing parts of them as they are
+        read (in worker processes when there is enough to read); the parts written."""
         assert self.tmp is not None
         sizes = [_size(source.file.path) for source in fresh]
         if len(fresh) > 1 and sum(sizes) >= PARALLEL_BYTES:
             return self._prepare_in_workers(sources, fresh, sizes)
+        from paperterm.index.search.build_workers import PartFeed
+
         done = 0
         self.total_bytes = sum(sizes)
+        parts = PartFeed(self.engine, self.tmp / ENGINE_FOLDER, (0, PART_POSTINGS))
+        candidates: list[_Candidate] = []
         for source in fresh:
             self.listener.check()
 
@@ -240,13 +245,23 @@ class Builder:
                 self.report_bytes(key, read)
 
             prepared = prepare_source(
-                source.file, self.tmp / SOURCES_FOLDER, on_bytes=reading, keep=self.watched
+                source.file,
+                self.tmp / SOURCES_FOLDER,
+                on_record=parts.add,
+                on_bytes=reading,
+                keep=self.watched,
             )
             _adopt(source, prepared)
+            written = parts.end_source(source.file.key, source.digest)
+            if written is not None:
+                candidates.append(_Candidate(*written, None))
             done += source.count
             self.report_bytes(source.file.key, prepared.size)
             self.report(sources, done, done)
-        return []
+        written = parts.end()
+        if written is not None:
+            candidates.append(_Candidate(*written, None))
+        return candidates
 
     def _prepare_in_workers(
         self, sources: list[SourceRecords], fresh: list[SourceRecords], sizes: list[int]
@@ -254,7 +269,7 @@ class Builder:
         """Worker processes read and index the files. While a reader watches, the first file
         is read and indexed here (its first papers on screen at once, and searched soon
         after), and the workers start once its first papers are shown."""
-        from paperterm.index.search.build_workers import WorkerPool
+        from paperterm.index.search.build_workers import PartFeed, WorkerPool
 
         assert self.tmp is not None
         self.total_bytes = sum(sizes)
@@ -292,7 +307,7 @@ class Builder:
         )
         try:
             for first in here:
-                writer = self.engine.part_writer(self.tmp / ENGINE_FOLDER)
+                parts = PartFeed(self.engine, self.tmp / ENGINE_FOLDER, (0, PART_POSTINGS))
 
                 def reading(records: int, size: int, key: str = first.file.key) -> None:
                     self.report_bytes(key, size)
@@ -301,14 +316,16 @@ class Builder:
                     first.file,
                     self.tmp / SOURCES_FOLDER,
                     early,
-                    on_record=writer.add,
+                    on_record=parts.add,
                     on_bytes=reading,
                     keep=True,
                 )
                 _adopt(first, prepared)
                 on_source(first, sizes[0])
-                if first.count:  # its part too, so that it is searched from the start
-                    on_part(writer.finish(), [first.file.key], part_digest([first.digest]))
+                # its part too, so that it is searched from the start
+                written = parts.end_source(first.file.key, first.digest) or parts.end()
+                if written is not None:
+                    on_part(*written)
             pool.run(on_source, on_part, self.listener.check, self.report_bytes)
         finally:
             pool.stop()

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from paperterm.index.papers import Paper
 from paperterm.index.search.records import no_collection
 from paperterm.index.search.source_records import (
     SourceRecords,
@@ -222,34 +223,82 @@ def work(
 ) -> None:
     """A worker's life: prepare `files` in order and write parts of their papers (the first
     closed after `sizes[0]` papers, the others after `sizes[1]` postings)."""
-    first_papers, postings = sizes
     engine = ENGINES[engine_name]()
     folder = Path(tmp)
-    writer = None
-    keys: list[str] = []
-    digests: list[str] = []
-    first = True
+    parts = PartFeed(engine, folder / ENGINE_FOLDER, sizes)
     with no_collection():
         for file in files:
             if os.getppid() != parent:
                 return  # the build was killed: nobody will read what we write
-            if writer is None:
-                writer = engine.part_writer(folder / ENGINE_FOLDER)
 
             def reading(records: int, size: int, key: str = file.key) -> None:
                 say(("read", key, size))
 
             source = prepare_source(
-                file, folder / SOURCES_FOLDER, on_record=writer.add, on_bytes=reading
+                file, folder / SOURCES_FOLDER, on_record=parts.add, on_bytes=reading
             )
             say(("source", file.key, source.size))
-            keys.append(file.key)
-            digests.append(source.digest)
-            if (len(writer) >= first_papers) if first else (writer.postings >= postings):
-                say(("part", keys, writer.finish(), part_digest(digests)))
-                writer, keys, digests, first = None, [], [], False
-        if writer is not None and len(writer):
-            say(("part", keys, writer.finish(), part_digest(digests)))
+            written = parts.end_source(file.key, source.digest)
+            if written is not None:
+                say(("part", written[1], written[0], written[2]))
+        written = parts.end()
+        if written is not None:
+            say(("part", written[1], written[0], written[2]))
+
+
+#: Papers given to a part's writer together. Giving each as it is prepared cost 15% more
+#: CPU (tantivy's indexing thread and the preparing interleaved: 7.2 s against 6.1 for
+#: 10,000 arXiv rows); a batch is held for a moment only.
+BATCH = 2000
+
+
+class PartFeed:
+    """Parts written as papers are prepared: a part is closed at the end of a source, once
+    it holds `sizes[0]` papers (the first part; 0: no such limit) or `sizes[1]` postings.
+    A part's writer starts with its first paper."""
+
+    def __init__(self, engine: Any, folder: Path, sizes: tuple[int, int]) -> None:
+        self.engine, self.folder = engine, folder
+        self.first_papers, self.postings = sizes
+        self.writer: Any = None
+        self.batch: list[Paper] = []
+        self.keys: list[str] = []
+        self.digests: list[str] = []
+
+    def add(self, paper: Paper) -> None:
+        self.batch.append(paper)
+        if len(self.batch) >= BATCH:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.batch and self.writer is None:
+            self.writer = self.engine.part_writer(self.folder)
+        for paper in self.batch:
+            self.writer.add(paper)
+        self.batch.clear()
+
+    def end_source(self, key: str, digest: str) -> tuple[object, list[str], str] | None:
+        """Source `key` (its `documents_digest`) is read: the part written, if it closes."""
+        self.keys.append(key)
+        self.digests.append(digest)
+        self._flush()
+        writer = self.writer
+        if writer is None:
+            return None
+        full = len(writer) >= self.first_papers if self.first_papers else False
+        if full or writer.postings >= self.postings:
+            self.first_papers = 0
+            return self.end()
+        return None
+
+    def end(self) -> tuple[object, list[str], str] | None:
+        """The last part (None without papers): (part, its sources' keys, its digest)."""
+        written = None
+        self._flush()
+        if self.writer is not None and len(self.writer):
+            written = (self.writer.finish(), self.keys, part_digest(self.digests))
+        self.writer, self.keys, self.digests = None, [], []
+        return written
 
 
 def main() -> None:
