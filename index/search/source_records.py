@@ -68,8 +68,8 @@ class SourceRecords:
     def take_header(self, header: dict[str, Any]) -> None:
         """What the build holds, from the source's record file header."""
         self.count = int(header["count"])
-        self.keys = [tuple(key) for key in header["keys"]]  # type: ignore[misc]
-        self.titles = [tuple(title) for title in header["titles"]]  # type: ignore[misc]
+        self.keys = [tuple(key) for key in header["keys"]]
+        self.titles = [tuple(title) for title in header["titles"]]
         self.digest = str(header["digest"])
         self.chars = int(header["chars"])
         self.problems = list(header.get("problems", []))
