@@ -4,25 +4,31 @@ A build (`Builder.run`, with the set's build lock held):
 
 1. Each source file whose fingerprint (or, when its stamp moved, its content) is the one the
    previous generation recorded keeps that generation's prepared records (`sources/*.bin`,
-   hard-linked). The others are read and prepared (`loader.prepare_file`): in worker
-   processes when there is enough of them (`build_workers.py`), which also write the
-   engine's parts of their files' papers as prepared, so most of the indexing happens in
-   parallel with the reading.
-2. All records are merged in corpus order (`loader.merge_records`).
+   hard-linked). The others are read record by record and prepared
+   (`source_records.prepare_source`): in worker processes when there is enough of them
+   (`build_workers.py`). Papers flow from the parser to the source's record file and to the
+   engine's part being written (`build_workers.PartFeed`), so most of the indexing happens
+   while reading, and nothing holds a file's papers: a build holds each record's merge keys
+   and title, and memory follows the engine's writer, not the corpus.
+2. Duplicates are merged on those keys, in corpus order (`merged.MergedCorpus`): the few
+   records a merge changes are read and held; derived titles are made distinct.
 3. The engine's index is made of parts, each the papers of a run of consecutive source
-   files. A part already written (by the previous generation, or by a worker) is kept when
-   its run is still consecutive and its papers' documents are the ones it holds (equal
-   digests); the rest of the papers are written in new parts. So adding a source writes
-   that source's part only, a paper merged with a record of another source is written
-   again, and an index is the same whatever its history (no deleted documents that would
-   still count in the statistics scores are made of).
-4. Derived titles are made distinct over the corpus (after the parts: a paper's document
-   has the headline its own abstract gave); the papers, rows and vocabulary files,
-   meta.json with every file's checksum, and the switch of CURRENT (`Store.publish`).
+   files. A part already written (by the previous generation, or while reading) is kept
+   when its run is still consecutive and its papers' documents are the ones it holds (equal
+   digests, from each source's digest); the rest of the papers are written in new parts,
+   read again from the record files. So adding a source writes that source's part only, a
+   paper merged with a record of another source is written again, and an index is the same
+   whatever its history (no deleted documents that would still count in the statistics
+   scores are made of).
+4. The papers and rows files, written from the record files a source at a time (derived
+   titles made distinct: a paper's document has the headline its own abstract gave), the
+   vocabulary, meta.json with every file's checksum, and the switch of CURRENT
+   (`Store.publish`).
 
 While the first build runs, `Listener.papers` gets the papers read so far (the reader lists
-them) and `Listener.searchable` an index of the parts written so far (the reader searches
-it, saying how far the build is).
+them: then the build holds them too) and `Listener.searchable` an index of the parts written
+so far (the reader searches it, saying how far the build is); `Listener.progress` and
+`Listener.read_bytes` say how far reading is, in papers and in bytes.
 """
 
 from __future__ import annotations

@@ -3,10 +3,11 @@
 Whoosh is pure Python, so one process indexes on one core; a 2-core machine builds twice as
 fast with two. The new and changed files of a build are split into as many runs of
 consecutive files as there are workers, balanced by size; each worker prepares its files in
-order (`build.prepare_source`, which keeps each file's records in the build's `sources/`)
-and writes the engine's parts of them, closing a part at the end of a file once it is big
-enough (its first part sooner, so that a first build is searchable early on). The main
-process reads each file's records as it is announced, tells the listener, and publishes an
+order, record by record (`source_records.prepare_source`, which keeps each file's records in
+the build's `sources/`), and writes the engine's parts of them as it goes (`PartFeed`),
+closing a part at the end of a file once it is big enough (its first part sooner, so that a
+first build is searchable early on). The main process reads each file's record file header
+(its merge keys) as it is announced, tells the listener how far reading is, and publishes an
 index of the parts written so far. Parts are written from records as prepared, before
 duplicates across files are merged: the build keeps those whose papers did not change in
 the merge (most of them) and writes the others again (`build.Builder._parts`).
