@@ -129,6 +129,7 @@ class WhooshFiles:
     """The Whoosh engine's files in a generation's engine folder."""
 
     name = "whoosh"
+    bounded_writer = False  # a segment is built in memory
 
     def part_writer(self, folder: Path) -> PartWriter:
         return PartWriter(folder)
