@@ -111,18 +111,6 @@ class RecordWriter:
         self._handle.close()
 
 
-def write_records(path: Path, kind: bytes, header: dict[str, Any], records: Iterable[Any]) -> int:
-    """Write a record file (in a build's temporary folder); how many records it has."""
-    writer = RecordWriter(path, kind)
-    try:
-        for record in records:
-            writer.add(record)
-    except BaseException:
-        writer.close()
-        raise
-    return writer.finish(header)
-
-
 class RecordFile:
     """A record file opened for reading (raises `RecordFileError` or `OSError`)."""
 

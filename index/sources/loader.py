@@ -349,28 +349,16 @@ def absorb(first: Prepared, later: Prepared) -> None:
 
 
 def merge_prepared(records: Iterable[Prepared]) -> list[Paper]:
-    """The papers of prepared records (`prepare`), duplicates merged (`merge_duplicates`)."""
-    merged = merge_records(records)[0]
-    make_titles_distinct(merged)
-    return [record.paper for record in merged]
-
-
-def make_titles_distinct(records: list[Prepared]) -> None:
-    """`enrich.distinct_titles` over merged records, from the headlines they kept."""
-    kept = {id(record.paper): record.alternatives for record in records}
-    distinct_titles((record.paper for record in records), lambda paper: kept[id(paper)])
-
-
-def merge_records(records: Iterable[Prepared]) -> tuple[list[Prepared], list[Prepared]]:
-    """`merge_prepared`, as records: those that stay (in order), and those merged into
-    them. A record that took in others gets its links built again from all of theirs. The
-    derived titles are not yet made distinct (`make_titles_distinct`)."""
-    records = list(records)
+    """The papers of prepared records (`prepare`), duplicates merged (`merge_duplicates`):
+    a record that took in others gets its links built again from all of theirs, and
+    derived titles are made distinct from the headlines the records kept. (A build does
+    the same from the records' keys: `search.merged`.)"""
     merged, absorbing = _merge(records)
     for record in absorbing:
         record.paper.links = paper_links(Known(urls=record.own_links, text=record.paper.text))
-    staying = {id(record) for record in merged}
-    return merged, [record for record in records if id(record) not in staying]
+    kept = {id(record.paper): record.alternatives for record in merged}
+    distinct_titles((record.paper for record in merged), lambda paper: kept[id(paper)])
+    return [record.paper for record in merged]
 
 
 def merge_duplicates(papers: list[Paper]) -> list[Paper]:
