@@ -20,7 +20,7 @@ With several sizes, the growth from each size to the next is printed per 100,000
 between the two largest.
 
     python benchmarks/bench_engines.py [--sizes N ...] [--rounds R] [--format text|jsonl]
-        [--engines whoosh tantivy] [--whoosh-up-to N]
+        [--engines whoosh tantivy] [--whoosh-up-to N] [--keep DIR]
 
 `--whoosh-up-to N`: Whoosh only at sizes up to N (its build at 500,000 takes ~10 minutes
 of this machine; the projection from the smaller sizes says what it would take).
@@ -110,8 +110,11 @@ def child_search(sources: list[Path], data: Path, engine: str, rounds: int) -> d
     }
 
 
-def child_fts(sources: list[Path], data: Path, work: Path, rounds: int) -> dict[str, object]:
-    folder = Store(data, [SourceSpec(path) for path in sources]).current_generation()
+def child_fts(
+    sources: list[Path], data: Path, work: Path, rounds: int, engine: str
+) -> dict[str, object]:
+    """FTS5 over the papers file of the index `engine` built."""
+    folder = Store(data, [SourceSpec(path) for path in sources], engine).current_generation()
     assert folder is not None
     con, build_s, _ = fts_build(work / "fts.db", folder)
     totals: dict[str, int] = {}
@@ -172,12 +175,17 @@ def run_child(*args: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def measure_size(n: int, rounds: int, engines: list[str], fmt: str) -> dict:
+def measure_size(n: int, rounds: int, engines: list[str], fmt: str, keep: Path | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="paperterm-bench-") as tmp:
         work = Path(tmp)
-        abstracts = corpus.make_abstracts(n)
-        per_file = corpus.ARXIV_PER_MONTH if fmt == "jsonl" else corpus.PER_FILE
-        corpus.WRITERS[fmt](work / "corpus", abstracts, per_file)
+        written = None if keep is None else keep / f"{fmt}-{n}"
+        if written is None or not written.is_dir():
+            abstracts = corpus.make_abstracts(n)
+            per_file = corpus.ARXIV_PER_MONTH if fmt == "jsonl" else corpus.PER_FILE
+            corpus.WRITERS[fmt](written or work / "corpus", abstracts, per_file)
+            del abstracts
+        if written is not None:
+            (work / "corpus").symlink_to(written)
         load = load_average()
         found: dict[str, dict] = {}
         for engine in engines:
@@ -186,7 +194,7 @@ def measure_size(n: int, rounds: int, engines: list[str], fmt: str) -> dict:
                 "searched": run_child("search", tmp, engine, str(rounds)),
                 "cli": run_child("cli", tmp, engine),
             }
-        fts = run_child("fts", tmp, "whoosh", str(rounds))
+        fts = run_child("fts", tmp, engines[-1], str(rounds))
         agree = run_child("agree", tmp, "both") if len(engines) > 1 else None
     return {
         "n": n,
@@ -303,7 +311,7 @@ def child_main(argv: list[str]) -> None:
     elif mode == "agree":
         result = child_agree(sources, data)
     else:
-        result = child_fts(sources, data, work, int(argv[3]))
+        result = child_fts(sources, data, work, int(argv[3]), engine)
     print(json.dumps(result))
 
 
@@ -317,13 +325,17 @@ def main() -> None:
     parser.add_argument("--format", choices=("text", "jsonl"), default="text")
     parser.add_argument("--engines", nargs="+", choices=("whoosh", "tantivy"))
     parser.add_argument("--whoosh-up-to", type=int, help="Whoosh only at sizes up to this")
+    parser.add_argument(
+        "--keep", type=Path, help="write each corpus under this folder once, and reuse it"
+    )
     args = parser.parse_args()
     engines = args.engines or (["whoosh", "tantivy"] if tantivy_installed() else ["whoosh"])
     results = []
     for n in args.sizes:
         started = time.perf_counter()
         here = [e for e in engines if e != "whoosh" or n <= (args.whoosh_up_to or n)]
-        results.append(measure_size(n, args.rounds, here, args.format))
+        results.append(measure_size(n, args.rounds, here, args.format, args.keep))
+        print(json.dumps(results[-1]), flush=True)  # what a later failure would lose
         print(f"measured {n} abstracts in {time.perf_counter() - started:.0f} s", flush=True)
     report(results, args.rounds)
 
