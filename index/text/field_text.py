@@ -30,7 +30,6 @@ _HTML_TAG = re.compile(
 )
 _HTML_ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z][a-zA-Z0-9]*);")
 _BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
-_WS = re.compile(r"\s+")
 _MAX_PASSES = 8
 #: What `plain` may change besides white space: markup, LaTeX, TeX ligatures, URLs and a
 #: space before punctuation. A value without any (most names) is only re-spaced.
@@ -68,8 +67,8 @@ def clean(value: str, *, paragraphs: bool = True) -> str:
         return ""
     text = _html_to_markdown(value) if "<" in value or "&" in value else value
     if not paragraphs:
-        return _WS.sub(" ", text).strip()
-    parts = (_WS.sub(" ", part).strip() for part in _BLANK_LINE.split(text))
+        return " ".join(text.split())
+    parts = (" ".join(part.split()) for part in _BLANK_LINE.split(text))
     return "\n\n".join(part for part in parts if part)
 
 
