@@ -6,6 +6,7 @@ A record file is the records, each `marshal`'d on its own, a header and an offse
     b"PTREC3\\n" + kind (8 bytes)   what the file holds
     u64                            where the header starts
     records
+    [a marshal'd value]            a blob apart from the records (a rows file: every id)
     u32 n, then n bytes            the header: a marshal'd dict (counts, names, ...)
     u64 * (count + 1)              where each record starts, from the first one's start
     u64                            where the header starts (again: the file's last bytes)
@@ -93,9 +94,14 @@ class RecordWriter:
         self._handle.write(blob)
         self._offsets.append(self._offsets[-1] + len(blob))
 
-    def finish(self, header: dict[str, Any]) -> int:
-        """Write the header and the offset table; how many records the file has."""
+    def finish(self, header: dict[str, Any], blob: Any = None) -> int:
+        """Write the header and the offset table; how many records the file has. `blob`:
+        one more value, apart from the records, that `RecordFile.blob` reads whole."""
         handle = self._handle
+        if blob is not None:
+            start = handle.tell()
+            handle.write(marshal.dumps(blob))
+            header = {**header, "blob": [start, handle.tell()]}
         head = marshal.dumps(header)
         header_at = handle.tell()
         handle.write(_SIZE.pack(len(head)) + head)
@@ -141,7 +147,13 @@ class RecordFile:
             raise RecordFileError(f"{path}: damaged offset table")
         self._offsets = array("Q")
         self._offsets.frombytes(data[table:end])
-        if self._offsets[0] != 0 or self._base + self._offsets[-1] != header_at:
+        end_of_records = self._base + self._offsets[-1]
+        blob = self.header.get("blob")
+        if blob is not None and not (
+            isinstance(blob, list) and end_of_records == blob[0] <= blob[1] == header_at
+        ):
+            raise RecordFileError(f"{path}: damaged header")
+        if self._offsets[0] != 0 or (blob is None and end_of_records != header_at):
             raise RecordFileError(f"{path}: damaged offset table")
         self.count = len(self._offsets) - 1
 
@@ -155,6 +167,16 @@ class RecordFile:
             return marshal.loads(self._map[begin:end])
         except (ValueError, EOFError, TypeError) as error:
             raise RecordFileError(f"{self.path}: record {index} is damaged ({error})") from None
+
+    def blob(self) -> Any:
+        """The value written apart from the records (`RecordWriter.finish`), or None."""
+        span = self.header.get("blob")
+        if span is None:
+            return None
+        try:
+            return marshal.loads(self._map[span[0] : span[1]])
+        except (ValueError, EOFError, TypeError) as error:
+            raise RecordFileError(f"{self.path}: damaged ({error})") from None
 
     def all(self) -> list[Any]:
         """Every record, in order (the collector paused: see `no_collection`)."""
@@ -187,8 +209,10 @@ def write_papers(
     firsts: dict[str, None] = {}
     papers_file = RecordWriter(folder / papers_name, PAPERS)
     rows_file = RecordWriter(folder / rows_name, ROWS)
+    ids: list[str] = []
     try:
         for paper in papers:
+            ids.append(paper.id)
             firsts.setdefault(paper.collection, None)
             for name in paper.collections:
                 collections.setdefault(name, None)
@@ -200,7 +224,8 @@ def write_papers(
         raise
     count = papers_file.finish({"fields": PAPER_FIELDS})
     rows_file.finish(
-        {"fields": ROW_FIELDS, "collections": list(collections), "firsts": list(firsts)}
+        {"fields": ROW_FIELDS, "collections": list(collections), "firsts": list(firsts)},
+        blob=ids,  # `PaperList.ids` without reading every row: 2 s at 500,000
     )
     return count, list(collections)
 
@@ -268,7 +293,10 @@ class PaperList(Sequence[Paper]):
     @property
     def ids(self) -> list[str]:
         if self._ids is None:
-            self._ids = [row[0] for row in self.rows()]
+            ids = self._rows.blob()
+            if not isinstance(ids, list) or len(ids) != len(self):
+                ids = [row[0] for row in self.rows()]
+            self._ids = ids
         return self._ids
 
     def index_of(self, paper_id: str) -> int | None:

@@ -142,3 +142,19 @@ def test_streamed_build_gives_the_papers_of_the_whole_file_path(tmp_path, engine
     assert [paper_tuple(p) for p in opened.papers] == [paper_tuple(p) for p in whole.papers]
     merged = opened.papers.by_id["2101.00104"]
     assert merged.collections == ["a", "b"]
+
+
+def test_the_ids_are_read_without_reading_the_rows(tmp_path, monkeypatch, engine):
+    write_rows(tmp_path / "rows.jsonl", 40)
+    opened = build(tmp_path / "data", [tmp_path / "rows.jsonl"], engine)
+    expected = [row[0] for row in opened.papers.rows()]
+    reopened = Session.create(
+        tmp_path / "data", [tmp_path / "rows.jsonl"], engine_config(engine)
+    ).open_existing()
+
+    def no_rows(self):
+        raise AssertionError("every row read for the ids")
+
+    monkeypatch.setattr(records_module.PaperList, "rows", no_rows)
+    assert reopened.papers.ids == expected
+    assert reopened.papers.index_of("2101.00007") == 6
