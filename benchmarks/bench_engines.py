@@ -15,7 +15,15 @@ For each corpus size (synthetic abstracts from `corpus.py`, as seed-format text 
           of the corpus's abstracts, seeded) to both, limit 10: how often they rank the
           same paper first, how much their top 10 overlap, how often they count alike.
 
+With several sizes, the growth from each size to the next is printed per 100,000 abstracts
+(build wall time and disk), and the largest size projected to 2.5 million from the growth
+between the two largest.
+
     python benchmarks/bench_engines.py [--sizes N ...] [--rounds R] [--format text|jsonl]
+        [--engines whoosh tantivy] [--whoosh-up-to N] [--keep DIR]
+
+`--whoosh-up-to N`: Whoosh only at sizes up to N (its build at 500,000 takes ~10 minutes
+of this machine; the projection from the smaller sizes says what it would take).
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from itertools import pairwise
 from pathlib import Path
 
 import corpus
@@ -101,8 +110,11 @@ def child_search(sources: list[Path], data: Path, engine: str, rounds: int) -> d
     }
 
 
-def child_fts(sources: list[Path], data: Path, work: Path, rounds: int) -> dict[str, object]:
-    folder = Store(data, [SourceSpec(path) for path in sources]).current_generation()
+def child_fts(
+    sources: list[Path], data: Path, work: Path, rounds: int, engine: str
+) -> dict[str, object]:
+    """FTS5 over the papers file of the index `engine` built."""
+    folder = Store(data, [SourceSpec(path) for path in sources], engine).current_generation()
     assert folder is not None
     con, build_s, _ = fts_build(work / "fts.db", folder)
     totals: dict[str, int] = {}
@@ -163,12 +175,17 @@ def run_child(*args: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def measure_size(n: int, rounds: int, engines: list[str], fmt: str) -> dict:
+def measure_size(n: int, rounds: int, engines: list[str], fmt: str, keep: Path | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="paperterm-bench-") as tmp:
         work = Path(tmp)
-        abstracts = corpus.make_abstracts(n)
-        per_file = corpus.ARXIV_PER_MONTH if fmt == "jsonl" else corpus.PER_FILE
-        corpus.WRITERS[fmt](work / "corpus", abstracts, per_file)
+        written = None if keep is None else keep / f"{fmt}-{n}"
+        if written is None or not written.is_dir():
+            abstracts = corpus.make_abstracts(n)
+            per_file = corpus.ARXIV_PER_MONTH if fmt == "jsonl" else corpus.PER_FILE
+            corpus.WRITERS[fmt](written or work / "corpus", abstracts, per_file)
+            del abstracts
+        if written is not None:
+            (work / "corpus").symlink_to(written)
         load = load_average()
         found: dict[str, dict] = {}
         for engine in engines:
@@ -177,7 +194,7 @@ def measure_size(n: int, rounds: int, engines: list[str], fmt: str) -> dict:
                 "searched": run_child("search", tmp, engine, str(rounds)),
                 "cli": run_child("cli", tmp, engine),
             }
-        fts = run_child("fts", tmp, "whoosh", str(rounds))
+        fts = run_child("fts", tmp, engines[-1], str(rounds))
         agree = run_child("agree", tmp, "both") if len(engines) > 1 else None
     return {
         "n": n,
@@ -190,6 +207,7 @@ def measure_size(n: int, rounds: int, engines: list[str], fmt: str) -> dict:
 
 
 def report(results: list[dict], rounds: int) -> None:
+    engines = list(dict.fromkeys(engine for r in results for engine in r["engines"]))
     print(f"\nmachine: {machine()}")
     loads = ", ".join(f"{r['load']}-{r['load_end']} at {r['n']}" for r in results)
     print(f"load average (1 min) at the start and end of each size: {loads}\n")
@@ -197,7 +215,7 @@ def report(results: list[dict], rounds: int) -> None:
     for r in results:
         for engine, e in r["engines"].items():
             b, s = e["built"], e["searched"]
-            peak = max(b["rss"], b["workers_rss"])
+            peak = f"{b['rss']:.0f} + {b['workers_rss']:.0f}"
             rows.append([r["n"], engine, b["wall"], b["cpu"], b["workers_cpu"], peak, b["parts"]])
             rows[-1] += [b["disk_mb"], s["open_s"] * 1000, s["searcher_s"] * 1000]
             rows[-1].append(e["cli"]["wall"])
@@ -205,6 +223,7 @@ def report(results: list[dict], rounds: int) -> None:
         rows.append([r["n"], "FTS5", f["build_s"], "n/a", "n/a", "n/a", "n/a", f["disk_mb"]])
         rows[-1] += ["n/a"] * 3
     print("First-launch build (s), index size (MB), warm open (ms), command start to answer (s)")
+    print("peak MB: the build process's peak RSS + the largest worker's")
     headers = ["abstracts", "engine", "build wall", "CPU", "workers CPU", "peak MB", "parts"]
     headers += ["disk MB", "open ms", "Searcher() ms", "`paperterm search` s"]
     print(table(headers, rows))
@@ -214,8 +233,12 @@ def report(results: list[dict], rounds: int) -> None:
         for label, key in (("first run", "first"), ("rounds", "samples")):
             for kind in ["all", *dict.fromkeys(q[0] for q in QUERIES)]:
                 row: list[object] = [r["n"], label, kind]
-                for e in r["engines"].values():
-                    found = summary_ms(by_kind(e["searched"][key], 1)[kind])
+                for engine in engines:
+                    if engine not in r["engines"]:
+                        row += ["n/a", "n/a"]
+                        continue
+                    searched = r["engines"][engine]["searched"]
+                    found = summary_ms(by_kind(searched[key], 1)[kind])
                     row += [found["mean"], found["p95"]]
                 fts = by_kind(peer[key], 2)
                 row += [summary_ms(fts[kind])["mean"]] if kind in fts else ["n/a"]
@@ -225,7 +248,7 @@ def report(results: list[dict], rounds: int) -> None:
         "rounds after a warm-up round"
     )
     headers = ["abstracts", "runs", "queries"]
-    for engine in results[0]["engines"]:
+    for engine in engines:
         headers += [f"{engine} mean", f"{engine} p95"]
     print(table([*headers, "FTS5 mean"], rows))
     differ = [
@@ -235,6 +258,7 @@ def report(results: list[dict], rounds: int) -> None:
         if len({e["searched"]["totals"][query] for e in r["engines"].values()}) > 1
     ]
     print(f"\nQueries whose match counts differ between the engines: {differ or 'none'}")
+    growth(results)
     rows = [
         [r["n"], a["queries"], 100 * a["first"], 100 * a["overlap"], 100 * a["total"]]
         for r in results
@@ -243,6 +267,34 @@ def report(results: list[dict], rounds: int) -> None:
     if rows:
         print("\nRandom queries of 1-3 words, limit 10: tantivy beside Whoosh (%)")
         headers = ["abstracts", "queries", "same first", "top-10 overlap", "same count"]
+        print(table(headers, rows))
+
+
+PROJECTED = 2_500_000
+
+
+def growth(results: list[dict]) -> None:
+    """Build time and disk per 100,000 more abstracts from each size to the next, and the
+    largest size projected to `PROJECTED` from the last growth."""
+    rows = []
+    series: dict[str, list[tuple[int, float, float]]] = {}
+    for r in results:
+        for engine, e in r["engines"].items():
+            series.setdefault(engine, []).append(
+                (r["n"], e["built"]["wall"], e["built"]["disk_mb"])
+            )
+        series.setdefault("FTS5", []).append((r["n"], r["fts"]["build_s"], r["fts"]["disk_mb"]))
+    for engine, points in series.items():
+        for (n0, wall0, disk0), (n1, wall1, disk1) in pairwise(points):
+            per = (n1 - n0) / 100_000
+            wall_per, disk_per = (wall1 - wall0) / per, (disk1 - disk0) / per
+            ahead = (PROJECTED - n1) / 100_000
+            rows.append([engine, f"{n0:,} -> {n1:,}", wall_per, disk_per])
+            rows[-1] += [wall1 + ahead * wall_per, disk1 + ahead * disk_per]
+    if rows:
+        print(f"\nGrowth per 100,000 abstracts, and the largest size projected to {PROJECTED:,}")
+        headers = ["engine", "sizes", "build s / 100k", "disk MB / 100k"]
+        headers += [f"build s at {PROJECTED:,}", f"disk MB at {PROJECTED:,}"]
         print(table(headers, rows))
 
 
@@ -259,7 +311,7 @@ def child_main(argv: list[str]) -> None:
     elif mode == "agree":
         result = child_agree(sources, data)
     else:
-        result = child_fts(sources, data, work, int(argv[3]))
+        result = child_fts(sources, data, work, int(argv[3]), engine)
     print(json.dumps(result))
 
 
@@ -271,12 +323,19 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--format", choices=("text", "jsonl"), default="text")
+    parser.add_argument("--engines", nargs="+", choices=("whoosh", "tantivy"))
+    parser.add_argument("--whoosh-up-to", type=int, help="Whoosh only at sizes up to this")
+    parser.add_argument(
+        "--keep", type=Path, help="write each corpus under this folder once, and reuse it"
+    )
     args = parser.parse_args()
-    engines = ["whoosh", "tantivy"] if tantivy_installed() else ["whoosh"]
+    engines = args.engines or (["whoosh", "tantivy"] if tantivy_installed() else ["whoosh"])
     results = []
     for n in args.sizes:
         started = time.perf_counter()
-        results.append(measure_size(n, args.rounds, engines, args.format))
+        here = [e for e in engines if e != "whoosh" or n <= (args.whoosh_up_to or n)]
+        results.append(measure_size(n, args.rounds, here, args.format, args.keep))
+        print(json.dumps(results[-1]), flush=True)  # what a later failure would lose
         print(f"measured {n} abstracts in {time.perf_counter() - started:.0f} s", flush=True)
     report(results, args.rounds)
 

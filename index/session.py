@@ -168,11 +168,14 @@ class Session:
         *,
         force: bool = False,
         listener: Listener | None = None,
+        read_bytes: Progress | None = None,
     ) -> OpenIndex:
         """Build what changed (or wait for another process's build of the same sources;
         `force` builds anew whatever is there), falling back to memory when the data dir
         cannot be written: the result's `location` is then ":memory:"."""
-        listener = listener or Listener(progress=progress, cancelled=cancelled)
+        listener = listener or Listener(
+            progress=progress, read_bytes=read_bytes, cancelled=cancelled
+        )
         store = self.store
         try:
             with store.build_lock():
@@ -220,13 +223,15 @@ class Session:
         rebuild: bool = False,
         progress: Progress | None = None,
         cancelled: Callable[[], bool] | None = None,
+        read_bytes: Progress | None = None,
     ) -> tuple[OpenIndex, list[str]]:
-        """The index, building what changed if needed; also the corpus problems to report."""
+        """The index, building what changed if needed; also the corpus problems to report.
+        `progress`: (papers read, expected); `read_bytes`: (bytes read, bytes to read)."""
         opened = None if rebuild else self.open_existing()
         if opened is None or self._restamped:
             if opened is not None:
                 opened.close()
-            opened = self.build(progress, cancelled, force=rebuild)
+            opened = self.build(progress, cancelled, force=rebuild, read_bytes=read_bytes)
         return opened, list(dict.fromkeys([*self.problems, *opened.meta.problems]))
 
     def check(self, progress: Progress | None = None) -> Check:

@@ -117,6 +117,15 @@ class IndexProgress(Message):
         self.total = total
 
 
+class IndexBytes(Message):
+    """How much of the source files a build has read (bytes read, bytes to read)."""
+
+    def __init__(self, read: int, size: int) -> None:
+        super().__init__()
+        self.read = read
+        self.size = size
+
+
 class ReadingPolled(Message):
     """The reading-state worker's poll: whether what the screens show may have changed,
     and whether changes that had failed to save are saved now."""
@@ -336,6 +345,7 @@ class ReaderApp(App[int]):
 
         listener = Listener(
             progress=self._post_progress,
+            read_bytes=self._post_bytes,
             papers=papers,
             searchable=searchable,
             cancelled=self._stop.is_set,
@@ -344,6 +354,9 @@ class ReaderApp(App[int]):
 
     def _post_progress(self, done: int, total: int) -> None:
         self.post_message(IndexProgress(done, total))
+
+    def _post_bytes(self, read: int, size: int) -> None:
+        self.post_message(IndexBytes(read, size))
 
     def on_corpus_loaded(self, message: CorpusLoaded) -> None:
         first = not self.state.papers
@@ -364,6 +377,10 @@ class ReaderApp(App[int]):
     def on_index_progress(self, message: IndexProgress) -> None:
         self.state.progress(message.done, message.total)
         self.main.progress_changed(message.done, message.total)
+
+    def on_index_bytes(self, message: IndexBytes) -> None:
+        self.state.index_read, self.state.index_size = message.read, message.size
+        self.main.update_status()
 
     def on_partial_index(self, message: PartialIndex) -> None:
         self.state.partial_index(message.opened, message.searcher)

@@ -176,6 +176,9 @@ class ReaderState:
         #: While the first build runs: papers read so far, of about how many.
         self.index_done = 0
         self.index_total = 0
+        #: Bytes of the source files the build has read, of how many.
+        self.index_read = 0
+        self.index_size = 0
         #: While the first build runs and `searcher` is set: how many papers it searches.
         self.searchable = 0
         self.index_error = ""

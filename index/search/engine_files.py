@@ -50,6 +50,9 @@ class PartWriter(Protocol):
 class EngineFiles(Protocol):
     #: The folder name under `<data dir>/index/`: each engine's indexes live apart.
     name: str
+    #: Whether a part's writer holds bounded memory whatever the part's size (then a large
+    #: build writes fewer, larger parts, rather than many it must join again).
+    bounded_writer: bool
 
     def part_writer(self, folder: Path) -> PartWriter: ...
 

@@ -19,6 +19,9 @@ class Listener:
     #: (papers read so far, papers expected): the expected count is estimated from the
     #: bytes read until every file is read.
     progress: Callable[[int, int], None] | None = None
+    #: (bytes of the source files read so far, bytes to read): a JSON Lines file is read
+    #: line by line, so this moves within a file too.
+    read_bytes: Callable[[int, int], None] | None = None
     #: The papers read so far, in corpus order (before duplicates are merged).
     papers: Callable[[list[Paper]], None] | None = None
     #: An index of what is indexed so far (`OpenIndex.building_total` says of how much).

@@ -1,17 +1,23 @@
 """One source file's prepared records, as a build keeps them: read, prepared and saved once,
 then reused by every build until the file changes.
 
-A build keeps each source file's records (`loader.prepare_file`: rendered, enriched on their
-own, with their merge keys) in its `sources/` folder, one record file each (records.py),
-with the file's fingerprint, the problems found in it and the words of its papers (what the
-vocabulary counts). A later build that finds the file unchanged reads these instead of the
-file; the worker processes of a build write them, and the build reads them back.
+A build keeps each source file's records (`loader.prepare`: rendered, enriched on their own,
+with their merge keys) in its `sources/` folder, one record file each (records.py), written
+as the file is read (`loader.Reading`: JSON Lines line by line), with the file's
+fingerprint, the problems found in it, the words of its papers (what the vocabulary counts),
+the digest of their documents and every record's merge keys and title. A build holds only
+those (`SourceRecords`): merging duplicates needs the keys, making derived titles distinct
+the titles, and the papers are read again from the file, a source at a time, when the
+papers and rows files are written. A later build that finds the file unchanged reads the
+same instead of the file; the worker processes of a build write them, and the build reads
+their headers.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,41 +28,64 @@ from paperterm.index.search.records import (
     SOURCE,
     RecordFile,
     RecordFileError,
+    RecordWriter,
     no_collection,
-    write_records,
 )
-from paperterm.index.search.store import Fingerprint, SourceFile, content_digest, path_key
-from paperterm.index.sources.loader import Prepared, load_data, prepare, read_source
+from paperterm.index.search.store import Fingerprint, SourceFile, path_key
+from paperterm.index.search.whoosh_index import add_document
+from paperterm.index.sources.loader import MergeKey, Prepared, Reading, prepare
+from paperterm.index.text.words import WORD
 
 #: A first launch shows the first papers of its first file when this many are prepared
 #: (~60 ms), not when the whole file is (500 papers: ~0.4 s, more on a busy machine).
 EARLY_RECORDS = 100
+#: A build hears how far a file's reading is after this many records (its byte count).
+PROGRESS_RECORDS = 500
+
+#: A record's title, whether it was derived, and the other headlines kept for it.
+TitleKey = tuple[str, bool, list[str]]
 
 
 @dataclass(slots=True)
 class SourceRecords:
-    """One source file during a build."""
+    """One source file during a build: what the build holds of it (`records` only when
+    someone watches the build: the reader lists the papers read so far)."""
 
     file: SourceFile
     fingerprint: Fingerprint | None = None
     cache: str = ""
+    count: int = 0
+    keys: list[MergeKey] = field(default_factory=list)
+    titles: list[TitleKey] = field(default_factory=list)
+    digest: str = ""
+    chars: int = 0
     records: list[Prepared] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     words: dict[str, int] = field(default_factory=dict)
     fresh: bool = True
     size: int = 0
 
+    def take_header(self, header: dict[str, Any]) -> None:
+        """What the build holds, from the source's record file header."""
+        self.count = int(header["count"])
+        self.keys = [tuple(key) for key in header["keys"]]
+        self.titles = [tuple(title) for title in header["titles"]]
+        self.digest = str(header["digest"])
+        self.chars = int(header["chars"])
+        self.problems = list(header.get("problems", []))
+        self.words = dict(header.get("words", {}))
+
 
 def cache_name(file: SourceFile) -> str:
+    from paperterm.index.search.store import content_digest
+
     return f"{content_digest(file.key.encode('utf-8', 'surrogateescape'))}.bin"
 
 
-def read_prepared(
-    path: Path, file: SourceFile
-) -> tuple[list[Prepared], dict[str, Any], Fingerprint]:
-    """A source's prepared records, word counts and fingerprint from its cache file (which
-    another set of sources with the same file may have written: a file is known by its path
-    and collection, not by its place in a set)."""
+def read_header(path: Path, file: SourceFile) -> tuple[dict[str, Any], Fingerprint]:
+    """A source's cache header and fingerprint (another set of sources with the same file
+    may have written it: a file is known by its path and collection, not by its place in a
+    set)."""
     cache = RecordFile(path, SOURCE)
     try:
         header = cache.header
@@ -64,40 +93,78 @@ def read_prepared(
             header.get("path") != path_key(file.path)
             or header.get("collection") != file.collection
             or header.get("parser") != versions.PARSER_VERSION
+            or header.get("count") != len(cache)
         ):
             raise RecordFileError(f"{path}: another source's records")
+        return header, Fingerprint(**header["fingerprint"])
+    finally:
+        cache.close()
+
+
+def iter_records(path: Path) -> Iterator[Prepared]:
+    """A source's prepared records from its cache file, in order, one at a time."""
+    cache = RecordFile(path, SOURCE)
+    try:
         with no_collection():
-            records = [Prepared.from_tuple(row) for row in cache.all()]
-        return records, header, Fingerprint(**header["fingerprint"])
+            for index in range(len(cache)):
+                yield Prepared.from_tuple(cache.get(index))
     finally:
         cache.close()
 
 
 def prepare_source(
-    file: SourceFile, folder: Path, early: Callable[[list[Prepared]], None] | None = None
+    file: SourceFile,
+    folder: Path,
+    early: Callable[[list[Prepared]], None] | None = None,
+    *,
+    on_record: Callable[[Paper], None] | None = None,
+    on_bytes: Callable[[int, int], None] | None = None,
+    keep: bool = False,
 ) -> SourceRecords:
-    """Read and prepare one source file, and keep its records in `folder` (its cache).
-    `early` gets the first `EARLY_RECORDS` records as soon as they are prepared (once)."""
+    """Read and prepare one source file record by record, and keep its records in `folder`
+    (its cache), written as they come. `early` gets the first `EARLY_RECORDS` records as
+    soon as they are prepared (once); `on_record` each paper as prepared; `on_bytes`
+    (records, bytes read) now and then; `keep`: the records stay in `records` too."""
     source = SourceRecords(file, cache=cache_name(file))
     source.fingerprint = Fingerprint.of(file.path)  # before reading: a later write shows
-    data, problems = read_source(file.path)
-    if data is not None and source.fingerprint is not None:
-        source.fingerprint.digest = content_digest(data)
-        source.size = len(data)
-        papers, more = load_data(file.path, data, file.collection)
-        problems += more
-        for paper in papers:
-            source.records.append(prepare(paper))
-            if early is not None and len(source.records) == EARLY_RECORDS:
-                early(source.records)
-                early = None
+    reading = Reading(file.path, file.collection)
+    writer = RecordWriter(folder / source.cache, SOURCE)
+    words: Counter[str] = Counter()
+    digest = hashlib.blake2b(digest_size=16)
+    firsts: list[Prepared] = []
+    try:
+        for paper in reading.papers():
+            record = prepare(paper)
+            writer.add(record.to_tuple())
+            source.keys.append(record.key())
+            source.titles.append((paper.title, paper.title_derived, record.alternatives))
+            words.update(WORD.findall(f"{paper.name} {paper.title} {paper.text}".lower()))
+            add_document(digest, paper)
+            source.chars += len(paper.text)
+            if keep:
+                source.records.append(record)
+            if on_record is not None:
+                on_record(paper)
+            if early is not None:
+                firsts.append(record)
+                if len(firsts) == EARLY_RECORDS:
+                    early(firsts)
+                    early = None
+            if on_bytes is not None and len(source.keys) % PROGRESS_RECORDS == 0:
+                on_bytes(len(source.keys), reading.size)
+    except BaseException:
+        writer.close()
+        raise
     if early is not None:
-        early(source.records)
-    source.problems = [str(problem) for problem in problems]
-    source.words = dict(count_words(record.paper for record in source.records))
-    write_records(
-        folder / source.cache,
-        SOURCE,
+        early(firsts)
+    if source.fingerprint is not None and reading.complete:
+        source.fingerprint.digest = reading.digest
+    source.size = reading.size
+    source.count = len(source.keys)
+    source.digest = digest.hexdigest()
+    source.problems = [str(problem) for problem in reading.problems]
+    source.words = dict(words)
+    writer.finish(
         {
             "path": path_key(file.path),
             "collection": file.collection,
@@ -105,8 +172,12 @@ def prepare_source(
             "fingerprint": _fingerprint_dict(source.fingerprint),
             "problems": source.problems,
             "words": source.words,
-        },
-        (record.to_tuple() for record in source.records),
+            "count": source.count,
+            "keys": source.keys,
+            "titles": source.titles,
+            "digest": source.digest,
+            "chars": source.chars,
+        }
     )
     return source
 
@@ -123,7 +194,7 @@ def _fingerprint_dict(fingerprint: Fingerprint | None) -> dict[str, Any]:
     }
 
 
-def count_words(papers: Iterable[Paper]) -> Counter[str]:
+def count_words(papers: Iterator[Paper] | list[Paper]) -> Counter[str]:
     """The vocabulary's counts of some papers (`Vocabulary.of_papers` counts the same)."""
     from paperterm.index.search.vocabulary import Vocabulary
 

@@ -66,9 +66,9 @@ if TYPE_CHECKING:
     from paperterm.index.search.vocabulary import Vocabulary
 
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 #: Bump when parsing or derivation (names, titles, display text) changes.
-PARSER_VERSION = 3
+PARSER_VERSION = 4
 #: Sets of sources whose indexes are kept; the least recently used beyond are removed.
 MAX_SETS = 4
 

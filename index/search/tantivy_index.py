@@ -185,6 +185,7 @@ class TantivyFiles:
     """The tantivy engine's files in a generation's engine folder (`EngineFiles`)."""
 
     name = "tantivy"
+    bounded_writer = True  # a segment is written whenever the writer's heap is full
 
     def __init__(self) -> None:
         load_tantivy()  # a clear error at once, not in a worker process

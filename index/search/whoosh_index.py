@@ -16,7 +16,7 @@ import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from paperterm.index.papers import Paper
 
@@ -68,17 +68,29 @@ def paper_document(paper: Paper) -> dict[str, str | tuple[str, ...]]:
 
 
 def documents_digest(papers: Iterable[Paper]) -> str:
-    """What a part's documents are made of, in order: equal digests, equal parts."""
+    """What one source's documents are made of, in order: equal digests, equal documents."""
     digest = hashlib.blake2b(digest_size=16)
     for paper in papers:
-        for value in (paper.id, paper.name, paper.title, paper.text, *paper.authors, "\0"):
-            digest.update(value.encode("utf-8", "surrogatepass"))
-            digest.update(b"\0")
-        for value in paper.collections:
-            digest.update(value.encode("utf-8", "surrogatepass"))
-            digest.update(b"\1")
-        digest.update(b"\2")
+        add_document(digest, paper)
     return digest.hexdigest()
+
+
+def add_document(digest: Any, paper: Paper) -> None:
+    """`paper`'s document into a running `documents_digest`."""
+    for value in (paper.id, paper.name, paper.title, paper.text, *paper.authors, "\0"):
+        digest.update(value.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    for value in paper.collections:
+        digest.update(value.encode("utf-8", "surrogatepass"))
+        digest.update(b"\1")
+    digest.update(b"\2")
+
+
+def part_digest(source_digests: Iterable[str]) -> str:
+    """A part's digest, from its sources' `documents_digest`s in order: a part is kept when
+    its sources' documents are the ones it holds, and each source's digest is known from
+    its prepared records (or, when merging changed them, from the merged ones)."""
+    return hashlib.blake2b("\n".join(source_digests).encode(), digest_size=16).hexdigest()
 
 
 def _storage(folder: Path, readonly: bool = False) -> object:
@@ -117,6 +129,7 @@ class WhooshFiles:
     """The Whoosh engine's files in a generation's engine folder."""
 
     name = "whoosh"
+    bounded_writer = False  # a segment is built in memory
 
     def part_writer(self, folder: Path) -> PartWriter:
         return PartWriter(folder)

@@ -10,7 +10,7 @@ the whole corpus: no two rows of a list may read alike.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 
 from paperterm.index.links import Known, paper_links
@@ -67,26 +67,38 @@ def distinct_titles(
     are derived again from the abstract (a few hundred microseconds a paper: at 50,000
     papers of a few thousand distinct sentences, most headlines repeat one)."""
     papers = list(papers)
-    used = {paper.title.casefold() for paper in papers if not paper.title_derived}
+
+    def others(index: int) -> Iterable[str]:
+        paper = papers[index]
+        if alternatives is None:
+            return headline_candidates(paper.abstract, paper.name, paper.text)
+        return alternatives(paper)
+
+    changes = title_changes([(paper.title, paper.title_derived) for paper in papers], others)
+    for index, title in changes.items():
+        papers[index].title = title
+    return len(changes)
+
+
+def title_changes(
+    titles: Sequence[tuple[str, bool]], others: Callable[[int], Iterable[str]]
+) -> dict[int, str]:
+    """`distinct_titles` over (title, derived) pairs: the new title of each position that
+    changes (`others(i)`: paper i's next candidates). A build holds titles, not papers."""
+    used = {title.casefold() for title, derived in titles if not derived}
     numbered: dict[str, int] = {}  # title -> the number its next repeat may try first
-    changed = 0
-    for paper in papers:
-        if not paper.title_derived:
+    changes: dict[int, str] = {}
+    for index, (first, derived) in enumerate(titles):
+        if not derived:
             continue
-        title = paper.title
+        title = first
         if title.casefold() in used:
-            others = (
-                headline_candidates(paper.abstract, paper.name, paper.text)
-                if alternatives is None
-                else alternatives(paper)
-            )
-            title = next((t for t in others if t.casefold() not in used), "")
-            number = numbered.get(paper.title, 2)
+            title = next((t for t in others(index) if t.casefold() not in used), "")
+            number = numbered.get(first, 2)
             while not title or title.casefold() in used:
-                title = f"{paper.title} ({number})"
+                title = f"{first} ({number})"
                 number += 1
-            numbered[paper.title] = number
-            paper.title = title
-            changed += 1
+            numbered[first] = number
+            changes[index] = title
         used.add(title.casefold())
-    return changed
+    return changes

@@ -153,13 +153,60 @@ def _lines(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Problem]]
     records: list[tuple[int, Any]] = []
     problems: list[Problem] = []
     for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            records.append((number, json.loads(line)))
-        except (json.JSONDecodeError, RecursionError) as error:
-            problems.append(Problem(str(path), number, f"not valid JSON: {_why(error)}; skipped"))
+        value = _line_value(path, number, line)
+        if isinstance(value, Problem):
+            problems.append(value)
+        elif value is not _BLANK:
+            records.append((number, value))
     return records, problems
+
+
+_BLANK = object()
+
+
+def _line_value(path: Path, number: int, line: str) -> Any:
+    """The value on one line of JSON Lines (`_BLANK` for a blank line), or the problem."""
+    if not line.strip():
+        return _BLANK
+    try:
+        return json.loads(line)
+    except (json.JSONDecodeError, RecursionError) as error:
+        return Problem(str(path), number, f"not valid JSON: {_why(error)}; skipped")
+
+
+def streams(path: Path, first_line: str) -> bool:
+    """Whether the file is JSON Lines, read line by line (`parse_line`): a .jsonl/.ndjson
+    file, or a .json one whose first line is a whole paper object (the arXiv snapshot),
+    which `parse` would read as JSON Lines too."""
+    if path.suffix.lower() in (".jsonl", ".ndjson"):
+        return True
+    if path.suffix.lower() != ".json" or not first_line.lstrip().startswith("{"):
+        return False
+    try:
+        value = json.loads(first_line)
+    except (json.JSONDecodeError, RecursionError):
+        return False
+    return isinstance(value, dict) and bool(_PAPER_KEYS & set(value))
+
+
+def parse_line(
+    path: Path, number: int, line: str, collection: str | None
+) -> Paper | Problem | None:
+    """One line of a JSON Lines file as `parse` reads it: its paper, why it is none, or None
+    for a blank line."""
+    value = _line_value(path, number, line)
+    if value is _BLANK:
+        return None
+    if isinstance(value, Problem):
+        return value
+    return _from_record(path, number, value, collection)
+
+
+def _from_record(path: Path, line: int, record: Any, collection: str | None) -> Paper | Problem:
+    if not isinstance(record, dict):
+        return Problem(str(path), line, "record is not a JSON object; skipped")
+    paper = _paper(path, line, record, collection)
+    return Problem(str(path), line, paper) if isinstance(paper, str) else paper
 
 
 def _author_name(value: Any) -> str:
@@ -302,14 +349,11 @@ def parse(
         records, problems = _records(path, text)
     papers: list[Paper] = []
     for line, record in records:
-        if not isinstance(record, dict):
-            problems.append(Problem(str(path), line, "record is not a JSON object; skipped"))
-            continue
-        paper = _paper(path, line, record, collection)
-        if isinstance(paper, str):
-            problems.append(Problem(str(path), line, paper))
+        found = _from_record(path, line, record, collection)
+        if isinstance(found, Problem):
+            problems.append(found)
         else:
-            papers.append(paper)
+            papers.append(found)
     if not papers and not problems:
         problems.append(Problem(str(path), 0, "no papers found"))
     return papers, sorted(problems, key=lambda problem: problem.line)

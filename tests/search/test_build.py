@@ -60,9 +60,9 @@ class PrepareSpy:
         self.paths: list[str] = []
         real = build_module.prepare_source
 
-        def spy(file, folder):
+        def spy(file, folder, *args, **kwargs):
             self.paths.append(file.path.name)
-            return real(file, folder)
+            return real(file, folder, *args, **kwargs)
 
         monkeypatch.setattr(build_module, "prepare_source", spy)
 

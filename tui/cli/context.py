@@ -68,12 +68,14 @@ class Context:
 
     def open(self, rebuild: bool = False) -> OpenIndex:
         if self._opened is None or rebuild:
-            progress = (
-                _progress_bar(self.err) if self.err is not None and self.err.isatty() else None
+            bar = _ProgressBar(self.err) if self.err is not None and self.err.isatty() else None
+            self._opened, problems = self.session.open(
+                rebuild=rebuild,
+                progress=None if bar is None else bar.papers,
+                read_bytes=None if bar is None else bar.bytes,
             )
-            self._opened, problems = self.session.open(rebuild=rebuild, progress=progress)
-            if progress is not None:
-                progress(-1, -1)
+            if bar is not None:
+                bar.end()
             for line in dict.fromkeys([*problems, *self.session.warnings]):
                 self.warn(line)
         return self._opened
@@ -153,24 +155,41 @@ def save_change(change: Callable[[], object]) -> None:
         raise UsageError(str(error)) from None
 
 
-def _progress_bar(stream: TextIO) -> Callable[[int, int], None]:
-    """A one-line progress bar on stderr, shown only once a build takes a moment."""
-    started = time.perf_counter()
-    shown = False
+class _ProgressBar:
+    """A one-line progress bar on stderr, shown only once a build takes a moment: papers
+    read of about how many, and megabytes of the source files read (a large JSON Lines
+    file moves the bar while it is read)."""
 
-    def update(done: int, total: int) -> None:
-        nonlocal shown
-        if done < 0:
-            if shown:
-                stream.write("\r\x1b[K")
-                stream.flush()
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.started = time.perf_counter()
+        self.shown = False
+        self.done = self.total = self.read = self.size = 0
+
+    def papers(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+        self._draw()
+
+    def bytes(self, read: int, size: int) -> None:
+        self.read, self.size = read, size
+        self._draw()
+
+    def end(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+    def _draw(self) -> None:
+        if not self.shown and time.perf_counter() - self.started < 0.3:
             return
-        if not shown and time.perf_counter() - started < 0.3:
-            return
-        shown = True
+        self.shown = True
         width = 30
-        filled = width * done // max(total, 1)
-        stream.write(f"\rindexing [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        stream.flush()
-
-    return update
+        if self.size:
+            filled = width * self.read // max(self.size, 1)
+        else:
+            filled = width * self.done // max(self.total, 1)
+        text = f"\rindexing [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
+        if self.size:
+            text += f" ({self.read / 1e6:.1f} of {self.size / 1e6:.1f} MB)"
+        self.stream.write(text + "\x1b[K")
+        self.stream.flush()

@@ -1,0 +1,136 @@
+"""The records of a build's sources as the build holds them: keys, and what merging them
+changed.
+
+A build does not hold its papers (500,000 arXiv rows would take gigabytes): each source's
+prepared records stay in its record file (`source_records.py`) and the build holds their
+merge keys and titles. Merging duplicates is planned on the keys (`loader.plan_merge`);
+the few records it changes (a paper that took in another's collections, an id given a
+suffix) are read and merged here and held, and every other record is read again from its
+file, a source at a time, when a part or the papers file is written (`papers`).
+"""
+
+from __future__ import annotations
+
+import copy
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from paperterm.index.links import Known, paper_links
+from paperterm.index.papers import Paper
+from paperterm.index.search.records import SOURCE, RecordFile
+from paperterm.index.search.source_records import SourceRecords, count_words, iter_records
+from paperterm.index.search.whoosh_index import documents_digest
+from paperterm.index.sources.enrich import title_changes
+from paperterm.index.sources.loader import Prepared, absorb, plan_merge
+
+
+class MergedCorpus:
+    """Every source's records (their files in `folder`), duplicates merged, derived titles
+    made distinct: what the parts and the papers file are written from."""
+
+    def __init__(self, folder: Path, sources: list[SourceRecords]) -> None:
+        self.folder = folder
+        self.sources = sources
+        self.starts: list[int] = []
+        total = 0
+        for source in sources:
+            self.starts.append(total)
+            total += source.count
+        self._files: dict[int, RecordFile] = {}
+        keys = [key for source in sources for key in source.keys]
+        into, renamed = plan_merge(keys, self._texts)
+        self.absorbed = {index for index, first in enumerate(into) if first != index}
+        #: Records merging changed, merged (by position in the corpus).
+        self.changed: dict[int, Prepared] = {}
+        absorbed_papers: list[Paper] = []
+        for index in sorted(self.absorbed):
+            first = self.changed.get(into[index]) or self._load(into[index])
+            later = self._load(index)
+            absorb(first, later)
+            absorbed_papers.append(later.paper)
+            self.changed[into[index]] = first
+        for record in self.changed.values():
+            record.paper.links = paper_links(Known(urls=record.own_links, text=record.paper.text))
+        for index, paper_id in renamed.items():
+            record = self.changed.get(index) or self._load(index)
+            record.paper.id = paper_id
+            self.changed[index] = record
+        #: The vocabulary's counts of the records merged into others (the sources' counts
+        #: hold them).
+        self.absorbed_words = count_words(absorbed_papers)
+        self.titles = self._distinct_titles(total)
+        touched = self.absorbed | set(self.changed)
+        self.dirty = {self._spot(index)[0] for index in touched}
+        self.counts = [source.count for source in sources]
+        for index in self.absorbed:
+            self.counts[self._spot(index)[0]] -= 1
+        self._digests: dict[int, str] = {}
+        for files in self._files.values():
+            files.close()
+        self._files.clear()
+
+    def _spot(self, index: int) -> tuple[int, int]:
+        spot = bisect_right(self.starts, index) - 1
+        while index - self.starts[spot] >= self.sources[spot].count:
+            spot -= 1  # an empty source starts where the next one does
+        return spot, index - self.starts[spot]
+
+    def _load(self, index: int) -> Prepared:
+        spot, local = self._spot(index)
+        if spot not in self._files:
+            self._files[spot] = RecordFile(self.folder / self.sources[spot].cache, SOURCE)
+        return Prepared.from_tuple(self._files[spot].get(local))
+
+    def _texts(self, index: int) -> tuple[str, str]:
+        record = self._load(index)
+        return (record.paper.title if record.titled else "", record.paper.abstract)
+
+    def _distinct_titles(self, total: int) -> dict[int, str]:
+        """The new titles of the papers whose derived titles repeat an earlier title."""
+        staying = [index for index in range(total) if index not in self.absorbed]
+        pairs: list[tuple[str, bool]] = []
+        others: list[list[str]] = []
+        for index in staying:
+            record = self.changed.get(index)
+            if record is not None:
+                pairs.append((record.paper.title, record.paper.title_derived))
+                others.append(record.alternatives)
+            else:
+                spot, local = self._spot(index)
+                title, derived, alternatives = self.sources[spot].titles[local]
+                pairs.append((title, derived))
+                others.append(alternatives)
+        changes = title_changes(pairs, lambda position: others[position])
+        return {staying[position]: title for position, title in changes.items()}
+
+    def papers(self, spot: int, *, distinct: bool = False) -> Iterator[Paper]:
+        """Source `spot`'s papers as merged (`distinct`: with their listed titles; a part's
+        documents have the headlines their own abstracts gave)."""
+        start = self.starts[spot]
+        path = self.folder / self.sources[spot].cache
+        for local, record in enumerate(iter_records(path)):
+            index = start + local
+            if index in self.absorbed:
+                continue
+            paper = self.changed.get(index, record).paper
+            if distinct and index in self.titles:
+                paper = copy.copy(paper)
+                paper.title = self.titles[index]
+            yield paper
+
+    def all_papers(self) -> Iterator[Paper]:
+        for spot in range(len(self.sources)):
+            yield from self.papers(spot, distinct=True)
+
+    def digest(self, spot: int) -> str:
+        """`documents_digest` of source `spot`'s papers as merged."""
+        if spot not in self.dirty:
+            return self.sources[spot].digest
+        if spot not in self._digests:
+            self._digests[spot] = documents_digest(self.papers(spot))
+        return self._digests[spot]
+
+    def spans(self, spots: Iterable[int]) -> Iterator[Paper]:
+        for spot in spots:
+            yield from self.papers(spot)

@@ -1,0 +1,160 @@
+"""A build streams its sources: a JSON Lines file is read record by record, each record
+written to the source's record file as it is prepared, and the build holds keys, not papers;
+it reports the bytes read as it goes; a bad line costs that line only. Each engine."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from engine_choice import engine_config
+
+from paperterm.index.papers import paper_tuple
+from paperterm.index.search import records as records_module
+from paperterm.index.search import source_records
+from paperterm.index.search.listener import Listener
+from paperterm.index.search.searcher import Searcher
+from paperterm.index.session import Session
+from paperterm.index.sources import loader
+from paperterm.index.sources.files import SourceSpec
+
+WORDS = [
+    "graph",
+    "kernel",
+    "sparse",
+    "attention",
+    "diffusion",
+    "prior",
+    "bound",
+    "robust",
+    "gradient",
+    "token",
+]
+
+
+def write_rows(path: Path, count: int, *, seed: int = 3, bad: dict[int, str] | None = None) -> int:
+    """`count` arXiv-like rows (line n replaced by `bad[n]`); the file's size in bytes."""
+    rng = random.Random(seed)
+    lines = []
+    for number in range(1, count + 1):
+        if bad and number in bad:
+            lines.append(bad[number])
+            continue
+        words = " ".join(rng.choice(WORDS) for _ in range(40))
+        row = {
+            "id": f"2101.{number:05d}",
+            "title": f"On {rng.choice(WORDS)} {rng.choice(WORDS)} number {number}",
+            "abstract": f"  We propose Velo{number}, a method. {words}.\n",
+            "authors": "Ada Lovelace and Alan Turing",
+            "versions": [{"version": "v1", "created": "Mon, 4 Jan 2021 12:00:00 GMT"}],
+        }
+        lines.append(json.dumps(row))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path.stat().st_size
+
+
+def build(data: Path, sources: list[Path], engine: str, listener: Listener | None = None):
+    return Session.create(data, sources, engine_config(engine)).build(listener=listener)
+
+
+class Held:
+    """Counts papers parsed but not yet written to their source's record file: what a build
+    holds while it reads. Streaming keeps it at one, whatever the file's size."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.parsed = self.written = self.most = 0
+        real_render = loader.render
+        real_add = records_module.RecordWriter.add
+
+        def render(paper):
+            self.parsed += 1
+            self.most = max(self.most, self.parsed - self.written)
+            return real_render(paper)
+
+        def add(writer, record):
+            if writer.kind == records_module.SOURCE:
+                self.written += 1
+            return real_add(writer, record)
+
+        monkeypatch.setattr(loader, "render", render)
+        monkeypatch.setattr(records_module.RecordWriter, "add", add)
+
+
+@pytest.mark.parametrize("count", [50, 1200])
+def test_a_json_lines_file_is_read_record_by_record(tmp_path, monkeypatch, count, engine):
+    write_rows(tmp_path / "rows.jsonl", count)
+    held = Held(monkeypatch)
+    kept = []
+    real = source_records.prepare_source
+
+    def prepare(*args, **kwargs):
+        source = real(*args, **kwargs)
+        kept.append(len(source.records))
+        return source
+
+    monkeypatch.setattr("paperterm.index.search.build.prepare_source", prepare)
+    opened = build(tmp_path / "data", [tmp_path / "rows.jsonl"], engine)
+    assert len(opened.papers) == count
+    assert held.parsed == count and held.written == count
+    assert held.most == 1  # each record written before the next is parsed
+    assert kept == [0]  # nobody watching: the build keeps no papers
+
+
+def test_reading_reports_bytes_as_a_file_is_read(tmp_path, engine):
+    size = write_rows(tmp_path / "rows.jsonl", 1200)
+    reports: list[tuple[int, int]] = []
+    listener = Listener(read_bytes=lambda read, total: reports.append((read, total)))
+    build(tmp_path / "data", [tmp_path / "rows.jsonl"], engine, listener)
+    assert reports[-1] == (size, size)
+    reads = [read for read, _ in reports]
+    assert reads == sorted(reads)
+    assert any(0 < read < size for read in reads)  # within the file, not only at its end
+    assert {total for _, total in reports} == {size}
+
+
+def test_a_bad_line_mid_file_is_one_problem_and_the_rest_loads(tmp_path, engine):
+    path = tmp_path / "rows.jsonl"
+    write_rows(path, 30, bad={12: '{"title": "cut off', 20: "[1, 2]"})
+    opened = build(tmp_path / "data", [path], engine)
+    assert len(opened.papers) == 28
+    problems = opened.meta.problems
+    assert f"{path}:12: not valid JSON: Unterminated string starting at; skipped" in problems
+    assert f"{path}:20: record is not a JSON object; skipped" in problems
+    assert all("\n" not in problem for problem in problems)
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    assert searcher.search("velo29", limit=5, snippets=False).total == 1
+
+
+def test_streamed_build_gives_the_papers_of_the_whole_file_path(tmp_path, engine):
+    """The same papers as `load_sources` (each file parsed whole, duplicates merged): a
+    JSON Lines file, and a second one repeating some of its records."""
+    first = tmp_path / "a.jsonl"
+    second = tmp_path / "b.jsonl"
+    write_rows(first, 300)
+    lines = first.read_text(encoding="utf-8").splitlines()
+    second.write_text("\n".join(lines[100:110] + lines[:3]) + "\n", encoding="utf-8")
+    (tmp_path / "c.json").write_text(json.dumps([json.loads(lines[5])]), encoding="utf-8")
+    sources = [first, second, tmp_path / "c.json"]
+    opened = build(tmp_path / "data", sources, engine)
+    whole = loader.load_sources([SourceSpec(path) for path in sources])
+    assert [paper_tuple(p) for p in opened.papers] == [paper_tuple(p) for p in whole.papers]
+    merged = opened.papers.by_id["2101.00104"]
+    assert merged.collections == ["a", "b"]
+
+
+def test_the_ids_are_read_without_reading_the_rows(tmp_path, monkeypatch, engine):
+    write_rows(tmp_path / "rows.jsonl", 40)
+    opened = build(tmp_path / "data", [tmp_path / "rows.jsonl"], engine)
+    expected = [row[0] for row in opened.papers.rows()]
+    reopened = Session.create(
+        tmp_path / "data", [tmp_path / "rows.jsonl"], engine_config(engine)
+    ).open_existing()
+
+    def no_rows(self):
+        raise AssertionError("every row read for the ids")
+
+    monkeypatch.setattr(records_module.PaperList, "rows", no_rows)
+    assert reopened.papers.ids == expected
+    assert reopened.papers.index_of("2101.00007") == 6
