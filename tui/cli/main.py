@@ -28,6 +28,7 @@ from paperterm.index.search.hits import Results, correction_note, mark
 from paperterm.index.search.query import parse_query
 from paperterm.index.session import SessionError
 from paperterm.index.text.display import safe_text
+from paperterm.tui import collector
 from paperterm.tui.cli.bookmarks import BookmarkCommandError, add_bookmark_commands
 from paperterm.tui.cli.context import (
     FAILURE,
@@ -387,17 +388,21 @@ def _check_index(ctx: Context) -> int:
 
 
 def start_reader(ctx: Context) -> int:
-    # Deferred: Textual is imported only when the reader starts (see the module docstring).
-    from paperterm.tui.app import check_reader_config
-    from paperterm.tui.lifecycle import run_reader
+    collector.pause()  # until the first frame (the app resumes it then)
+    try:
+        # Deferred: Textual is imported only when the reader starts (see the docstring).
+        from paperterm.tui.app import check_reader_config
+        from paperterm.tui.lifecycle import run_reader
 
-    check_reader_config(ctx.config)  # a broken config is reported first, terminal or not
-    if not (_is_terminal(sys.stdin) and _is_terminal(sys.stdout)):
-        raise UsageError(
-            "paperterm: the reader needs a terminal on stdin and stdout "
-            "(over ssh use `ssh -t`; for scripts use `paperterm list` or `paperterm search`)"
-        )
-    return run_reader(ctx.session, ctx.config, log_dir())
+        check_reader_config(ctx.config)  # a broken config is reported first, terminal or not
+        if not (_is_terminal(sys.stdin) and _is_terminal(sys.stdout)):
+            raise UsageError(
+                "paperterm: the reader needs a terminal on stdin and stdout "
+                "(over ssh use `ssh -t`; for scripts use `paperterm list` or `paperterm search`)"
+            )
+        return run_reader(ctx.session, ctx.config, log_dir())
+    finally:
+        collector.resume()
 
 
 def _is_terminal(stream: TextIO | None) -> bool:
