@@ -38,9 +38,7 @@ from paperterm.tui.cli.context import (
     Context,
     UsageError,
 )
-from paperterm.tui.cli.doctor import run_doctor
 from paperterm.tui.cli.escape import user_text
-from paperterm.tui.cli.key_table import cmd_keys
 from paperterm.tui.cli.reading import (
     add_reading_commands,
     add_view_options,
@@ -174,7 +172,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="print the reader's key bindings, with the config's [keys] applied",
     )
     key_table.add_argument("--json", action="store_true", help="a JSON array, one per binding")
-    key_table.set_defaults(run=cmd_keys)
+    key_table.set_defaults(run=_cmd_keys)
 
     add_bookmark_commands(commands, common)
     add_reading_commands(commands, common)
@@ -387,6 +385,12 @@ def _check_index(ctx: Context) -> int:
     return 0
 
 
+def _cmd_keys(ctx: Context) -> int:
+    from paperterm.tui.cli.key_table import cmd_keys  # `paperterm keys` only
+
+    return cmd_keys(ctx)
+
+
 def start_reader(ctx: Context) -> int:
     collector.pause()  # until the first frame (the app resumes it then)
     try:
@@ -441,6 +445,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 setattr(args, name, [user_text(item) for item in value])
         if getattr(args, "doctor", False):
             # Its own config reading: a broken config is one of the things it reports.
+            # Imported here, as `keys`'s module is: the reader's start does without them.
+            from paperterm.tui.cli.doctor import run_doctor
+
             return run_doctor(args, sys.stdout if sys.stdout is not None else ClosedStdout())
         ctx = Context(args, sys.stdout, sys.stderr)
         run = getattr(args, "run", None)

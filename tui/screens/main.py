@@ -166,9 +166,9 @@ class MainScreen(PaperScreen):
                 # with the `/` (see take_stray_key); Ctrl+U clears the box instead.
                 select_on_focus=False,
             )
-        yield Static(id="search-note")
-        # The views sidebar and the progress row are mounted when first shown (see
-        # `_mount_views`, `_progress_bar`): the first frame does without them.
+        # The views sidebar, the progress row, the note under the search box and the
+        # warnings line are mounted when first shown (`_mount_views`, `_progress_bar`,
+        # `_show_line`): the first frame does without them.
         with Horizontal(id="body"), Container(id="panes"):
             yield PaperList(
                 self.state.bookmarks.is_bookmarked,
@@ -176,7 +176,6 @@ class MainScreen(PaperScreen):
                 id="list",
             )
             yield PaperDetail(id="detail")
-        yield Static(id="warning-bar")
         yield from self.compose_footer()
 
     def on_mount(self) -> None:
@@ -238,7 +237,7 @@ class MainScreen(PaperScreen):
                 self._progress,
                 id="progress-row",
             )
-            self.mount(row, before="#warning-bar")
+            self.mount(row, after="#body")
         return self._progress
 
     @property
@@ -966,6 +965,18 @@ class MainScreen(PaperScreen):
             self._texts[selector] = text
             widget.update(Text(text), layout=layout)
 
+    def _show_line(
+        self, line_id: str, text: str, *, before: str | None = None, after: str | None = None
+    ) -> None:
+        """Show `text` in the line `line_id`, hidden when empty; the line is mounted (at
+        `before` or `after`) the first time it has something to show."""
+        if not self.query(f"#{line_id}"):
+            if not text:
+                return
+            self.mount(Static(id=line_id), before=before, after=after)
+        self._set_text(f"#{line_id}", text)
+        self.query_one(f"#{line_id}").display = bool(text)
+
     def update_status(self) -> None:
         """The facts first: `K of N papers · U unread` and what narrows the view, which stay
         at every width (abbreviated); then the states no toast repeats (unsaved changes,
@@ -1023,8 +1034,7 @@ class MainScreen(PaperScreen):
         self._update_note()
         problems = [state.bookmarks_problem, *state.problems.values()]
         shown = "\n".join(f"⚠ {problem}" for problem in problems if problem)
-        self._set_text("#warning-bar", shown)
-        self.query_one("#warning-bar").display = bool(shown)
+        self._show_line("warning-bar", shown, before="#status")
 
     def _update_note(self) -> None:
         """The note under the search box (a correction and the key that undoes it, the
@@ -1045,8 +1055,7 @@ class MainScreen(PaperScreen):
             if not view.notes and state.searchable and parse_query(self.search_input.value).clauses:
                 parts.append(f"searching the {state.searchable:,} papers indexed so far")
         lines = fit_note(parts, max(self.size.width - 2, 10))
-        self._set_text("#search-note", "\n".join(lines))
-        self.query_one("#search-note").display = bool(lines)
+        self._show_line("search-note", "\n".join(lines), after="#search-bar")
 
 
 def _indexing(state: ReaderState) -> str:
