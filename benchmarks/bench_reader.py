@@ -154,7 +154,7 @@ async def timed_action(self, action, default_namespace=None, namespaces=None):
     began, cpu = time.perf_counter(), time.process_time()
     handled = await run_action(self, action, default_namespace, namespaces)
     label = name
-    if name == "read_next" and self.main.views.display:
+    if name == "read_next" and self.main.views is not None and self.main.views.display:
         label = "read_next+views"
     if name == "cycle_sort":
         label = f"cycle_sort:{self.main.sort}"

@@ -56,7 +56,7 @@ from paperterm.index.search.store import BuildCancelled, OpenIndex
 from paperterm.index.session import Session
 from paperterm.index.text.display import one_line, safe_text
 from paperterm.index.user_files import user_mode, write_user_file
-from paperterm.tui import keys
+from paperterm.tui import collector, keys
 from paperterm.tui.clipboard import Clipboard, CopyReport, copy_message
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.main import MainScreen
@@ -286,7 +286,9 @@ class ReaderApp(App[int]):
 
     def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         """Read the bookmarks and start the index worker once the main screen's widgets
-        are mounted, since the worker's messages update them."""
+        are mounted, since the worker's messages update them. The first frame is drawn:
+        the garbage collector runs again (tui/collector.py)."""
+        collector.resume()
         self.state.load_bookmarks()
         self.load_index()
 

@@ -1,6 +1,7 @@
 """The CLI in-process (fast) and, for the start-up path, as a real subprocess; its text
 boundary: JSON printed inert and lossless, arguments read as typed."""
 
+import gc
 import io
 import json
 import os
@@ -140,6 +141,7 @@ def test_reader_refuses_without_a_terminal(run):
     code, _, err = run()
     assert code == 2
     assert "needs a terminal" in err
+    assert gc.isenabled()  # paused for the reader's start, and on again when it fails
 
 
 def test_json_escapes_terminal_controls(run, tmp_path):

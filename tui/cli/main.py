@@ -28,6 +28,7 @@ from paperterm.index.search.hits import Results, correction_note, mark
 from paperterm.index.search.query import parse_query
 from paperterm.index.session import SessionError
 from paperterm.index.text.display import safe_text
+from paperterm.tui import collector
 from paperterm.tui.cli.bookmarks import BookmarkCommandError, add_bookmark_commands
 from paperterm.tui.cli.context import (
     FAILURE,
@@ -37,9 +38,7 @@ from paperterm.tui.cli.context import (
     Context,
     UsageError,
 )
-from paperterm.tui.cli.doctor import run_doctor
 from paperterm.tui.cli.escape import user_text
-from paperterm.tui.cli.key_table import cmd_keys
 from paperterm.tui.cli.reading import (
     add_reading_commands,
     add_view_options,
@@ -173,7 +172,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="print the reader's key bindings, with the config's [keys] applied",
     )
     key_table.add_argument("--json", action="store_true", help="a JSON array, one per binding")
-    key_table.set_defaults(run=cmd_keys)
+    key_table.set_defaults(run=_cmd_keys)
 
     add_bookmark_commands(commands, common)
     add_reading_commands(commands, common)
@@ -386,18 +385,28 @@ def _check_index(ctx: Context) -> int:
     return 0
 
 
-def start_reader(ctx: Context) -> int:
-    # Deferred: Textual is imported only when the reader starts (see the module docstring).
-    from paperterm.tui.app import check_reader_config
-    from paperterm.tui.lifecycle import run_reader
+def _cmd_keys(ctx: Context) -> int:
+    from paperterm.tui.cli.key_table import cmd_keys  # `paperterm keys` only
 
-    check_reader_config(ctx.config)  # a broken config is reported first, terminal or not
-    if not (_is_terminal(sys.stdin) and _is_terminal(sys.stdout)):
-        raise UsageError(
-            "paperterm: the reader needs a terminal on stdin and stdout "
-            "(over ssh use `ssh -t`; for scripts use `paperterm list` or `paperterm search`)"
-        )
-    return run_reader(ctx.session, ctx.config, log_dir())
+    return cmd_keys(ctx)
+
+
+def start_reader(ctx: Context) -> int:
+    collector.pause()  # until the first frame (the app resumes it then)
+    try:
+        # Deferred: Textual is imported only when the reader starts (see the docstring).
+        from paperterm.tui.app import check_reader_config
+        from paperterm.tui.lifecycle import run_reader
+
+        check_reader_config(ctx.config)  # a broken config is reported first, terminal or not
+        if not (_is_terminal(sys.stdin) and _is_terminal(sys.stdout)):
+            raise UsageError(
+                "paperterm: the reader needs a terminal on stdin and stdout "
+                "(over ssh use `ssh -t`; for scripts use `paperterm list` or `paperterm search`)"
+            )
+        return run_reader(ctx.session, ctx.config, log_dir())
+    finally:
+        collector.resume()
 
 
 def _is_terminal(stream: TextIO | None) -> bool:
@@ -436,6 +445,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 setattr(args, name, [user_text(item) for item in value])
         if getattr(args, "doctor", False):
             # Its own config reading: a broken config is one of the things it reports.
+            # Imported here, as `keys`'s module is: the reader's start does without them.
+            from paperterm.tui.cli.doctor import run_doctor
+
             return run_doctor(args, sys.stdout if sys.stdout is not None else ClosedStdout())
         ctx = Context(args, sys.stdout, sys.stderr)
         run = getattr(args, "run", None)

@@ -66,6 +66,7 @@ class PaperScreen(Screen):
         super().__init__()
         self.state = state
         self._related_timer: Timer | None = None
+        self._too_small = False  # the notice is mounted
 
     # --- what the app asks of every paper screen -----------------------------------------
 
@@ -113,7 +114,11 @@ class PaperScreen(Screen):
         self._size_classes(event.size.width, event.size.height)
 
     def _size_classes(self, width: int, height: int) -> None:
-        self.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-tiny")
+        tiny = width < MIN_WIDTH or height < MIN_HEIGHT
+        if tiny and not self._too_small:
+            self._too_small = True
+            self.mount(Static(Text("window too small"), id="too-small"))  # the last child
+        self.set_class(tiny, "-tiny")
 
     def compose_footer(self) -> ComposeResult:
         """The status line, the footer of keys, and the notice that replaces everything in
@@ -122,7 +127,7 @@ class PaperScreen(Screen):
         footer = KeyFooter(id="key-footer")
         footer.display = self.state.config.footer
         yield footer
-        yield Static(Text("window too small"), id="too-small")
+        # The "window too small" notice is mounted when first needed (`_size_classes`).
 
     @property
     def status_line(self) -> StatusLine:

@@ -27,7 +27,7 @@ from textual.app import ComposeResult
 from textual.containers import Container, Horizontal
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Input, Label, ProgressBar, Static
+from textual.widgets import Input, Label, Static
 
 from paperterm.index.library.affinity import Ranking
 from paperterm.index.library.filters import ALL, Filters, ViewKey, allowed_ids, like_seeds
@@ -58,6 +58,8 @@ from paperterm.tui.widgets.paper_list import PaperList
 from paperterm.tui.widgets.views import ViewsPane
 
 if TYPE_CHECKING:
+    from textual.widgets import ProgressBar
+
     from paperterm.index.search.searcher import Searcher
 
 
@@ -150,6 +152,8 @@ class MainScreen(PaperScreen):
         self._like_seeds: tuple[str, ...] | None = None  # those of `state.ranking`
         self._detail_due = False  # a redraw of the detail is scheduled
         self._views_due = False  # ... and of the sidebar
+        self._views: ViewsPane | None = None  # mounted when first shown
+        self._progress: ProgressBar | None = None  # the same
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
@@ -162,20 +166,16 @@ class MainScreen(PaperScreen):
                 # with the `/` (see take_stray_key); Ctrl+U clears the box instead.
                 select_on_focus=False,
             )
-        yield Static(id="search-note")
-        with Horizontal(id="body"):
-            yield ViewsPane(id="views")
-            with Container(id="panes"):
-                yield PaperList(
-                    self.state.bookmarks.is_bookmarked,
-                    is_unread=self.state.reading.is_unread,
-                    id="list",
-                )
-                yield PaperDetail(id="detail")
-        with Horizontal(id="progress-row"):
-            yield Label(Text("Building the search index "), id="progress-label")
-            yield ProgressBar(total=100, show_eta=False, id="progress")
-        yield Static(id="warning-bar")
+        # The views sidebar, the progress row, the note under the search box and the
+        # warnings line are mounted when first shown (`_mount_views`, `_progress_bar`,
+        # `_show_line`): the first frame does without them.
+        with Horizontal(id="body"), Container(id="panes"):
+            yield PaperList(
+                self.state.bookmarks.is_bookmarked,
+                is_unread=self.state.reading.is_unread,
+                id="list",
+            )
+            yield PaperDetail(id="detail")
         yield from self.compose_footer()
 
     def on_mount(self) -> None:
@@ -211,8 +211,34 @@ class MainScreen(PaperScreen):
         return self.paper_list.current
 
     @property
-    def views(self) -> ViewsPane:
-        return self.query_one("#views", ViewsPane)
+    def views(self) -> ViewsPane | None:
+        """The views sidebar (None until it is first shown)."""
+        return self._views
+
+    def _views_shown(self) -> bool:
+        return self._views is not None and self._views.display
+
+    async def _mount_views(self) -> ViewsPane:
+        """The sidebar, mounted the first time it is asked for (hidden, as #views is)."""
+        if self._views is None:
+            self._views = ViewsPane(id="views")
+            await self.query_one("#body").mount(self._views, before="#panes")
+        return self._views
+
+    def _progress_bar(self) -> ProgressBar:
+        """The progress row's bar, mounted the first time (a first launch's build): the
+        row is shown while the screen has the -indexing class."""
+        if self._progress is None:
+            from textual.widgets import ProgressBar  # a first launch's only
+
+            self._progress = ProgressBar(total=100, show_eta=False, id="progress")
+            row = Horizontal(
+                Label(Text("Building the search index "), id="progress-label"),
+                self._progress,
+                id="progress-row",
+            )
+            self.mount(row, after="#body")
+        return self._progress
 
     @property
     def pending(self) -> bool:
@@ -236,7 +262,7 @@ class MainScreen(PaperScreen):
         self.run_search(keep_id=current.id if current else None)
 
     def progress_changed(self, done: int, total: int) -> None:
-        self.query_one("#progress", ProgressBar).update(total=max(total, 1), progress=done)
+        self._progress_bar().update(total=max(total, 1), progress=done)
         self.update_status()
 
     def index_changed(self) -> None:
@@ -614,8 +640,8 @@ class MainScreen(PaperScreen):
     def update_views(self) -> None:
         """Redraw the sidebar's counts (only while it is shown)."""
         self._views_due = False
-        views = self.views
-        if not views.display:
+        views = self._views
+        if views is None or not views.display:
             return
         state = self.state
         entries = view_entries(
@@ -632,8 +658,8 @@ class MainScreen(PaperScreen):
         self.set_view(message.view)
         self.set_focus(self.paper_list)
 
-    def action_toggle_views(self) -> None:
-        views = self.views
+    async def action_toggle_views(self) -> None:
+        views = await self._mount_views()
         views.display = not views.display
         if views.display:
             self.update_views()
@@ -690,7 +716,7 @@ class MainScreen(PaperScreen):
 
     def _views_soon(self) -> None:
         """`update_views` after the next frame, once."""
-        if not self._views_due and self.views.display:
+        if not self._views_due and self._views_shown():
             self._views_due = True
             self.call_after_refresh(self.update_views)
 
@@ -939,6 +965,18 @@ class MainScreen(PaperScreen):
             self._texts[selector] = text
             widget.update(Text(text), layout=layout)
 
+    def _show_line(
+        self, line_id: str, text: str, *, before: str | None = None, after: str | None = None
+    ) -> None:
+        """Show `text` in the line `line_id`, hidden when empty; the line is mounted (at
+        `before` or `after`) the first time it has something to show."""
+        if not self.query(f"#{line_id}"):
+            if not text:
+                return
+            self.mount(Static(id=line_id), before=before, after=after)
+        self._set_text(f"#{line_id}", text)
+        self.query_one(f"#{line_id}").display = bool(text)
+
     def update_status(self) -> None:
         """The facts first: `K of N papers · U unread` and what narrows the view, which stay
         at every width (abbreviated); then the states no toast repeats (unsaved changes,
@@ -989,12 +1027,14 @@ class MainScreen(PaperScreen):
             count = len(state.warnings)
             parts.append(Part(f"{count} warning{'s' if count != 1 else ''}", keep=2))
         self.status_line.set_parts([*parts, *self.hint_part()])
-        self.set_class(index_state in ("loading", "indexing"), "-indexing")
+        indexing = index_state in ("loading", "indexing")
+        if indexing:
+            self._progress_bar()
+        self.set_class(indexing, "-indexing")
         self._update_note()
         problems = [state.bookmarks_problem, *state.problems.values()]
         shown = "\n".join(f"⚠ {problem}" for problem in problems if problem)
-        self._set_text("#warning-bar", shown)
-        self.query_one("#warning-bar").display = bool(shown)
+        self._show_line("warning-bar", shown, before="#status")
 
     def _update_note(self) -> None:
         """The note under the search box (a correction and the key that undoes it, the
@@ -1015,8 +1055,7 @@ class MainScreen(PaperScreen):
             if not view.notes and state.searchable and parse_query(self.search_input.value).clauses:
                 parts.append(f"searching the {state.searchable:,} papers indexed so far")
         lines = fit_note(parts, max(self.size.width - 2, 10))
-        self._set_text("#search-note", "\n".join(lines))
-        self.query_one("#search-note").display = bool(lines)
+        self._show_line("search-note", "\n".join(lines), after="#search-bar")
 
 
 def _indexing(state: ReaderState) -> str:
