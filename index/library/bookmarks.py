@@ -234,7 +234,20 @@ class BookmarksFormat(FileFormat[Bookmark]):
             entry.update(mark.extra)
             entries.append(entry)
         body = {"version": FORMAT_VERSION, **document.extra, "bookmarks": entries}
-        return _HEADER + tomli_w.dumps(body, multiline_strings=True)
+        # Notes read best as multi-line strings, but tomli_w writes a CR LF inside one as a
+        # bare LF: an id `0\r\n` (or a kept unknown key's value) would come back changed.
+        readable = not _has_carriage_return(body)
+        return _HEADER + tomli_w.dumps(body, multiline_strings=readable)
+
+
+def _has_carriage_return(value: object) -> bool:
+    if isinstance(value, str):
+        return "\r" in value
+    if isinstance(value, dict):
+        return any(_has_carriage_return(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_has_carriage_return(item) for item in value)
+    return False
 
 
 def _parse_entry(entry: dict[str, object], index: int, path: Path, line: int | None) -> Bookmark:

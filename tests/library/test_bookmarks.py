@@ -192,6 +192,22 @@ def test_any_text_survives_a_save_and_load(
         assert mark.note == note.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
+def test_an_id_with_a_carriage_return_comes_back_the_same() -> None:
+    """Hypothesis found it: tomli_w wrote the id `0\r\n` as a multi-line string, which reads
+    back as `0\n`, and the bookmark could no longer be found by its id."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = open_store(Path(folder) / "bookmarks.toml")
+        store.add("0\r\n", "Title")
+        store.set_note("0\r\n", "first line\nsecond line")
+        again = open_store(store.path)
+        assert again.is_bookmarked("0\r\n")
+        assert again.get("0\r\n").note == "first line\nsecond line"
+        store.add("plain", "Title")
+        store.set_note("plain", "a\nb")
+        store.remove("0\r\n")
+        assert '"""' in store.path.read_text()  # multi-line notes again once no CR is left
+
+
 def test_a_tag_is_one_line() -> None:
     """Hypothesis found it: a tag `0\r\n0` came back from the file as `0\n0`."""
     assert normalize_tags(["0\r\n0", " to  read ", "to read", "\n"]) == ("0 0", "to read")
