@@ -67,8 +67,9 @@ if TYPE_CHECKING:
 
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
 SCHEMA_VERSION = 7
-#: Bump when parsing or derivation (names, titles, display text) changes.
-PARSER_VERSION = 4
+#: Bump when parsing or derivation (names, titles, display text) or what a source's record
+#: file holds (its header's merge keys) changes.
+PARSER_VERSION = 5
 #: Sets of sources whose indexes are kept; the least recently used beyond are removed.
 MAX_SETS = 4
 

@@ -233,9 +233,9 @@ def prepare_file(
     return [prepare(paper) for paper in papers], problems
 
 
-#: A record's id, identity digests, abstract digest, whether it is known only by its
-#: abstract, and whether the source gave its title (`Prepared`).
-MergeKey = tuple[str, list[str], str, bool, bool]
+#: A record's id, identity digests, abstract digest, and whether it is known only by its
+#: abstract (`Prepared`).
+MergeKey = tuple[str, list[str], str, bool]
 
 
 @dataclass(slots=True)
@@ -262,7 +262,7 @@ class Prepared:
 
     def key(self) -> MergeKey:
         """What `plan_merge` needs of the record."""
-        return (self.paper.id, self.identities, self.abstract, self.anonymous, self.titled)
+        return (self.paper.id, self.identities, self.abstract, self.anonymous)
 
     def to_tuple(self) -> tuple[Any, ...]:
         return (
@@ -416,7 +416,7 @@ def plan_merge(
     anonymous_by_abstract: dict[str, int] = {}
     ids: set[str] = set()
     renamed: dict[int, str] = {}
-    for index, (paper_id, identities, abstract, anonymous, _titled) in enumerate(keys):
+    for index, (paper_id, identities, abstract, anonymous) in enumerate(keys):
         first = next((by_identity[key] for key in identities if key in by_identity), None)
         if first is None and abstract:
             table = by_abstract if anonymous else anonymous_by_abstract
