@@ -34,7 +34,7 @@ from paperterm.index.search.records import (
 from paperterm.index.search.store import Fingerprint, SourceFile, path_key
 from paperterm.index.search.whoosh_index import add_document
 from paperterm.index.sources.loader import MergeKey, Prepared, Reading, prepare
-from paperterm.index.text.words import WORD
+from paperterm.index.text.words import paper_words
 
 #: A first launch shows the first papers of its first file when this many are prepared
 #: (~60 ms), not when the whole file is (500 papers: ~0.4 s, more on a busy machine).
@@ -138,7 +138,7 @@ def prepare_source(
             writer.add(record.to_tuple())
             source.keys.append(record.key())
             source.titles.append((paper.title, paper.title_derived, record.alternatives))
-            words.update(WORD.findall(f"{paper.name} {paper.title} {paper.text}".lower()))
+            words.update(paper_words(paper))
             add_document(digest, paper)
             source.chars += len(paper.text)
             if keep:

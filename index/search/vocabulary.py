@@ -20,7 +20,7 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract_iter
 
 from paperterm.index.papers import Paper
-from paperterm.index.text.words import WORD
+from paperterm.index.text.words import WORD, paper_words
 
 #: Past every character a word can hold: `prefix + _LAST` sorts after all its completions.
 _LAST = "\U0010ffff"
@@ -55,7 +55,7 @@ class Vocabulary:
     def count_papers(papers: Iterable[Paper]) -> Counter[str]:
         counts: Counter[str] = Counter()
         for paper in papers:
-            counts.update(WORD.findall(f"{paper.name} {paper.title} {paper.text}".lower()))
+            counts.update(paper_words(paper))
         return counts
 
     @classmethod

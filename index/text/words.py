@@ -8,8 +8,12 @@ one small module).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from whoosh.lang.porter import stem as porter_stem
+
+if TYPE_CHECKING:
+    from paperterm.index.papers import Paper
 
 _CJK = (
     "\u3040-\u30ff"  # Hiragana, Katakana
@@ -25,6 +29,11 @@ HAS_CJK = re.compile(f"[{_CJK}]")
 #: split by `cjk_pieces`.
 WORD_PATTERN = r"\w+(?:\.\w+)*"
 WORD = re.compile(WORD_PATTERN)
+
+
+def paper_words(paper: Paper) -> list[str]:
+    """The words the vocabulary counts of a paper: its name's, title's and text's."""
+    return WORD.findall(f"{paper.name} {paper.title} {paper.text}".lower())
 
 
 def cjk_pieces(text: str) -> list[tuple[str, int, int]]:
