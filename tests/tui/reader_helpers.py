@@ -10,6 +10,7 @@ from pathlib import Path
 
 from textual import events
 from textual.app import App
+from textual.command import CommandPalette
 from textual.keys import _character_to_key
 from textual.pilot import Pilot
 from textual.widgets._toast import Toast
@@ -22,6 +23,7 @@ from paperterm.index.session import Session
 from paperterm.index.sources.loader import Corpus
 from paperterm.tui.app import ReaderApp, make_app
 from paperterm.tui.screens.base import PaperScreen
+from paperterm.tui.screens.main import MainScreen
 from paperterm.tui.state import Timing
 from paperterm.tui.widgets.key_footer import KeyFooter
 
@@ -129,6 +131,20 @@ async def resize(pilot: Pilot, width: int, height: int) -> None:
         pilot, lambda: app.screen.size == (width, height), f"the screen at {width}x{height}"
     )
     await settle(pilot)
+
+
+async def run_from_palette(pilot: Pilot, command: str) -> None:
+    """Open the command palette (ctrl+p), type `command`, run the entry it finds first, and
+    check that the palette closed onto the main screen."""
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    assert isinstance(app.screen, CommandPalette)
+    await type_text(pilot, command)
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+    assert isinstance(app.screen, MainScreen)
 
 
 async def toasts_shown(pilot: Pilot) -> None:

@@ -4,14 +4,12 @@ window size make them (Pilot)."""
 from __future__ import annotations
 
 import pytest
-from reader_helpers import resize, screen_text, settle, toasts_shown, type_text
-from textual.command import CommandPalette
+from reader_helpers import resize, run_from_palette, screen_text, settle, toasts_shown, type_text
 from textual.widgets._toast import Toast
 
 from paperterm.index.config import Config
 from paperterm.tui import keys
 from paperterm.tui.screens.dialogs import HelpScreen
-from paperterm.tui.screens.main import MainScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.widgets.key_footer import KeyFooter
 
@@ -165,14 +163,7 @@ async def test_palette_entries_show_their_keys_and_run(reader):
         titles = [command.title for command in app.get_system_commands(app.screen)]
         assert "Bookmark or unbookmark the paper · b" in titles
         assert "Show only bookmarks (toggle) · ^b" in titles
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        assert isinstance(app.screen, CommandPalette)
-        await type_text(pilot, "Show only bookmarks")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        assert isinstance(app.screen, MainScreen)
+        await run_from_palette(pilot, "Show only bookmarks")
         assert app.main.filters.bookmarks_only
 
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from reader_helpers import screen_text, settle, type_text
-from textual.command import CommandPalette
+from reader_helpers import run_from_palette, screen_text, settle
 from textual.widgets import OptionList
 
 from paperterm.index.config import Config
@@ -196,14 +195,7 @@ async def test_command_palette_opens_and_runs_our_commands(reader):
         assert "Show only bookmarks (toggle) · B" in titles
         assert "Collection: ICML 2024 Papers" in titles
         assert "Export bookmarks as BibTeX" in titles
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        assert isinstance(app.screen, CommandPalette)
-        await type_text(pilot, "Collection: ICML 2024 Papers")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        assert isinstance(app.screen, MainScreen)
+        await run_from_palette(pilot, "Collection: ICML 2024 Papers")
         assert app.main.filters.view == ViewKey("collection", "ICML 2024 Papers")
         assert "19 of 38 papers" in screen_text(app)
         await pilot.press("x")
