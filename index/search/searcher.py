@@ -104,7 +104,7 @@ class Searcher:
         table, and the id -> paper table hits are made with (~11 ms at 50,000 papers)."""
         self.engine.warm()
         if isinstance(self.papers, PaperList):
-            self.papers.index_of("")
+            self.papers.warm()
 
     def warm_typing(self, letter: str) -> None:
         """Search `letter` as the first key of a word, so that its most frequent completions'
