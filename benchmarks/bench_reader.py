@@ -1,12 +1,14 @@
 """The reader (TUI) at 2,600 and 50,000 abstracts: warm start to the first frame with the
 list, keystroke to results, a first launch (rows on screen, search while it builds), and
-moving through the list.
+moving through the list. `--engine tantivy --format jsonl --sizes 500000`: the large corpus.
 
 startup    The reader runs as a fresh process in an 80x24 pseudo-terminal with its index
            already built; the clock stops when the list is on screen (the status line's
            "50000 papers", drawn in the same frame as the rows), and again when search is on
            ("index ready"). The same for a bare Textual hello-world app, in the same run.
-           Median of N runs. Target (issue 14): the list within 1.3x hello world.
+           Median of N runs. Target (issue 14): the list within 1.3x hello world. Also, in
+           other runs, the CPU time each process has used when its first frame is drawn
+           (an in-app clock): steadier than wall time on a busy machine.
 keystroke  The reader in an 80x24 pseudo-terminal; queries typed one key at a time at a fast
            typist's pace (a key every 150 ms); time from writing the key to the terminal
            until the status line with that key's result count arrives (keys that do not
@@ -36,7 +38,12 @@ like       "Like my bookmarks" as functions, CPU time, in fresh processes: the t
 Pilot is not used for timing: its waits for the CPU to go idle add tens of milliseconds.
 
     python benchmarks/bench_reader.py [--quick] [--sizes N ...] [--keep DIR]
+        [--engine whoosh|tantivy] [--format text|jsonl]
         [startup|keystroke|first|list|reading|like ...]
+
+With `--keep DIR` the corpus of N abstracts is DIR/N/corpus (written in `--format` if absent,
+else used as it is: it may be a symbolic link to a corpus made by benchmarks/corpus.py) and
+its indexes DIR/N/data (one per engine).
 """
 
 from __future__ import annotations
@@ -73,6 +80,41 @@ class Hello(App):
         yield Static("hello world")
 
 Hello().run()
+"""
+#: The same two, writing the CPU time the process has used when its first frame is drawn
+#: (the reader's is the moment its garbage collector is turned back on: tui/collector.py).
+HELLO_CPU = """
+import sys, time
+from textual.app import App
+from textual.widgets import Static
+
+class Hello(App):
+    def compose(self):
+        yield Static("hello world")
+
+    def on_mount(self):
+        self.call_after_refresh(self.first_frame)
+
+    def first_frame(self):
+        with open(sys.argv[1], "w") as out:
+            out.write(str(time.process_time()))
+
+Hello().run()
+"""
+READER_CPU = """
+import sys, time
+from paperterm.tui.cli import main as cli
+from paperterm.tui import collector
+
+resume = collector.resume
+
+def first_frame():
+    with open(sys.argv[1], "w") as out:
+        out.write(str(time.process_time()))
+    resume()
+
+collector.resume = first_frame
+sys.exit(cli.main(sys.argv[2:]))
 """
 ECHO = """
 from textual.app import App
@@ -270,10 +312,16 @@ def terminal_env() -> dict[str, str]:
     return env
 
 
+#: The search engine the reader is run with (`--engine`; None: its default, Whoosh).
+ENGINE: list[str | None] = [None]
+
+
 def reader_command(data: Path, sources: list[Path]) -> list[str]:
     command = [sys.executable, "-m", "paperterm.tui.cli.main", "--data-dir", str(data)]
     for source in sources:
         command += ["--source", str(source)]
+    if ENGINE[0] is not None:
+        command += ["--engine", ENGINE[0]]
     return command
 
 
@@ -287,6 +335,30 @@ def time_to_marker(command: list[str], marker: bytes, quit_key: bytes) -> float:
         return float("nan") if seen is None else seen - app.started
     finally:
         app.close(quit_key)
+
+
+def cpu_to_first_frame(command: list[str], marker: bytes, quit_key: bytes) -> float:
+    """Run `command` (a *_CPU program: its first argument is where it writes its clock)
+    until `marker` shows; the CPU seconds it had used at its first frame."""
+    with tempfile.TemporaryDirectory() as tmp:
+        clock = Path(tmp) / "cpu.txt"
+        app = PtyApp([*command[:3], str(clock), *command[3:]], terminal_env())
+        try:
+            app.wait_for(marker)
+            deadline = time.perf_counter() + 10
+            while time.perf_counter() < deadline and not _read(clock):
+                time.sleep(0.01)  # the clock is written just after the frame
+        finally:
+            app.close(quit_key)
+        text = _read(clock)
+        return float(text) if text else float("nan")
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except FileNotFoundError:
+        return ""
 
 
 def bench_startup(data: Path, sources: list[Path], papers: int, runs: int) -> list:
@@ -307,6 +379,18 @@ def bench_startup(data: Path, sources: list[Path], papers: int, runs: int) -> li
         rows.append([label, papers, round(stats["p50"]), round(stats["max"]), runs])
     ratio = medians[1] / medians[0]
     rows.append([f"the list / hello world: {ratio:.2f}x (target <= 1.3x)", papers, "", "", ""])
+    cpu = []
+    hello_cpu = [sys.executable, "-c", HELLO_CPU]
+    reader_cpu = [sys.executable, "-c", READER_CPU, *reader[3:]]
+    for label, command, marker, quit_key in (
+        ("CPU at first frame: hello world", hello_cpu, b"hello world", b"\x11"),
+        ("CPU at first frame: paperterm", reader_cpu, count, b"q"),
+    ):
+        times = [cpu_to_first_frame(command, marker, quit_key) for _ in range(runs)]
+        cpu.append(statistics.median(times))
+        stats = summary_ms(times)
+        rows.append([label, papers, round(stats["p50"]), round(stats["max"]), runs])
+    rows.append([f"CPU, paperterm / hello world: {cpu[1] / cpu[0]:.2f}x", papers, "", "", ""])
     return rows
 
 
@@ -445,15 +529,21 @@ def _ms(stats: dict[str, float]) -> list[float]:
 # --- a very long list -------------------------------------------------------------------------
 
 
-def indexed_corpus(folder: Path, n: int) -> tuple[Path, Path, OpenIndex]:
+def indexed_corpus(
+    folder: Path, n: int, fmt: str = "text", engine: str | None = None
+) -> tuple[Path, Path, OpenIndex]:
     """A synthetic corpus of `n` abstracts in `folder`, indexed: (source, data dir, index).
-    A corpus already there (`--keep DIR`) is used as it is, its index too if current."""
+    A corpus already there (`--keep DIR`) is used as it is, its index too if current.
+    `fmt`: the corpus's files (benchmarks/corpus.py); `engine`: the index's."""
     source = folder / "corpus"
     if not source.exists():
-        corpus.write_text(source, corpus.make_abstracts(n))
+        per_file = corpus.ARXIV_PER_MONTH if fmt == "jsonl" else corpus.PER_FILE
+        abstracts = corpus.make_abstracts(n, per_file=per_file)
+        corpus.WRITERS[fmt](source, abstracts, per_file)
     data = folder / "data"
+    config = Config() if engine is None else Config(engine=engine)
     started = time.perf_counter()
-    opened, _ = Session.create(data, [source], Config()).open()
+    opened, _ = Session.create(data, [source], config).open()
     print(f"({n} papers indexed in {time.perf_counter() - started:.0f} s)")
     return source, data, opened
 
@@ -503,7 +593,7 @@ def bench_reading(n: int, keep: Path | None = None) -> None:
         else:
             folder = keep / str(n)
             folder.mkdir(parents=True, exist_ok=True)
-        source, data, opened = indexed_corpus(folder, n)
+        source, data, opened = indexed_corpus(folder, n, engine=ENGINE[0])
         ids = list(paper_ids(opened.papers))
         for name in ("reading.toml", "bookmarks.toml", "place.toml"):
             (data / name).unlink(missing_ok=True)  # every run starts unread
@@ -614,17 +704,22 @@ def main() -> None:
     parser.add_argument(
         "--keep", type=Path, metavar="DIR", help="keep the corpora and indexes here (reused)"
     )
+    parser.add_argument("--engine", choices=("whoosh", "tantivy"), help="the reader's engine")
+    parser.add_argument(
+        "--format", choices=("text", "jsonl"), default="text", help="a corpus written anew"
+    )
     args = parser.parse_args()
+    ENGINE[0] = args.engine
     sizes = args.sizes or ([2600] if args.quick else [2600, 50_000])
     runs = 5 if args.quick else 11
-    print(f"{machine()}\n")
+    print(f"{machine()}; engine {args.engine or 'whoosh (default)'}\n")
     startup, keystroke, first = [], [], []
     floor = bench_echo() if "keystroke" in args.parts else None
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             where = (args.keep or Path(tmp)) / str(n)
             where.mkdir(parents=True, exist_ok=True)
-            folder, data, opened = indexed_corpus(where, n)
+            folder, data, opened = indexed_corpus(where, n, args.format, args.engine)
             if "startup" in args.parts:
                 startup += bench_startup(data, [folder], n, runs)
             if "keystroke" in args.parts and floor is not None:
