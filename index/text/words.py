@@ -2,18 +2,40 @@
 
 Shared by the Whoosh analyzers and by the code that finds a query's words in a text, which
 must agree with the index about what a word is. Imports nothing heavy (the Porter stemmer is
-one small module).
+one small module, imported on the first stem not cached).
+
+The CJK patterns are compiled on first use: their wide character ranges take ~3 ms to
+compile, a noticeable part of the reader's start (issue 14), which needs no word of text
+before its first frame.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
-
-from whoosh.lang.porter import stem as porter_stem
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from paperterm.index.papers import Paper
+
+
+class LazyPattern:
+    """A regular expression compiled on first use. Its methods are those of the compiled
+    pattern: the first call of one (`HAS_CJK.search`) compiles the pattern and keeps the
+    compiled pattern's method on the object, so later calls go straight to it."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._compiled: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:  # only for names not set yet: `search`, ...
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern)
+        method = getattr(self._compiled, name)
+        setattr(self, name, method)
+        return method
+
 
 _CJK = (
     "\u3040-\u30ff"  # Hiragana, Katakana
@@ -23,8 +45,8 @@ _CJK = (
     "\uf900-\ufaff"  # CJK Compatibility Ideographs
 )
 STEM_CACHE: dict[str, str] = {}
-_CJK_RUN = re.compile(f"[{_CJK}]+")
-HAS_CJK = re.compile(f"[{_CJK}]")
+_CJK_RUN = LazyPattern(f"[{_CJK}]+")
+HAS_CJK = LazyPattern(f"[{_CJK}]")
 #: Word characters; a CJK run and an adjoining Latin word come out as one token and are
 #: split by `cjk_pieces`.
 WORD_PATTERN = r"\w+(?:\.\w+)*"
@@ -60,5 +82,7 @@ def stem(word: str) -> str:
     """The Porter stem of a lower-case word, as the index stores it (cached)."""
     found = STEM_CACHE.get(word)
     if found is None:
+        from whoosh.lang.porter import stem as porter_stem
+
         found = STEM_CACHE[word] = porter_stem(word)
     return found

@@ -306,3 +306,12 @@ def test_search_corrects_typos_and_exact_searches_as_typed(run):
     assert json.loads(out)["corrected"] == "" and json.loads(out)["corrections"] == []
     _, out, _ = run("search", "trasnformer models")
     assert "showing results for “transformer models” · search “trasnformer” instead: --exact" in out
+
+
+def test_the_export_formats_the_parser_offers_are_the_exporters():
+    """`--format`'s names are written out in tui/cli/exports.py so that building the parser
+    does not import the exporters; they must stay those of `EXPORTERS`."""
+    from paperterm.index.library.export import EXPORTERS
+    from paperterm.tui.cli.exports import FORMATS
+
+    assert tuple(sorted(EXPORTERS)) == FORMATS

@@ -12,7 +12,11 @@ import sys
 
 from reader_helpers import settle
 
+from paperterm.index.search.store import OpenIndex
+from paperterm.index.session import Session
 from paperterm.tui import collector
+from paperterm.tui.app import ReaderApp
+from paperterm.tui.screens.main import MainScreen
 
 #: Modules the first frame does without (each costs the start several milliseconds).
 LATER = (
@@ -29,6 +33,12 @@ LATER = (
     "textual.widgets._progress_bar",  # a first launch's progress row
     "paperterm.tui.cli.doctor",
     "paperterm.tui.cli.key_table",
+    "whoosh",  # none of it: the Porter stemmer too is imported on the first stem
+    "tantivy",
+    "paperterm.index.search.vocabulary",
+    "paperterm.index.search.correction",
+    "paperterm.index.library.export",  # the parser's --format names are written out
+    "paperterm.index.text.field_text",  # ... and the exporters' HTML clean-up with them
 )
 
 START = """
@@ -39,7 +49,9 @@ from paperterm.tui.cli import main
 from paperterm.tui.lifecycle import run_reader
 check_reader_config(Config())
 main.build_parser([])
-print(json.dumps(sorted(sys.modules)))
+from paperterm.index.text import words
+compiled = [words.HAS_CJK._compiled is not None, words._CJK_RUN._compiled is not None]
+print(json.dumps({"modules": sorted(sys.modules), "compiled": compiled}))
 """
 
 
@@ -47,9 +59,42 @@ def test_the_reader_starts_without_what_the_first_frame_does_not_need():
     done = subprocess.run(
         [sys.executable, "-c", START], capture_output=True, text=True, check=True, timeout=60
     )
-    imported = set(json.loads(done.stdout))
+    started = json.loads(done.stdout)
+    imported = set(started["modules"])
     assert "textual.app" in imported and "paperterm.tui.screens.main" in imported
     assert [name for name in LATER if name in imported] == []
+    # The CJK patterns (~3 ms to compile) wait for the first text that needs them.
+    assert started["compiled"] == [False, False]
+
+
+async def test_the_index_is_opened_after_the_first_frame(reader, monkeypatch):
+    """The first frame shows the rows read from the built index's row store; the engine
+    (Whoosh, or tantivy: ~170 ms to open at 500,000 papers) is opened by a worker after
+    it."""
+    events: list[str] = []
+    first_frame = ReaderApp.on_main_screen_ready
+
+    def on_first_frame(app: ReaderApp, message: MainScreen.Ready) -> None:
+        events.append("first frame")
+        first_frame(app, message)
+
+    monkeypatch.setattr(ReaderApp, "on_main_screen_ready", on_first_frame)
+    built = reader()
+    async with built.run_test(size=(80, 24)) as pilot:  # the seeds, indexed
+        await settle(pilot)
+    open_existing = Session.open_existing
+
+    def opened(session: Session, *args: object, **kwargs: object) -> OpenIndex | None:
+        events.append("index opened")
+        return open_existing(session, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "open_existing", opened)
+    events.clear()
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.state.searcher is not None
+    assert events == ["first frame", "index opened"]
 
 
 async def test_the_first_frame_turns_the_collector_back_on_with_the_start_frozen(reader):

@@ -6,8 +6,6 @@ import argparse
 from functools import partial
 
 from paperterm.index.library.bookmarks import BookmarkStore
-from paperterm.index.library.export import EXPORTERS, export_json
-from paperterm.index.library.export_items import bookmark_items
 from paperterm.tui.cli.context import Context, loaded, save_change
 from paperterm.tui.cli.exports import add_export_options, emit_export
 
@@ -71,6 +69,9 @@ def cmd_list(ctx: Context) -> int:
     store = _store(ctx)
     papers = {paper.id: paper for paper in ctx.open().papers}
     if ctx.args.json:
+        from paperterm.index.library.export import export_json  # see tui/cli/exports.py
+        from paperterm.index.library.export_items import bookmark_items
+
         ctx.out.write(_json_lines(ctx, export_json(bookmark_items(store.bookmarks, papers))))
         return 0
     for mark in store.bookmarks:
@@ -138,6 +139,9 @@ def cmd_note(ctx: Context) -> int:
 
 
 def cmd_export(ctx: Context) -> int:
+    from paperterm.index.library.export import EXPORTERS  # see tui/cli/exports.py
+    from paperterm.index.library.export_items import bookmark_items
+
     store = _store(ctx)
     papers = {paper.id: paper for paper in ctx.open().papers}
     items = bookmark_items(store.bookmarks, papers, ctx.args.tag)

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 
 from paperterm.index.library.affinity import TermVectors
 from paperterm.index.library.bookmarks import Bookmark
-from paperterm.index.library.export import EXPORTERS
-from paperterm.index.library.export_items import paper_items
 from paperterm.index.library.filters import (
     ALL,
     Filters,
@@ -173,6 +171,9 @@ def select(ctx: Context) -> Selection:
 def cmd_export(ctx: Context) -> int:
     """The view's papers in the chosen format, in the view's order; Markdown's heading names
     the view (and `unread` / `read` when only those are in it)."""
+    from paperterm.index.library.export import EXPORTERS  # see tui/cli/exports.py
+    from paperterm.index.library.export_items import paper_items
+
     selection = select(ctx)
     args = ctx.args
     title = list_title(selection.view, unread=args.unread, read=args.read)
