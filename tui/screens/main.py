@@ -121,6 +121,10 @@ ZOOMS = ("both", "list", "detail")
 
 class MainScreen(PaperScreen):
     BINDINGS = keys.scope_bindings("main")
+    #: The list has the focus from the start. Textual's default gave it to the first widget
+    #: (the search box), and then the list took it: the box was styled twice more for
+    #: nothing before the first frame.
+    AUTO_FOCUS = "#list"
     #: The key table's scopes of this screen, shown first in the help.
     KEY_SCOPES = ("main", "list")
 
@@ -180,7 +184,6 @@ class MainScreen(PaperScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one(PaperList).focus()
         if self.state.papers:  # read before the app started: in the first frame
             self.papers_changed()
         self.update_status()

@@ -202,11 +202,13 @@ class PaperDetail(ScrollingText):
         self.matcher: Matcher | None = None
         self._related: list[Hit] = []
         self._heading = ""
+        #: The list of related papers, mounted when it first has papers to show (the first
+        #: frame does without it: an option list is several styled nodes).
+        self._related_list: RelatedList | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Nothing selected."), id="detail-body")
         yield Label(Text("Related"), id="related-title")
-        yield RelatedList(id="related", markup=False, compact=True)
 
     def show(
         self,
@@ -241,20 +243,28 @@ class PaperDetail(ScrollingText):
         self._show_related(note)
 
     def _show_related(self, note: str) -> None:
-        options = self.query_one("#related", OptionList)
         title = self.query_one("#related-title", Label)
+        options = self._related_list
         shown = [hit.paper.id for hit in self._related]
-        if shown != [option.id for option in options.options]:
-            options.clear_options()
-            options.add_options(
-                Option(related_label(hit), id=hit.paper.id) for hit in self._related
-            )
+        if options is None:
+            if shown:
+                # Options added, not given: given, the first would be highlighted.
+                options = self._related_list = RelatedList(id="related", markup=False, compact=True)
+                options.add_options(self._related_options())
+                self.mount(options)  # under the title, as the last child
+        else:
+            if shown != [option.id for option in options.options]:
+                options.clear_options()
+                options.add_options(self._related_options())
+            options.display = bool(shown)
         heading = "Related (Enter opens)" if self._related else note
         if heading != self._heading:
             self._heading = heading
             title.update(Text(heading))
-        options.display = bool(self._related)
         title.display = bool(heading)
+
+    def _related_options(self) -> list[Option]:
+        return [Option(related_label(hit), id=hit.paper.id) for hit in self._related]
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
