@@ -166,7 +166,9 @@ class MainScreen(PaperScreen):
             yield Input(
                 placeholder='words, "a phrase", title:…, author:…, tag:…, -word',
                 id="search-input",
-                compact=True,
+                # Not `compact=True`: app.tcss gives the box the same look (one line, no
+                # border), and the flag, set as the box is made, had Textual style it
+                # once more before it was mounted (~1.5 ms of the start).
                 # Selecting on focus would let the next key replace letters that arrived
                 # with the `/` (see take_stray_key); Ctrl+U clears the box instead.
                 select_on_focus=False,
