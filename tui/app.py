@@ -60,7 +60,6 @@ from paperterm.tui import collector, keys
 from paperterm.tui.clipboard import Clipboard, CopyReport, copy_message
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.main import MainScreen
-from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.state import ReaderState, Timing
 from paperterm.tui.terminal import repaint_on_resume
 from paperterm.tui.view import Row, can_open_browser, link_or_citation
@@ -688,6 +687,8 @@ class ReaderApp(App[int]):
     def action_jump_back(self) -> None:
         """`ctrl+o`: back to where the reader was before a search, a view or a followed
         related paper (a related paper read full screen goes back to the one before)."""
+        from paperterm.tui.screens.read import ReadScreen
+
         screen = self.screen
         if isinstance(screen, ReadScreen) and screen.followed:
             screen.dismiss()

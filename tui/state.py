@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from paperterm.index.config import Config
-from paperterm.index.library.affinity import Ranking, TermVectors
 from paperterm.index.library.bookmarks import (
     Bookmark,
     BookmarksError,
@@ -44,6 +43,7 @@ from paperterm.index.search.store import OpenIndex
 from paperterm.index.text.display import safe_text
 
 if TYPE_CHECKING:
+    from paperterm.index.library.affinity import Ranking, TermVectors
     from paperterm.index.search.searcher import Searcher
 
 #: loading: reading the papers; opening: papers shown, index opening; indexing: first
@@ -275,6 +275,8 @@ class ReaderState:
     def term_vectors(self) -> TermVectors:
         """The papers' term vectors for "like my bookmarks", built on first use (0.2 s at
         2,600 papers: call it from a worker)."""
+        from paperterm.index.library.affinity import TermVectors  # "like" only
+
         papers = self.papers
         with self._vectors_lock:
             if self._vectors is None or self._vectors_of is not papers:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from paperterm.index.problems import Problem
@@ -32,10 +31,14 @@ class SourceSpec:
 
 
 def bundled_seeds() -> list[SourceSpec]:
-    """The ICML 2024 lists shipped inside the package."""
-    folder = resources.files("paperterm.seeds")
+    """The ICML 2024 lists shipped inside the package: files in its `seeds` folder (found
+    from the package's own path: importlib.resources took ~1.5 ms to import, at every
+    start of the reader)."""
+    import paperterm.seeds
+
+    folder = Path(paperterm.seeds.__file__).parent
     return [
-        SourceSpec(Path(str(entry)))
+        SourceSpec(entry)
         for entry in sorted(folder.iterdir(), key=lambda e: e.name)
         if entry.name.endswith(".txt")
     ]

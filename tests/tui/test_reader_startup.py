@@ -39,6 +39,10 @@ LATER = (
     "paperterm.index.search.correction",
     "paperterm.index.library.export",  # the parser's --format names are written out
     "paperterm.index.text.field_text",  # ... and the exporters' HTML clean-up with them
+    "paperterm.tui.screens.read",  # reading a paper full screen
+    "paperterm.tui.widgets.views",  # the views sidebar (mounted when first shown)
+    "paperterm.index.library.affinity",  # "like my bookmarks"
+    "importlib.resources",  # the bundled seeds are found from the package's path
 )
 
 START = """

@@ -9,7 +9,6 @@ import argparse
 from collections.abc import Container
 from dataclasses import dataclass
 
-from paperterm.index.library.affinity import TermVectors
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.filters import (
     ALL,
@@ -156,6 +155,8 @@ def select(ctx: Context) -> Selection:
         chosen = [paper for paper in chosen if reading.is_read(paper.id)]
     scores = None
     if sort == "like":
+        from paperterm.index.library.affinity import TermVectors  # the reader starts without
+
         scores = TermVectors(papers).rank(like_seeds(marks, view)).scores
     chosen = SortKeys(papers).order(
         chosen,

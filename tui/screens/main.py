@@ -29,7 +29,6 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Label, Static
 
-from paperterm.index.library.affinity import Ranking
 from paperterm.index.library.filters import ALL, Filters, ViewKey, allowed_ids, like_seeds
 from paperterm.index.library.op_store import LibraryError
 from paperterm.index.library.place import Place
@@ -39,7 +38,6 @@ from paperterm.index.search.query import ParsedQuery, parse_query, pin_words
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
-from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.state import JUMP_DEPTH, ReaderState
 from paperterm.tui.status import STATE, Part, count_part, filter_part
 from paperterm.tui.view import (
@@ -55,12 +53,15 @@ from paperterm.tui.view import (
 )
 from paperterm.tui.widgets.detail import PaperDetail
 from paperterm.tui.widgets.paper_list import PaperList
-from paperterm.tui.widgets.views import ViewsPane
 
+# The full-screen reading, the views sidebar and "like my bookmarks" are imported where they
+# are first used: the first frame does without them (tests/tui/test_reader_startup.py).
 if TYPE_CHECKING:
     from textual.widgets import ProgressBar
 
+    from paperterm.index.library.affinity import Ranking
     from paperterm.index.search.searcher import Searcher
+    from paperterm.tui.widgets.views import ViewsPane
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +238,8 @@ class MainScreen(PaperScreen):
     async def _mount_views(self) -> ViewsPane:
         """The sidebar, mounted the first time it is asked for (hidden, as #views is)."""
         if self._views is None:
+            from paperterm.tui.widgets.views import ViewsPane
+
             self._views = ViewsPane(id="views")
             await self.query_one("#body").mount(self._views, before="#panes")
         return self._views
@@ -777,6 +780,8 @@ class MainScreen(PaperScreen):
         self.read_full_screen(Row(message.paper.id, message.paper))
 
     def read_full_screen(self, row: Row) -> None:
+        from paperterm.tui.screens.read import ReadScreen
+
         self.app.push_screen(ReadScreen(self.state, row, self.view.matcher, self.neighbour))
 
     # --- moving through the view ---------------------------------------------------------
