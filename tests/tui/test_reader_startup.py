@@ -43,6 +43,7 @@ LATER = (
     "paperterm.tui.widgets.views",  # the views sidebar (mounted when first shown)
     "paperterm.index.library.affinity",  # "like my bookmarks"
     "importlib.resources",  # the bundled seeds are found from the package's path
+    "tomllib",  # no TOML file is read before the first frame (without a config file)
 )
 
 START = """
