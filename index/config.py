@@ -6,7 +6,6 @@ mean"), so a typo never silently does nothing.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -322,6 +321,8 @@ def _type_name(value: object) -> str:
 
 
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    import difflib  # only for a mistake: scripted commands start without it
+
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -57,7 +57,6 @@ from paperterm.index.session import Session
 from paperterm.index.text.display import one_line, safe_text
 from paperterm.index.user_files import user_mode, write_user_file
 from paperterm.tui import collector, keys
-from paperterm.tui.clipboard import Clipboard, CopyReport, copy_message
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.main import MainScreen
 from paperterm.tui.state import ReaderState, Timing
@@ -69,6 +68,7 @@ from paperterm.tui.view import Row, can_open_browser, link_or_citation
 # (tests/tui/test_reader_startup.py checks that the first frame does without them).
 if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
+    from paperterm.tui.clipboard import Clipboard
 
 UrlOpener = Callable[[str], object]
 #: While a first build reads sources, the list takes in what was read at most this often
@@ -200,7 +200,7 @@ class ReaderApp(App[int]):
         self.session = session
         self.url_opener = url_opener
         self.environ = environ
-        self.copier = copier or Clipboard(environ)
+        self._copier = copier
         if config.theme:
             self.theme = config.theme
         self.set_keymap(keymap)
@@ -723,9 +723,21 @@ class ReaderApp(App[int]):
         lines = entry.rstrip("\n").split("\n")
         self.copy_text("BibTeX entry", entry, f"{lines[0]} … ({len(lines)} lines)")
 
+    @property
+    def copier(self) -> Clipboard:
+        """The routes to the clipboard, found on the first copy (not before the first
+        frame: the module is ~1 ms of the start)."""
+        if self._copier is None:
+            from paperterm.tui.clipboard import Clipboard
+
+            self._copier = Clipboard(self.environ)
+        return self._copier
+
     def copy_text(self, what: str, text: str, preview: str) -> None:
         """Copy by OSC 52 at once, and by tmux or the desktop's tool (a worker: they are
         processes), then say where it went."""
+        from paperterm.tui.clipboard import CopyReport, copy_message
+
         self.copy_to_clipboard(text)
         if self.copier.routes():
             self._copy_by_routes(what, text, preview)
@@ -734,6 +746,8 @@ class ReaderApp(App[int]):
 
     @work(thread=True, exit_on_error=False, group="clipboard")
     def _copy_by_routes(self, what: str, text: str, preview: str) -> None:
+        from paperterm.tui.clipboard import copy_message
+
         report = self.copier.copy(text)
         message = copy_message(what, preview, report, self.copier.in_tmux)
         severity: SeverityLevel = "warning" if report.failed else "information"

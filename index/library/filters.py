@@ -6,7 +6,6 @@ the same functions, so a view means the same in either.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Collection, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -206,6 +205,8 @@ def resolve_view(
                 if option == name or (fold and option.casefold() == name.casefold()):
                     return ViewKey(kind, option)
     options = [str(ViewKey(kind, option)) for kind in kinds for option in choices[kind]]
+    import difflib  # only for a mistake: scripted commands start without it
+
     close = difflib.get_close_matches(name, [o.partition(":")[2] for o in options], n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     listed = ", ".join(options[:12]) + (", ..." if len(options) > 12 else "")

@@ -44,6 +44,7 @@ LATER = (
     "paperterm.index.library.affinity",  # "like my bookmarks"
     "importlib.resources",  # the bundled seeds are found from the package's path
     "tomllib",  # no TOML file is read before the first frame (without a config file)
+    "paperterm.tui.clipboard",  # the routes to the clipboard, found on the first copy
 )
 
 START = """
