@@ -83,8 +83,8 @@ Hello().run()
 """
 #: The same two, writing the CPU time the process has used when its first frame has been
 #: written to the terminal (the end of the first compositor refresh: the reader's shows its
-#: rows and count, the "the list" marker above). The reader's clock is set where its start
-#: imports Textual (after pausing the garbage collector, tui/collector.py), not before.
+#: rows and count, the "the list" marker above). The reader's clock is set once its start
+#: has paused the garbage collector (tui/cli/__init__.py), as Textual's import is then.
 FIRST_FRAME_CLOCK = """
 import sys, time
 
@@ -106,16 +106,17 @@ READER_CPU = (
     FIRST_FRAME_CLOCK
     + """
 from paperterm.tui import collector
-from paperterm.tui.cli import main as cli
+from paperterm.tui.cli import run
 
 pause = collector.pause
 
 def paused():
     pause()
+    collector.pause = pause
     clock_first_frame()
 
 collector.pause = paused
-sys.exit(cli.main(sys.argv[2:]))
+sys.exit(run())
 """
 )
 ECHO = """
@@ -319,7 +320,7 @@ ENGINE: list[str | None] = [None]
 
 
 def reader_command(data: Path, sources: list[Path]) -> list[str]:
-    command = [sys.executable, "-m", "paperterm.tui.cli.main", "--data-dir", str(data)]
+    command = [sys.executable, "-m", "paperterm.tui.cli", "--data-dir", str(data)]
     for source in sources:
         command += ["--source", str(source)]
     if ENGINE[0] is not None:

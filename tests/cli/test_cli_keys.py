@@ -3,11 +3,12 @@ about where paperterm looks."""
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
 
-from paperterm.tui import keys
+from paperterm.tui import collector, keys
 
 
 def write_config(tmp_path, body: str):
@@ -92,3 +93,18 @@ def test_help_works_with_a_broken_config(tmp_path, monkeypatch, capsys):
     assert done.value.code == 0
     out = capsys.readouterr().out
     assert f"{config} (--config; {config}:2: ui.thme: unknown key" in out
+
+
+def test_a_sub_command_turns_the_collector_back_on(run):
+    """`paperterm` (`tui.cli.run`) pauses the garbage collector for the import of its
+    modules; a sub-command turns it back on as it starts (only the reader keeps it off,
+    until its first frame)."""
+    collector.pause()
+    try:
+        assert not gc.isenabled()
+        code, _, _ = run("keys")
+        assert code == 0 and gc.isenabled()
+    finally:
+        collector.resume()
+        gc.enable()
+        gc.unfreeze()

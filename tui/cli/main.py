@@ -437,6 +437,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         given = sys.argv[1:] if argv is None else argv
         args = build_parser(given).parse_args(given)
+        if getattr(args, "run", None) is not None or getattr(args, "doctor", False):
+            collector.resume()  # paused by `run` for the imports: a sub-command runs as usual
         for name in _TEXT_ARGUMENTS:
             value = getattr(args, name, None)
             if isinstance(value, str):
