@@ -116,6 +116,7 @@ def paused():
     clock_first_frame()
 
 collector.pause = paused
+sys.argv[1:] = sys.argv[2:]  # the clock's file is not an argument of paperterm's
 sys.exit(run())
 """
 )
