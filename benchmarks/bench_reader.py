@@ -88,6 +88,8 @@ Hello().run()
 FIRST_FRAME_CLOCK = """
 import sys, time
 
+CLOCK = sys.argv[1]
+
 def clock_first_frame():
     from textual.screen import Screen
 
@@ -96,7 +98,7 @@ def clock_first_frame():
     def clocked(self):
         refresh(self)
         Screen._compositor_refresh = refresh
-        with open(sys.argv[1], "w") as out:
+        with open(CLOCK, "w") as out:
             out.write(str(time.process_time()))
 
     Screen._compositor_refresh = clocked
