@@ -35,6 +35,11 @@ SEARCH_SYNTAX = (
 )
 
 
+#: The dialogs' rules, read when the first dialog opens (not in app.tcss: the first frame
+#: does without them).
+DIALOG_CSS = "dialogs.tcss"
+
+
 class ScopeKeys:
     """One scope's keys for the help: key, binding id and description in columns; where the
     width would leave the description fewer than `DESCRIPTION_MIN` cells, the description
@@ -68,6 +73,8 @@ class HelpScreen(ModalScreen[None]):
     """Every key, generated from the key table with the user's remaps applied: per context,
     the key, the binding id (the name `[keys]` in the config uses) and what it does; the
     screen it was opened over first (`first`: its scopes)."""
+
+    CSS_PATH = DIALOG_CSS
 
     BINDINGS = keys.bindings("close_dialog", "close_help", "help")
 
@@ -128,6 +135,8 @@ class LineScreen(ModalScreen[Result | None]):
     names its heading and its parts (`NAME`: `NAME-box`, `NAME-input`) and turns the line into
     its result."""
 
+    CSS_PATH = DIALOG_CSS
+
     BINDINGS = keys.bindings("close_dialog", "save_dialog")
     HEADING = ""
     NAME = "line"
@@ -174,6 +183,8 @@ class TagsScreen(LineScreen[list[str]]):
 class NoteScreen(ModalScreen[str | None]):
     """Edit a bookmark's note (several lines); Ctrl+S or the Save button saves."""
 
+    CSS_PATH = DIALOG_CSS
+
     BINDINGS = keys.bindings("close_dialog", "save_dialog")
 
     def __init__(self, note: str, key_text: KeyText) -> None:
@@ -211,6 +222,8 @@ class NoteScreen(ModalScreen[str | None]):
 class WarningsScreen(ModalScreen[None]):
     """The problems found at start-up (corpus files, index, bookmarks), one per line."""
 
+    CSS_PATH = DIALOG_CSS
+
     BINDINGS = keys.bindings("close_dialog", "close_help")
     #: The key table's scopes of this screen, shown first in the help.
     KEY_SCOPES = ("dialog",)
@@ -235,6 +248,8 @@ class WarningsScreen(ModalScreen[None]):
 
 class ConfirmScreen(ModalScreen[bool]):
     """A question answered with one key: the `confirm` key (y) says yes, any other no."""
+
+    CSS_PATH = DIALOG_CSS
 
     BINDINGS = keys.bindings("confirm")
 
@@ -273,6 +288,8 @@ class LinksScreen(ModalScreen[tuple[str, str] | None]):
     """Every link of a paper, its own first, then the code and data it mentions: Enter opens
     the chosen one, the copy key copies it. Returns ("open" or "copy", url), None when
     closed."""
+
+    CSS_PATH = DIALOG_CSS
 
     BINDINGS = keys.bindings("close_dialog", "copy_chosen_link")
     #: The key table's scopes of this screen, shown first in the help.
