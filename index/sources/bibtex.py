@@ -43,7 +43,8 @@ from bibtexparser.splitter import Splitter
 from paperterm.index.links import Known, arxiv_id, paper_links, pmlr_links
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
-from paperterm.index.sources.bibtex_chunks import ENTRIES, Chunk, chunks
+from paperterm.index.sources import bibtex_chunks
+from paperterm.index.sources.bibtex_chunks import Chunk, chunks
 from paperterm.index.text.field_text import clean, plain
 
 # The splitter logs each malformed entry; we report those as Problems, and without a
@@ -362,16 +363,17 @@ def stream(
     read: Callable[[bool], Iterable[str]],
     collection: str | None = None,
     *,
-    entries: int = ENTRIES,
+    entries: int | None = None,
 ) -> Iterator[Paper | Problem]:
     """`parse`'s papers and problems (in the same order, problems by line) for a file read
-    a chunk of entries at a time (`bibtex_chunks`), so that a file of any size is held a
-    chunk at a time. `read(final)` gives the file's text in pieces; it is called for two
+    a chunk of `entries` blocks at a time (`bibtex_chunks`), so that a file of any size is
+    held a chunk at a time. `read(final)` gives the file's text in pieces; it is called for two
     passes: first (`final` False) for what `parse` knows before it makes any paper (every
     `@string`, every volume: an entry may use a string defined after it, and takes the
     file's first `@Proceedings` wherever it is), which reads only the chunks that declare
     one; then for the papers. Only a third-party failure differs: `parse` gives up the
     file, this the chunk."""
+    entries = entries or bibtex_chunks.ENTRIES
     strings, volumes = _declarations(read, entries)
     entry_lines: dict[str, int] = {}  # the library's entry keys: the line each was first at
     string_lines: dict[str, int] = {}
@@ -463,7 +465,9 @@ def _is_string(block: Block) -> bool:
     return isinstance(block, String)
 
 
-def _duplicate(path: Path, block: Block, offset: int, first: int) -> Problem:
+def _duplicate(
+    path: Path, block: Entry | String | DuplicateBlockKeyBlock, offset: int, first: int
+) -> Problem:
     """A block whose key an earlier chunk had (bibtexparser's library would have made it a
     `DuplicateBlockKeyBlock`)."""
     if not isinstance(block, DuplicateBlockKeyBlock):
@@ -536,7 +540,7 @@ def _first_chunks(
         if not any(key in chunk.text for key in wanted):
             continue
         for block in _blocks(chunk):
-            entry_like = isinstance(block, (Entry, DuplicateBlockKeyBlock))
-            if entry_like and not _is_string(block) and block.key in wanted:
-                found.setdefault(str(block.key), chunk.index)
+            keyed = isinstance(block, (Entry, DuplicateBlockKeyBlock)) and not _is_string(block)
+            if keyed and str(getattr(block, "key", "")) in wanted:
+                found.setdefault(str(getattr(block, "key", "")), chunk.index)
     return found

@@ -158,3 +158,58 @@ def test_the_ids_are_read_without_reading_the_rows(tmp_path, monkeypatch, engine
     monkeypatch.setattr(records_module.PaperList, "rows", no_rows)
     assert reopened.papers.ids == expected
     assert reopened.papers.index_of("2101.00007") == 6
+
+
+def write_bib(path: Path, count: int, *, seed: int = 5) -> int:
+    """A PMLR-like .bib of `count` entries (a string macro, a volume, a malformed entry and
+    a repeated key among them); the file's size in bytes."""
+    rng = random.Random(seed)
+    blocks = [
+        "@string{venue = {Toy Workshop}}",
+        "@Proceedings{toy-2024, booktitle = venue, shortname = {TOY}, year = {2024}}",
+    ]
+    for number in range(count):
+        words = " ".join(rng.choice(WORDS) for _ in range(30))
+        blocks.append(
+            f"@InProceedings{{p{number},\n  title = {{On {{B}}ayes number {number}}},\n"
+            f"  author = {{Lovelace, Ada and Turing, Alan}},\n"
+            f"  abstract = {{We propose Bib{number}. {words}.}}\n}}"
+        )
+    blocks.insert(count // 2, "@InProceedings{broken,\n  title = {Never closed")
+    blocks.insert(count // 3, "@InProceedings{p3, title = {Again}}")
+    path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    return path.stat().st_size
+
+
+def test_a_large_bibtex_file_is_read_a_chunk_at_a_time(tmp_path, monkeypatch, engine):
+    """The build's papers and problems are those of the whole-file parse, its records
+    written as they come, and its bytes reported as it reads."""
+    from paperterm.index.sources import bibtex_chunks
+
+    path = tmp_path / "big.bib"
+    size = write_bib(path, 700)
+    monkeypatch.setattr(loader, "BIBTEX_STREAM_BYTES", 0)
+    monkeypatch.setattr(bibtex_chunks, "ENTRIES", 40)
+    monkeypatch.setattr("paperterm.index.sources.loader._READ_BLOCK", 4096)
+    from paperterm.index.sources import bibtex
+
+    splits = []
+    real = bibtex.Splitter
+
+    class Counting(real):  # type: ignore[misc, valid-type]
+        def split(self):
+            library = super().split()
+            splits.append(len(library.entries))
+            return library
+
+    monkeypatch.setattr(bibtex, "Splitter", Counting)
+    reports: list[tuple[int, int]] = []
+    listener = Listener(read_bytes=lambda read, total: reports.append((read, total)))
+    opened = build(tmp_path / "data", [path], engine, listener)
+    assert len(splits) > 700 // 40 and max(splits) <= 41  # chunks of 40 entries
+    whole = loader.load_sources([SourceSpec(path)])
+    assert [paper_tuple(p) for p in opened.papers] == [paper_tuple(p) for p in whole.papers]
+    assert opened.meta.problems == [str(problem) for problem in whole.problems]
+    assert len(opened.meta.problems) == 2
+    assert reports[-1] == (size, size)
+    assert any(0 < read < size for read, _ in reports)
