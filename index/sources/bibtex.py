@@ -68,6 +68,9 @@ _NOT_KEPT = ("abstract", "crossref")
 #: What a chunk must hold to declare a string or a volume (bibtexparser lower-cases the
 #: type and takes any `@string...` for a string; `re.I` matches a superset of that).
 _DECLARES = re.compile(r"@(?:string|(?:mv)?proceedings)", re.I)
+#: What follows a block start up to its first mark: its key, unless a backslash escapes a
+#: mark in it (`{` blocks end their key at `{}",=`, `(` blocks at `)` too).
+_KEYS = re.compile(r"@\w*[ \t]*(?:\{([^{}\",=]*)|\(([^{}\",=)]*))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,11 +539,20 @@ def _first_chunks(
     for chunk in chunks(read(False), entries):
         if chunk.index >= last:
             break
-        wanted = [k for k, at in firsts.items() if at > chunk.index and k not in found]
-        if not any(key in chunk.text for key in wanted):
+        wanted = {k for k, at in firsts.items() if at > chunk.index and k not in found}
+        if not _may_have_keys(chunk.text, wanted):
             continue
         for block in _blocks(chunk):
             keyed = isinstance(block, (Entry, DuplicateBlockKeyBlock)) and not _is_string(block)
             if keyed and str(getattr(block, "key", "")) in wanted:
                 found.setdefault(str(getattr(block, "key", "")), chunk.index)
     return found
+
+
+def _may_have_keys(text: str, keys: set[str]) -> bool:
+    """Whether a block of `text` may have one of `keys` (False only when none has)."""
+    for braced, parenthesized in _KEYS.findall(text):
+        key = braced or parenthesized
+        if "\\" in key or key.strip() in keys:
+            return True
+    return False

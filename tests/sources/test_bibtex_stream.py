@@ -47,7 +47,9 @@ def streamed(
 
 # Pieces of BibTeX, well and badly formed: what the splitter must cut the same either way.
 _WORD = st.sampled_from(["graph", "Kernel", "{B}ayes", "a \\& b", "x@y", "50\\%", "é", "(p)"])
-_KEY = st.sampled_from(["k1", "k2", "K1", "vol", "Vol", "a:b/c", "", "k 3"])
+_KEY = st.sampled_from(
+    ["k1", "k2", "K1", "vol", "Vol", "a:b/c", "", "k 3", "f(1)", "a\\,b", "v\\ol"]
+)
 _VALUE = st.one_of(
     _WORD.map(lambda w: "{" + w + "}"),
     _WORD.map(lambda w: '"' + w + '"'),
@@ -81,6 +83,9 @@ _OTHER = st.one_of(
             "@misc{same, title = {T}} @misc{line, title = {U}}",
             "@Proceedings{vol, shortname = {VOL}, year = {2023}, volume = {12}, "
             "publisher = {PMLR}}",
+            "@Proceedings{k1, shortname = {K}, year = {2022}}",
+            "@mvproceedings(f(1), shortname = {F})",
+            "@proceedings{a\\,b, title = {Escaped}}",
         ]
     ),
 )
@@ -90,7 +95,7 @@ _TEXT = st.lists(st.tuples(st.one_of(_ENTRY, _OTHER), _SEPARATOR), max_size=14).
 )
 
 
-@settings(max_examples=400)
+@settings(max_examples=500)
 @given(text=_TEXT, entries=st.integers(1, 4), piece=st.integers(1, 40))
 def test_a_chunked_parse_is_the_whole_parse(text, entries, piece):
     assert streamed(text, entries, piece) == whole(text)
