@@ -44,7 +44,7 @@ from paperterm.index.links import Known, arxiv_id, paper_links, pmlr_links
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
 from paperterm.index.sources import bibtex_chunks
-from paperterm.index.sources.bibtex_chunks import Chunk, chunks
+from paperterm.index.sources.bibtex_chunks import Chunk, chunks, parts
 from paperterm.index.text.field_text import clean, plain
 
 # The splitter logs each malformed entry; we report those as Problems, and without a
@@ -484,75 +484,88 @@ def _duplicate(
     return _failure(path, block, offset, first)
 
 
+#: Where a block is: its chunk, where its part starts in it, its place in the part.
+_Place = tuple[int, int, int]
+
+
 def _declarations(
     read: Callable[[bool], Iterable[str]], entries: int
 ) -> tuple[dict[str, str], dict[str, _Volume]]:
-    """The strings and the volumes of a file read a chunk at a time, as `parse` has them."""
+    """The strings and the volumes of a file read a chunk at a time, as `parse` has them:
+    only the parts of chunks (`bibtex_chunks.parts`) that may declare one are split."""
     string_keys: set[str] = set()
     raw_strings: list[tuple[str, str]] = []
-    #: (chunk, whether the library registers its key, entry) of each volume entry
-    candidates: list[tuple[int, bool, Entry]] = []
+    #: (place, whether the library registers its key, entry) of each volume entry
+    candidates: list[tuple[_Place, bool, Entry]] = []
     for chunk in chunks(read(False), entries):
-        if not _DECLARES.search(chunk.text):
-            continue
-        for block in _blocks(chunk):
-            if isinstance(block, String):
-                if block.key not in string_keys:
-                    string_keys.add(block.key)
-                    raw_strings.append((block.key, block.value))
-                continue
-            registered = isinstance(block, Entry)
-            entry = block.ignore_error_block if isinstance(block, DuplicateFieldKeyBlock) else block
-            if isinstance(entry, Entry) and entry.entry_type.lower() in _VOLUME_TYPES:
-                candidates.append((chunk.index, registered, entry))
+        declared = [match.start() for match in _DECLARES.finditer(chunk.text)]
+        for start, part in parts(chunk, declared):
+            for number, block in enumerate(_blocks(part)):
+                if isinstance(block, String):
+                    if block.key not in string_keys:
+                        string_keys.add(block.key)
+                        raw_strings.append((block.key, block.value))
+                    continue
+                registered = isinstance(block, Entry)
+                entry = (
+                    block.ignore_error_block if isinstance(block, DuplicateFieldKeyBlock) else block
+                )
+                if isinstance(entry, Entry) and entry.entry_type.lower() in _VOLUME_TYPES:
+                    candidates.append(((chunk.index, start, number), registered, entry))
     strings = {month: month.capitalize() for month in _MONTHS}
     for key, value in raw_strings:
         strings[key.strip().lower()] = _resolve(value, strings)
-    earlier = _first_chunks(read, entries, candidates)
+    earlier = _first_places(read, entries, candidates)
     taken: set[str] = set()
     volumes: dict[str, _Volume] = {}
-    for index, registered, entry in candidates:
+    for place, registered, entry in candidates:
         if registered:
-            if entry.key in taken or earlier.get(entry.key, index) < index:
+            if entry.key in taken or earlier.get(entry.key, place) < place:
                 continue  # the library made it a duplicate of an earlier entry
             taken.add(entry.key)
         volumes.setdefault(entry.key.lower(), _volume(_fields(entry, strings)))
     return strings, volumes
 
 
-def _first_chunks(
+def _first_places(
     read: Callable[[bool], Iterable[str]],
     entries: int,
-    candidates: list[tuple[int, bool, Entry]],
-) -> dict[str, int]:
-    """For the keys of volume entries after the first chunk, the first chunk before theirs
-    with an entry of that key (a volume in the first chunk, as PMLR's files have it, needs
-    no look)."""
-    firsts: dict[str, int] = {}
-    for index, registered, entry in candidates:
-        if registered and index:
-            firsts.setdefault(entry.key, index)
-    found: dict[str, int] = {}
+    candidates: list[tuple[_Place, bool, Entry]],
+) -> dict[str, _Place]:
+    """For the keys of volume entries that are not the file's first block, the place of
+    the first entry with that key (a volume at the start, as PMLR's files have it, needs
+    no look); only the parts of chunks whose blocks may have one of the keys are split."""
+    firsts: dict[str, _Place] = {}
+    for place, registered, entry in candidates:
+        if registered and place > (0, 0, 0):
+            firsts.setdefault(entry.key, place)
+    found: dict[str, _Place] = {}
     if not firsts:
         return found
     last = max(firsts.values())
     for chunk in chunks(read(False), entries):
-        if chunk.index >= last:
+        if chunk.index > last[0]:
             break
-        wanted = {k for k, at in firsts.items() if at > chunk.index and k not in found}
-        if not _may_have_keys(chunk.text, wanted):
-            continue
-        for block in _blocks(chunk):
-            keyed = isinstance(block, (Entry, DuplicateBlockKeyBlock)) and not _is_string(block)
-            if keyed and str(getattr(block, "key", "")) in wanted:
-                found.setdefault(str(getattr(block, "key", "")), chunk.index)
+        keyed = [
+            position
+            for position, key in _keyed(chunk.text)
+            if key is None or (key in firsts and (chunk.index, position) <= firsts[key][:2])
+        ]
+        for start, part in parts(chunk, keyed):
+            for number, block in enumerate(_blocks(part)):
+                if isinstance(block, (Entry, DuplicateBlockKeyBlock)) and not _is_string(block):
+                    key = str(getattr(block, "key", ""))
+                    place = (chunk.index, start, number)
+                    if key in firsts and place < found.get(key, firsts[key]):
+                        found[key] = place
     return found
 
 
-def _may_have_keys(text: str, keys: set[str]) -> bool:
-    """Whether a block of `text` may have one of `keys` (False only when none has)."""
-    for braced, parenthesized in _KEYS.findall(text):
-        key = braced or parenthesized
-        if "\\" in key or key.strip() in keys:
-            return True
-    return False
+def _keyed(text: str) -> list[tuple[int, str | None]]:
+    """Where blocks of `text` start, and their keys (None: a backslash may escape a mark
+    in it, so the key is not known without the splitter)."""
+    found: list[tuple[int, str | None]] = []
+    for match in _KEYS.finditer(text):
+        raw = match.group(1) or match.group(2) or ""
+        found.append((match.start(), None if "\\" in match.group(0) else raw.strip()))
+    return found
