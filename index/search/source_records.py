@@ -92,6 +92,7 @@ def read_header(path: Path, file: SourceFile) -> tuple[dict[str, Any], Fingerpri
         if (
             header.get("path") != path_key(file.path)
             or header.get("collection") != file.collection
+            or header.get("span") != (None if file.span is None else list(file.span))
             or header.get("parser") != versions.PARSER_VERSION
             or header.get("count") != len(cache)
         ):
@@ -127,7 +128,7 @@ def prepare_source(
     (records, bytes read) now and then; `keep`: the records stay in `records` too."""
     source = SourceRecords(file, cache=cache_name(file))
     source.fingerprint = Fingerprint.of(file.path)  # before reading: a later write shows
-    reading = Reading(file.path, file.collection)
+    reading = Reading(file.path, file.collection, file.span)
     writer = RecordWriter(folder / source.cache, SOURCE)
     words: Counter[str] = Counter()
     digest = hashlib.blake2b(digest_size=16)
@@ -157,8 +158,8 @@ def prepare_source(
         raise
     if early is not None:
         early(firsts)
-    if source.fingerprint is not None and reading.complete:
-        source.fingerprint.digest = reading.digest
+    if source.fingerprint is not None and reading.complete and file.span is None:
+        source.fingerprint.digest = reading.digest  # a stretch's: the build gives it the file's
     source.size = reading.size
     source.count = len(source.keys)
     source.digest = digest.hexdigest()
@@ -168,6 +169,7 @@ def prepare_source(
         {
             "path": path_key(file.path),
             "collection": file.collection,
+            "span": None if file.span is None else list(file.span),
             "parser": versions.PARSER_VERSION,
             "fingerprint": _fingerprint_dict(source.fingerprint),
             "problems": source.problems,

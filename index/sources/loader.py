@@ -130,9 +130,14 @@ class Reading:
     (rendered) come, `size` says how many bytes were read and `digest` hashes them (the
     file's content digest once every paper was taken); `problems` gathers what was wrong."""
 
-    def __init__(self, path: Path, collection: str | None = None) -> None:
+    def __init__(
+        self, path: Path, collection: str | None = None, span: tuple[int, int, int] | None = None
+    ) -> None:
+        """`span`: read only this stretch of a JSON Lines file (its first byte, the byte
+        after its last, its first line's number; `search.segments`)."""
         self.path = path
         self.collection = collection
+        self.span = span
         self.size = 0
         #: Whether the file was read to its end (its `digest` is then its content's).
         self.complete = False
@@ -158,6 +163,9 @@ class Reading:
                 text = first.decode("utf-8-sig", "replace")
                 if looks_binary(first[:_SNIFF_BYTES]):
                     yield from self._whole(handle)
+                elif self.span is not None:
+                    handle.seek(self.span[0])
+                    yield from self._lines(handle, self.span[2], self.span[1] - self.span[0])
                 elif json_records.streams(self.path, text):
                     yield from self._lines(handle)
                 elif self._chunked_bibtex(handle):
@@ -222,12 +230,18 @@ class Reading:
                 yield render(found)
         self.complete = True
 
-    def _lines(self, handle: BinaryIO) -> Iterator[Paper]:
+    def _lines(
+        self, handle: BinaryIO, first: int = 1, length: int | None = None
+    ) -> Iterator[Paper]:
+        """JSON Lines from where `handle` is, line `first`, for `length` bytes (None: to
+        the end)."""
         from paperterm.index.sources.json_records import parse_line
 
         latin1 = False
         papers = 0
-        for number, raw in enumerate(handle, start=1):
+        for number, raw in enumerate(handle, start=first):
+            if length is not None and self.size >= length:
+                break
             self._digest.update(raw)
             self.size += len(raw)
             raw = raw[:-1] if raw.endswith(b"\n") else raw

@@ -213,3 +213,82 @@ def test_a_large_bibtex_file_is_read_a_chunk_at_a_time(tmp_path, monkeypatch, en
     assert len(opened.meta.problems) == 2
     assert reports[-1] == (size, size)
     assert any(0 < read < size for read, _ in reports)
+
+
+def _stretched(monkeypatch: pytest.MonkeyPatch, path: Path, count: int) -> None:
+    """Builds read `path` in about `count` stretches, in worker processes."""
+    from paperterm.index.search import build as build_module
+    from paperterm.index.search import segments
+
+    monkeypatch.setattr(segments, "STRETCH_BYTES", path.stat().st_size // count + 1)
+    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+
+
+def test_a_large_json_lines_file_is_read_in_stretches(tmp_path, monkeypatch, engine):
+    """The workers share one file: its papers, ids, lines, problems and merged duplicates
+    are those of reading it whole, in one process."""
+    path = tmp_path / "arxiv.json"
+    write_rows(path, 900, bad={400: '{"title": "cut off', 850: "[1, 2]"})
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[700] = lines[10]  # the same paper again, in a later stretch
+    lines.insert(600, "")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    whole = loader.load_sources([SourceSpec(path)])
+    one = build(tmp_path / "one", [path], engine)
+    _stretched(monkeypatch, path, 4)
+    opened = build(tmp_path / "data", [path], engine)
+    spans = [entry.span for entry in opened.meta.sources]
+    assert len(spans) == 4 and all(spans)
+    assert spans[0][0] == 0 and spans[-1][1] == path.stat().st_size
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:], strict=False))
+    from paperterm.index.search.store import file_digest
+
+    assert {entry.fingerprint.digest for entry in opened.meta.sources} == {file_digest(path)}
+    assert [paper_tuple(p) for p in opened.papers] == [paper_tuple(p) for p in whole.papers]
+    assert [paper_tuple(p) for p in opened.papers] == [paper_tuple(p) for p in one.papers]
+    assert opened.meta.problems == [str(problem) for problem in whole.problems]
+    assert f"{path}:851: record is not a JSON object; skipped" in opened.meta.problems
+    assert len(opened.meta.parts) > 1
+    assert len(opened.papers) == 900 - 2 - 1  # two bad lines, one repeated paper
+
+    def answers(index) -> list[tuple[int, list[str]]]:
+        searcher = Searcher(index.ix, index.papers, index.vocabulary())
+        found = []
+        for query in ("velo11", "graph kernel", "number 77", "robust*"):
+            results = searcher.search(query, limit=20, snippets=False)
+            found.append((results.total, [hit.paper.id for hit in results.hits]))
+        return found
+
+    assert answers(opened) == answers(one)
+
+
+def test_a_file_read_in_stretches_is_kept_until_it_changes(tmp_path, monkeypatch, engine):
+    import os
+
+    path = tmp_path / "rows.jsonl"
+    write_rows(path, 600)
+    _stretched(monkeypatch, path, 3)
+    data = tmp_path / "data"
+    first = build(data, [path], engine)
+    assert len(first.meta.sources) == 3
+    session = Session.create(data, [path], engine_config(engine))
+    assert session.open_existing() is not None  # current: nothing to build
+    os.utime(path)  # touched, the same content: its stretches are kept, nothing read
+    read: list[str] = []
+    real = source_records.prepare_source
+
+    def spy(file, *args, **kwargs):
+        read.append(file.key)
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr("paperterm.index.search.build.prepare_source", spy)
+    monkeypatch.setattr("paperterm.index.search.build.PARALLEL_BYTES", 1 << 40)
+    touched = build(data, [path], engine)
+    assert read == []
+    assert [e.span for e in touched.meta.sources] == [e.span for e in first.meta.sources]
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"id": "2101.99999", "abstract": "Quokkas wombats."}) + "\n")
+    changed = build(data, [path], engine)
+    assert len(read) == len(changed.meta.sources) >= 3  # changed: read again, every stretch
+    whole = loader.load_sources([SourceSpec(path)])
+    assert [paper_tuple(p) for p in changed.papers] == [paper_tuple(p) for p in whole.papers]
