@@ -4,7 +4,9 @@ it reports the bytes read as it goes; a bad line costs that line only. Each engi
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 import random
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from paperterm.index.search import records as records_module
 from paperterm.index.search import source_records
 from paperterm.index.search.listener import Listener
 from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.store import file_digest
 from paperterm.index.session import Session
 from paperterm.index.sources import loader
 from paperterm.index.sources.files import SourceSpec
@@ -240,9 +243,7 @@ def test_a_large_json_lines_file_is_read_in_stretches(tmp_path, monkeypatch, eng
     spans = [entry.span for entry in opened.meta.sources]
     assert len(spans) == 4 and all(spans)
     assert spans[0][0] == 0 and spans[-1][1] == path.stat().st_size
-    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:], strict=False))
-    from paperterm.index.search.store import file_digest
-
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(spans))
     assert {entry.fingerprint.digest for entry in opened.meta.sources} == {file_digest(path)}
     assert [paper_tuple(p) for p in opened.papers] == [paper_tuple(p) for p in whole.papers]
     assert [paper_tuple(p) for p in opened.papers] == [paper_tuple(p) for p in one.papers]
@@ -263,8 +264,6 @@ def test_a_large_json_lines_file_is_read_in_stretches(tmp_path, monkeypatch, eng
 
 
 def test_a_file_read_in_stretches_is_kept_until_it_changes(tmp_path, monkeypatch, engine):
-    import os
-
     path = tmp_path / "rows.jsonl"
     write_rows(path, 600)
     _stretched(monkeypatch, path, 3)
