@@ -22,8 +22,10 @@ from pathlib import Path
 
 from paperterm.index.search.store import Span
 
-#: About this many bytes a stretch (a file of less than two is read as one source).
-STRETCH_BYTES = 64 << 20
+#: About this many bytes a stretch (a file of less than two is read as one source): the size
+#: of a month of the arXiv snapshot (10,000 rows), so a build reads one large file as it
+#: reads the snapshot split by month.
+STRETCH_BYTES = 16 << 20
 _BLOCK = 1 << 20
 
 

@@ -291,3 +291,12 @@ def test_a_file_read_in_stretches_is_kept_until_it_changes(tmp_path, monkeypatch
     assert len(read) == len(changed.meta.sources) >= 3  # changed: read again, every stretch
     whole = loader.load_sources([SourceSpec(path)])
     assert [paper_tuple(p) for p in changed.papers] == [paper_tuple(p) for p in whole.papers]
+    other = tmp_path / "other.jsonl"
+    write_rows(other, 5, seed=9)
+    read.clear()
+    added = build(data, [path, other], engine)  # another source: only it is read
+    assert read == [f"1:{other}"]
+    assert len(added.meta.sources) == len(changed.meta.sources) + 1
+    read.clear()
+    build(data, [path], engine)  # and removed again: nothing is read
+    assert read == []
