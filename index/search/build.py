@@ -187,10 +187,13 @@ class Builder:
         files: list[SourceFile] = []
         for file in self.files:
             entries = recorded.get((str(file.path), file.collection), [])
-            if entries and self._unchanged(file.path, entries[0].fingerprint) is not None:
+            entries = [entry for entry in entries if entry.file_key == entries[0].file_key]
+            now = self._unchanged(file.path, entries[0].fingerprint) if entries else None
+            if now is not None:
                 spans = [entry.span for entry in entries]
                 if None not in spans:
                     files += [replace(file, span=_span(span)) for span in spans if span]
+                    self.file_digests[file.key] = now.digest
                     continue
                 if len(entries) == 1:
                     files.append(file)

@@ -297,6 +297,15 @@ def test_a_file_read_in_stretches_is_kept_until_it_changes(tmp_path, monkeypatch
     added = build(data, [path, other], engine)  # another source: only it is read
     assert read == [f"1:{other}"]
     assert len(added.meta.sources) == len(changed.meta.sources) + 1
+    cache = Path(added.location) / "sources" / added.meta.sources[1].cache
+    cache.write_bytes(cache.read_bytes()[:100])  # a stretch's records damaged
+    write_rows(other, 6, seed=9)
     read.clear()
-    build(data, [path], engine)  # and removed again: nothing is read
+    again = build(data, [path, other], engine)  # the damaged stretch is read, and `other`
+    assert read == [added.meta.sources[1].key, f"1:{other}"]
+    stretched = again.meta.sources[:-1]
+    assert {entry.fingerprint.digest for entry in stretched} == {file_digest(path)}
+    read.clear()
+    os.utime(path)
+    build(data, [path, other], engine)
     assert read == []
