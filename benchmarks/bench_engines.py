@@ -20,7 +20,7 @@ With several sizes, the growth from each size to the next is printed per 100,000
 between the two largest.
 
     python benchmarks/bench_engines.py [--sizes N ...] [--rounds R] [--format text|jsonl]
-        [--engines whoosh tantivy] [--whoosh-up-to N] [--keep DIR]
+        [--engines whoosh tantivy] [--whoosh-up-to N] [--keep DIR] [--one-file]
 
 `--whoosh-up-to N`: Whoosh only at sizes up to N (its build at 500,000 takes ~10 minutes
 of this machine; the projection from the smaller sizes says what it would take).
@@ -175,16 +175,24 @@ def run_child(*args: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def measure_size(n: int, rounds: int, engines: list[str], fmt: str, keep: Path | None) -> dict:
+def measure_size(
+    n: int, rounds: int, engines: list[str], fmt: str, keep: Path | None, one_file: bool = False
+) -> dict:
     with tempfile.TemporaryDirectory(prefix="paperterm-bench-") as tmp:
         work = Path(tmp)
-        written = None if keep is None else keep / f"{fmt}-{n}"
-        if written is None or not written.is_dir():
+        written = work / "files" if keep is None else keep / f"{fmt}-{n}"
+        if not written.is_dir():
             abstracts = corpus.make_abstracts(n)
             per_file = corpus.ARXIV_PER_MONTH if fmt == "jsonl" else corpus.PER_FILE
-            corpus.WRITERS[fmt](written or work / "corpus", abstracts, per_file)
+            corpus.WRITERS[fmt](written, abstracts, per_file)
             del abstracts
-        if written is not None:
+        if one_file:  # the arXiv snapshot's layout: every row in one file
+            files = sorted(path for path in written.iterdir() if path.is_file())
+            (work / "corpus").mkdir()
+            with open(work / "corpus" / f"all{files[0].suffix}", "wb") as whole:
+                for path in files:
+                    whole.write(path.read_bytes())
+        else:
             (work / "corpus").symlink_to(written)
         load = load_average()
         found: dict[str, dict] = {}
@@ -328,13 +336,16 @@ def main() -> None:
     parser.add_argument(
         "--keep", type=Path, help="write each corpus under this folder once, and reuse it"
     )
+    parser.add_argument(
+        "--one-file", action="store_true", help="the corpus's files joined into one (as arXiv's)"
+    )
     args = parser.parse_args()
     engines = args.engines or (["whoosh", "tantivy"] if tantivy_installed() else ["whoosh"])
     results = []
     for n in args.sizes:
         started = time.perf_counter()
         here = [e for e in engines if e != "whoosh" or n <= (args.whoosh_up_to or n)]
-        results.append(measure_size(n, args.rounds, here, args.format, args.keep))
+        results.append(measure_size(n, args.rounds, here, args.format, args.keep, args.one_file))
         print(json.dumps(results[-1]), flush=True)  # what a later failure would lose
         print(f"measured {n} abstracts in {time.perf_counter() - started:.0f} s", flush=True)
     report(results, args.rounds)
