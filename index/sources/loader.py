@@ -126,7 +126,8 @@ def read_source(path: Path) -> tuple[bytes | None, list[Problem]]:
 
 class Reading:
     """One source file read record by record, for a build: JSON Lines line by line (a file
-    of any size, in memory one line at a time), other formats whole. As the papers
+    of any size, in memory one line at a time; or one stretch of it), a large BibTeX file a
+    chunk of entries at a time, other formats whole. As the papers
     (rendered) come, `size` says how many bytes were read and `digest` hashes them (the
     file's content digest once every paper was taken); `problems` gathers what was wrong."""
 
