@@ -174,7 +174,9 @@ class Searcher:
             results.suggestion = self.planner.suggest(parsed)
 
     def _hits(self, scored: Scored) -> list[Hit]:
-        return [Hit(self.by_id[i], score) for i, score in scored if i in self.by_id]
+        papers = self.papers
+        count = len(papers)
+        return [Hit(papers[position], score) for position, score in scored if position < count]
 
     def suggest(self, parsed: ParsedQuery) -> str:
         """A "did you mean" made of real words from the corpus (never stems)."""

@@ -100,7 +100,7 @@ class TantivyEngine:
                 found, total = hits if limit is None else hits[:limit], len(hits)
         else:
             found, total = self._most(plan, limit, allow)
-        return [(self._ids[row], score) for row, score in found], total
+        return found, total
 
     def _most(self, plan: Plan, limit: int | None, allow: set[int] | None) -> tuple[Rows, int]:
         """Papers matching at least `plan.minimum` of the required groups and no excluded
@@ -231,4 +231,4 @@ class TantivyEngine:
         if query is None:
             return []
         found, _ = self._run(query, limit + 1)
-        return [(self._ids[r], score) for r, score in found if r != row][:limit]
+        return [(r, score) for r, score in found if r != row][:limit]

@@ -68,7 +68,8 @@ class WhooshEngine:
         return int(self._searcher.doc_count_all())
 
     def df(self, field: str, term: str) -> int:
-        return int(self._searcher.doc_frequency(field, term))
+        """From the scorer's term infos, which reading the term's postings then reuses."""
+        return self._scorer.doc_frequency(field, term)
 
     def field_counts(self, field: str) -> dict[str, int] | None:
         """The field's term list with each term's document frequency, merged over the
@@ -104,9 +105,7 @@ class WhooshEngine:
         # skipping, pruning sub-queries that cannot reach the top N) dropped better-scoring
         # papers from multi-word results and undercounted the matches; the plan scorer
         # scores every match, exactly, term at a time (whoosh_scorer.py).
-        found, total = self._scorer.collect(plan, limit, allow)
-        ids = self.ids
-        return [(ids[docnum], score) for docnum, score in found], total
+        return self._scorer.collect(plan, limit, allow)
 
     def similar(self, paper_id: str, text: str, limit: int) -> Scored:
         """More-like-this over the key terms of `text`: Whoosh's `more_like` (its Bo1 key
@@ -118,5 +117,4 @@ class WhooshEngine:
         terms = self._searcher.key_terms_from_text("all", text, numterms=12)
         group = AnyOf(tuple(Term("all", word, weight) for word, weight in terms), 0)
         found, _ = self._scorer.collect(Plan(required=(group,)), limit + 1, None)
-        ids = self.ids
-        return [(ids[d], score) for d, score in found if d != docnum][:limit]
+        return [(d, score) for d, score in found if d != docnum][:limit]

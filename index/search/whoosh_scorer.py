@@ -27,6 +27,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import accumulate
+from math import log
 from typing import Any
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN
@@ -47,6 +48,8 @@ _INT = struct.Struct("!i")
 CACHE_POSTINGS = 2_000_000
 #: The same for the positions phrases read (~60 bytes each, 24 MB).
 CACHE_VALUES = 400_000
+#: Terms whose infos (where their postings are, how many) are kept: ~300 bytes each.
+CACHE_TERM_INFOS = 100_000
 
 
 class PlanScorer:
@@ -58,8 +61,10 @@ class PlanScorer:
         if type(self.weighting) is not BM25F:
             raise ValueError("only BM25F scoring is run term at a time")
         self._leaves = [(leaf.reader(), offset) for leaf, offset in searcher.leaf_searchers()]
+        self._count = int(searcher.doc_count_all())
         self._lengths: dict[tuple[int, str], bytes] = {}
-        self._norms: dict[str, list[float]] = {}
+        self._bases: dict[str, _Bases] = {}
+        self._infos: dict[tuple[str, str], list[tuple[int, Any]]] = {}
         self._cache: OrderedDict[tuple[str, str], _TermPostings] = OrderedDict()
         self._cached = 0
         self._value_cache: OrderedDict[tuple[str, str], dict[int, bytes]] = OrderedDict()
@@ -150,23 +155,53 @@ class PlanScorer:
         return found
 
     def _read_term(self, fieldname: str, text: str) -> _TermPostings:
+        """A term's postings scored: `idf * base[weight][length byte]`, the base rows shared
+        by every term of the field (a row per term and weight, 256 scores each, was a third
+        of a first query's reading)."""
         postings = _TermPostings(array("I"), array("d"))
-        rows = self._rows(fieldname, text)
+        idf = self.idf(fieldname, text).__mul__
+        bases = self._field_bases(fieldname)
         # Mapped built-in methods: a posting costs no Python bytecode of its own.
         for ids, offset, weights, lengths, _ in self._postings(fieldname, text):
             found = map(lengths.__getitem__, ids)
             if weights is None or isinstance(weights, float):
-                row = rows[1.0 if weights is None else weights]
-                postings.scores.extend(map(row.__getitem__, found))
+                base = bases[1.0 if weights is None else weights]
+                postings.scores.extend(map(idf, map(base.__getitem__, found)))
             else:
-                postings.scores.extend(map(list.__getitem__, map(rows.__getitem__, weights), found))
+                rows = map(bases.__getitem__, weights)
+                postings.scores.extend(map(idf, map(list.__getitem__, rows, found)))
             postings.docs.extend(map(offset.__add__, ids) if offset else ids)
         return postings
 
-    def _rows(self, fieldname: str, text: str) -> _Rows:
-        """weight -> the term's score for each length byte."""
-        idf = self.searcher.idf(fieldname, text)
-        return _Rows(idf, self.weighting.K1 + 1, self._field_norms(fieldname))
+    def term_infos(self, fieldname: str, text: str) -> list[tuple[int, Any]]:
+        """(leaf, term info) of each leaf holding the term: looked up once for the planner's
+        document frequency, the idf and the postings (Whoosh's hash-file look-ups, ~15 µs a
+        leaf, were made three times per term of a first query). Kept for the searcher's
+        life, up to `CACHE_TERM_INFOS` terms."""
+        key = (fieldname, text)
+        found = self._infos.get(key)
+        if found is None:
+            found = []
+            field = self.searcher.schema[fieldname] if fieldname in self.searcher.schema else None
+            if field is not None and field.format is not None:
+                btext = field.to_bytes(text)
+                for leaf, (reader, _) in enumerate(self._leaves):
+                    try:
+                        found.append((leaf, reader.term_info(fieldname, btext)))
+                    except TermNotFound:
+                        continue
+            if len(self._infos) >= CACHE_TERM_INFOS:
+                self._infos.clear()
+            self._infos[key] = found
+        return found
+
+    def doc_frequency(self, fieldname: str, text: str) -> int:
+        """How many documents hold the term (Whoosh's `doc_frequency`, summed over leaves)."""
+        return sum(int(info.doc_frequency()) for _, info in self.term_infos(fieldname, text))
+
+    def idf(self, fieldname: str, text: str) -> float:
+        """Whoosh's idf (`WeightingModel.idf`), from the term infos already read."""
+        return log(self._count / (self.doc_frequency(fieldname, text) + 1)) + 1
 
     def _phrase(self, phrase: Phrase) -> Scores:
         """Documents where the phrase's words follow each other, scored as Whoosh scores a
@@ -206,18 +241,17 @@ class PlanScorer:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def _field_norms(self, fieldname: str) -> list[float]:
-        """`K1 * ((1 - B) + B * length / average)` for each of the 256 length bytes."""
-        norms = self._norms.get(fieldname)
-        if norms is None:
+    def _field_bases(self, fieldname: str) -> _Bases:
+        """weight -> the field's BM25 score for each length byte, before the idf."""
+        bases = self._bases.get(fieldname)
+        if bases is None:
             weighting = self.weighting
             b = weighting._field_B.get(fieldname, weighting.B)
             average = self.searcher.avg_field_length(fieldname) or 1
             k1 = weighting.K1
-            norms = self._norms[fieldname] = [
-                k1 * ((1 - b) + b * byte_to_length(n) / average) for n in range(256)
-            ]
-        return norms
+            norms = [k1 * ((1 - b) + b * byte_to_length(n) / average) for n in range(256)]
+            bases = self._bases[fieldname] = _Bases(k1 + 1, norms)
+        return bases
 
     def _leaf_lengths(self, leaf: int, fieldname: str) -> bytes:
         """Each document's length byte in `fieldname`, in one leaf (segment)."""
@@ -238,12 +272,8 @@ class PlanScorer:
         in the leaf, the leaf's first number in the index, their weights (None: all 1, a
         number: all that number), the leaf's length bytes, and with `positions` the
         postings' values."""
-        btext = self.searcher.schema[fieldname].to_bytes(text)
-        for leaf, (reader, offset) in enumerate(self._leaves):
-            try:
-                info = reader.term_info(fieldname, btext)
-            except TermNotFound:
-                continue
+        for leaf, info in self.term_infos(fieldname, text):
+            reader, offset = self._leaves[leaf]
             lengths = self._leaf_lengths(leaf, fieldname)
             for ids, weights, values in _blocks(reader, info, positions):
                 yield ids, offset, weights, lengths, values
@@ -331,17 +361,18 @@ def _all_of(groups: list[Scores]) -> Scores:
     return total
 
 
-class _Rows(dict[float, list[float]]):
-    """weight -> [score for each length byte]: `bm25(idf, weight, length, average, B, K1)`
-    with the same operations in the same order as Whoosh's."""
+class _Bases(dict[float, list[float]]):
+    """weight -> [`(weight * (K1 + 1)) / (weight + norm)` for each length byte's norm]: a
+    term's BM25 score is its idf times this (Whoosh's `bm25(idf, weight, length, average, B,
+    K1)`, the same operations in the same order), so one row serves every term."""
 
-    def __init__(self, idf: float, k1_plus_1: float, norms: list[float]) -> None:
+    def __init__(self, k1_plus_1: float, norms: list[float]) -> None:
         super().__init__()
-        self.idf, self.k1, self.norms = idf, k1_plus_1, norms
+        self.k1, self.norms = k1_plus_1, norms
 
     def __missing__(self, weight: float) -> list[float]:
-        idf, k1 = self.idf, self.k1
-        row = [idf * ((weight * k1) / (weight + norm)) for norm in self.norms]
+        k1 = self.k1
+        row = [(weight * k1) / (weight + norm) for norm in self.norms]
         self[weight] = row
         return row
 

@@ -305,7 +305,8 @@ def test_a_plan_may_ask_for_some_of_its_groups(seed_searcher):
             if sum(paper.id in having[word] for word in words) >= minimum
         }
         scored, total = seed_searcher.engine.collect(Plan(groups, minimum), None, None)
-        assert {paper_id for paper_id, _ in scored} == expected and total == len(expected)
+        found = {seed_searcher.ids[position] for position, _ in scored}
+        assert found == expected and total == len(expected)
         sizes.append(total)
     assert sizes[0] > sizes[1] > sizes[2] > 0  # each minimum selects papers of its own
 
@@ -467,7 +468,8 @@ def test_coordination_ranks_papers_with_more_of_the_groups_first(seed_searcher):
     having = _having(seed_searcher, words)
     groups = tuple(_group(seed_searcher, word) for word in words)
     scored, total = seed_searcher.engine.collect(Plan(groups, 1, coordination=True), None, None)
-    counts = [sum(paper_id in having[word] for word in words) for paper_id, _ in scored]
+    ids = [seed_searcher.ids[position] for position, _ in scored]
+    counts = [sum(paper_id in having[word] for word in words) for paper_id in ids]
     assert total == len(scored) == len(set().union(*having.values()))
     assert counts == sorted(counts, reverse=True) and counts[0] == 3 and counts[-1] == 1
     for count in (1, 2, 3):  # the score orders papers that match as many
