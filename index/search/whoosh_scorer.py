@@ -182,7 +182,7 @@ class PlanScorer:
         found = self._infos.get(key)
         if found is None:
             found = []
-            field = self.searcher.schema[fieldname] if fieldname in self.searcher.schema else None
+            field = self.searcher.schema.get(fieldname)
             if field is not None and field.format is not None:
                 btext = field.to_bytes(text)
                 for leaf, (reader, _) in enumerate(self._leaves):
