@@ -182,9 +182,9 @@ class PlanScorer:
         found = self._infos.get(key)
         if found is None:
             found = []
-            field = self.searcher.schema.get(fieldname)
-            if field is not None and field.format is not None:
-                btext = field.to_bytes(text)
+            schema = self.searcher.schema
+            if fieldname in schema and schema[fieldname].format is not None:
+                btext = schema[fieldname].to_bytes(text)
                 for leaf, (reader, _) in enumerate(self._leaves):
                     try:
                         found.append((leaf, reader.term_info(fieldname, btext)))
