@@ -24,12 +24,20 @@ between the two largest.
 
 `--whoosh-up-to N`: Whoosh only at sizes up to N (its build at 500,000 takes ~10 minutes
 of this machine; the projection from the smaller sizes says what it would take).
+
+`--keep DIR`: each corpus is written once, as `DIR/<format>-<size>` (or taken from there:
+a symlink to a corpus written before will do), and the data dir the engines build into is
+kept too, in `DIR/work-<format>-<size>`: a later run reuses an engine's index and its
+build's numbers (`built-<engine>.json`, printed as they were) instead of building it again
+(the 500,000-row tantivy build takes ~150-400 s of both cores). Delete that folder after a
+change to what the build writes: the search phase stops on an index that is not current.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -116,7 +124,10 @@ def child_fts(
     """FTS5 over the papers file of the index `engine` built."""
     folder = Store(data, [SourceSpec(path) for path in sources], engine).current_generation()
     assert folder is not None
+    (work / "fts.db").unlink(missing_ok=True)  # a kept work folder's, from a run before
     con, build_s, _ = fts_build(work / "fts.db", folder)
+    con.close()
+    con = sqlite3.connect(work / "fts.db")  # first runs with SQLite's page cache empty
     totals: dict[str, int] = {}
 
     def search(query: str) -> None:
@@ -177,25 +188,26 @@ def run_child(*args: str) -> dict:
 
 def measure_size(n: int, rounds: int, engines: list[str], fmt: str, keep: Path | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="paperterm-bench-") as tmp:
-        work = Path(tmp)
+        work = Path(tmp) if keep is None else keep / f"work-{fmt}-{n}"
+        work.mkdir(parents=True, exist_ok=True)
         written = None if keep is None else keep / f"{fmt}-{n}"
         if written is None or not written.is_dir():
             abstracts = corpus.make_abstracts(n)
             per_file = corpus.ARXIV_PER_MONTH if fmt == "jsonl" else corpus.PER_FILE
             corpus.WRITERS[fmt](written or work / "corpus", abstracts, per_file)
             del abstracts
-        if written is not None:
-            (work / "corpus").symlink_to(written)
+        if written is not None and not (work / "corpus").exists():
+            (work / "corpus").symlink_to(written.absolute())
         load = load_average()
         found: dict[str, dict] = {}
         for engine in engines:
             found[engine] = {
-                "built": run_child("build", tmp, engine),
-                "searched": run_child("search", tmp, engine, str(rounds)),
-                "cli": run_child("cli", tmp, engine),
+                "built": _built(work, engine, keep is not None),
+                "searched": run_child("search", str(work), engine, str(rounds)),
+                "cli": run_child("cli", str(work), engine),
             }
-        fts = run_child("fts", tmp, engines[-1], str(rounds))
-        agree = run_child("agree", tmp, "both") if len(engines) > 1 else None
+        fts = run_child("fts", str(work), engines[-1], str(rounds))
+        agree = run_child("agree", str(work), "both") if len(engines) > 1 else None
     return {
         "n": n,
         "engines": found,
@@ -204,6 +216,19 @@ def measure_size(n: int, rounds: int, engines: list[str], fmt: str, keep: Path |
         "load": load,
         "load_end": load_average(),
     }
+
+
+def _built(work: Path, engine: str, kept: bool) -> dict:
+    """The build phase's numbers: measured now, or (`kept`) those of the build whose index
+    the work folder still holds."""
+    record = work / f"built-{engine}.json"
+    if kept and record.is_file():
+        print(f"{engine}: reusing the index built before in {work}", flush=True)
+        return dict(json.loads(record.read_text(encoding="utf-8")))
+    built = run_child("build", str(work), engine)
+    if kept:
+        record.write_text(json.dumps(built), encoding="utf-8")
+    return built
 
 
 def report(results: list[dict], rounds: int) -> None:
