@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from dataclasses import replace
 
 import pytest
@@ -17,6 +18,7 @@ from wild_queries import WILD_QUERIES
 
 from paperterm.index.config import Config
 from paperterm.index.search import searcher as search_module
+from paperterm.index.search.hits import WordStarts
 from paperterm.index.search.plan import (
     FALLBACK_NOTE,
     FALLBACK_RARER_NOTE,
@@ -528,8 +530,6 @@ def test_a_query_with_nothing_to_search_reads_only_the_papers_shown(tmp_path):
 def _best_window_by_sets(text: str, spans: list[tuple[int, int]], words: int) -> int:
     """The window `snippet` picks, as it was first written: a set of distinct matched words
     made for every window (the reference for the sliding count)."""
-    from bisect import bisect_right
-
     starts = [m.start() for m in re.finditer(r"\S+", text)]
     span_words = [max(0, bisect_right(starts, start) - 1) for start, _ in spans]
     best, best_count, j = 0, -1, 0
@@ -556,3 +556,21 @@ def test_the_snippet_window_has_the_most_distinct_matched_words(text, words):
     if spans and len(text.split()) > words:
         first = _best_window_by_sets(text, spans, words)
         assert text[first:].startswith(piece.removeprefix("…").removesuffix("…"))
+
+
+@settings(max_examples=400)
+@given(
+    text=st.lists(
+        st.sampled_from(["model", "Data", "x", "(graph)", "e.g.", " ", "  ", "\n", "\t", "—"]),
+        max_size=60,
+    ).map("".join)
+)
+def test_word_starts_counted_on_spaces_are_those_listed(text):
+    """`WordStarts` counts and splits on spaces when the words are one space apart: the
+    same starts and word numbers as listing every run of non-space characters."""
+    listed = [m.start() for m in re.finditer(r"\S+", text)] or [0]
+    starts = WordStarts(text)
+    assert len(starts) == len(listed)
+    assert [starts[k] for k in range(len(starts))] == listed
+    for position in range(len(text) + 1):
+        assert starts.word_at(position) == max(0, bisect_right(listed, position) - 1)

@@ -200,3 +200,27 @@ def test_related_papers_are_whooshs_more_like(searchers):
             for found_docnum, score in scores.items():
                 assert score == pytest.approx(expected[found_docnum], rel=1e-9)
             assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+
+
+def test_document_frequencies_and_idfs_are_whooshs(searchers, monkeypatch):
+    """From the scorer's term infos (one look-up per term for the planner, the idf and the
+    postings): Whoosh's own numbers, for terms in one leaf, in several and in none, and for
+    a field the schema lacks; the infos kept are bounded."""
+    from paperterm.index.search import whoosh_scorer
+
+    monkeypatch.setattr(whoosh_scorer, "CACHE_TERM_INFOS", 5)
+    for searcher in searchers:
+        whoosh = searcher.engine._searcher
+        scorer = PlanScorer(whoosh)
+        held = [term.decode() for term in whoosh.reader().lexicon("all")][::50]
+        terms = [("all", word) for word in (*held, "model", "languag", "zzzz", "part")]
+        terms += [("title", "model"), ("name", "xt"), ("authors", "ada"), ("name", "nothing")]
+        for _ in range(2):  # read, then from the kept infos (or read again past the bound)
+            for fieldname, text in terms:
+                assert scorer.doc_frequency(fieldname, text) == whoosh.doc_frequency(
+                    fieldname, text
+                )
+                assert scorer.idf(fieldname, text) == whoosh.idf(fieldname, text)
+                assert len(scorer._infos) <= 5
+        assert scorer.doc_frequency("no-such-field", "model") == 0
+        assert searcher.engine.df("all", held[0]) == whoosh.doc_frequency("all", held[0]) > 0
