@@ -161,15 +161,16 @@ class PlanScorer:
         postings = _TermPostings(array("I"), array("d"))
         idf = self.idf(fieldname, text).__mul__
         bases = self._field_bases(fieldname)
-        # Mapped built-in methods: a posting costs no Python bytecode of its own.
+        # Mapped built-in methods: a posting costs no Python bytecode of its own (and a list
+        # goes into an array faster than a `map` does).
         for ids, offset, weights, lengths, _ in self._postings(fieldname, text):
             found = map(lengths.__getitem__, ids)
             if weights is None or isinstance(weights, float):
                 base = bases[1.0 if weights is None else weights]
-                postings.scores.extend(map(idf, map(base.__getitem__, found)))
+                postings.scores.fromlist(list(map(idf, map(base.__getitem__, found))))
             else:
                 rows = map(bases.__getitem__, weights)
-                postings.scores.extend(map(idf, map(list.__getitem__, rows, found)))
+                postings.scores.fromlist(list(map(idf, map(list.__getitem__, rows, found))))
             postings.docs.extend(map(offset.__add__, ids) if offset else ids)
         return postings
 
