@@ -145,25 +145,36 @@ class PlanScorer:
         """A term's documents and their scores (boost 1), from the cache or read now."""
         key = (fieldname, text)
         found = self._cache.pop(key, None)
-        if found is None:
-            found = self._read_term(fieldname, text)
-            self._cached += len(found.docs)
-            while self._cached > CACHE_POSTINGS and self._cache:
-                _, dropped = self._cache.popitem(last=False)
-                self._cached -= len(dropped.docs)
-        self._cache[key] = found
+        if found is not None:
+            self._cache[key] = found  # now the most recently used
+            return found
+        found = self._read_term(fieldname, text)
+        self._keep_postings(key, found)
         return found
 
-    def _read_term(self, fieldname: str, text: str) -> _TermPostings:
+    def _keep_postings(self, key: tuple[str, str], found: _TermPostings) -> None:
+        """Keep a term's postings read now, the least recently used dropped past
+        `CACHE_POSTINGS`."""
+        self._cached += len(found.docs)
+        while self._cached > CACHE_POSTINGS and self._cache:
+            _, dropped = self._cache.popitem(last=False)
+            self._cached -= len(dropped.docs)
+        self._cache[key] = found
+
+    def _read_term(
+        self, fieldname: str, text: str, values: dict[int, bytes] | None = None
+    ) -> _TermPostings:
         """A term's postings scored: `idf * base[weight][length byte]`, the base rows shared
         by every term of the field (a row per term and weight, 256 scores each, was a third
-        of a first query's reading)."""
+        of a first query's reading). With `values`, each document's positions go there from
+        the same blocks."""
         postings = _TermPostings(array("I"), array("d"))
         idf = self.idf(fieldname, text).__mul__
         bases = self._field_bases(fieldname)
+        blocks = self._postings(fieldname, text, positions=values is not None)
         # Mapped built-in methods: a posting costs no Python bytecode of its own (and a list
         # goes into an array faster than a `map` does).
-        for ids, offset, weights, lengths, _ in self._postings(fieldname, text):
+        for ids, offset, weights, lengths, positions in blocks:
             found = map(lengths.__getitem__, ids)
             if weights is None or isinstance(weights, float):
                 base = bases[1.0 if weights is None else weights]
@@ -171,7 +182,10 @@ class PlanScorer:
             else:
                 rows = map(bases.__getitem__, weights)
                 postings.scores.fromlist(list(map(idf, map(list.__getitem__, rows, found))))
-            postings.docs.extend(map(offset.__add__, ids) if offset else ids)
+            docs = list(map(offset.__add__, ids)) if offset else ids
+            postings.docs.extend(docs)
+            if values is not None:
+                values.update(zip(docs, positions, strict=True))
         return postings
 
     def term_infos(self, fieldname: str, text: str) -> list[tuple[int, Any]]:
@@ -207,7 +221,7 @@ class PlanScorer:
     def _phrase(self, phrase: Phrase) -> Scores:
         """Documents where the phrase's words follow each other, scored as Whoosh scores a
         phrase: the sum of its words' scores, times its weight."""
-        words = [self._term_postings(phrase.field, word) for word in phrase.words]
+        words = [self._phrase_word(phrase.field, word) for word in phrase.words]
         if not all(word.docs for word in words):
             return {}
         smallest = min(words, key=lambda word: len(word.docs))
@@ -224,21 +238,41 @@ class PlanScorer:
                 scores[docnum] *= phrase.weight
         return scores
 
+    def _phrase_word(self, fieldname: str, text: str) -> _TermPostings:
+        """A phrase word's postings; read with its positions when neither is kept: they are
+        in the same blocks, which were decoded twice (a phrase's first run reads its words'
+        every block)."""
+        key = (fieldname, text)
+        if key in self._cache or key in self._value_cache:
+            return self._term_postings(fieldname, text)
+        values: dict[int, bytes] = {}
+        postings = self._read_term(fieldname, text, values)
+        self._keep_postings(key, postings)
+        self._keep_values(key, values)
+        return postings
+
     def _values(self, fieldname: str, text: str) -> dict[int, bytes]:
         """Document -> the term's encoded positions there (kept like postings)."""
         key = (fieldname, text)
         found = self._value_cache.pop(key, None)
-        if found is None:
-            found = {}
-            for ids, offset, _, _, values in self._postings(fieldname, text, positions=True):
-                docs = [offset + d for d in ids] if offset else ids
-                found.update(zip(docs, values, strict=True))
-            self._values_cached += len(found)
-            while self._values_cached > CACHE_VALUES and self._value_cache:
-                _, dropped = self._value_cache.popitem(last=False)
-                self._values_cached -= len(dropped)
-        self._value_cache[key] = found
+        if found is not None:
+            self._value_cache[key] = found  # now the most recently used
+            return found
+        found = {}
+        for ids, offset, _, _, values in self._postings(fieldname, text, positions=True):
+            docs = [offset + d for d in ids] if offset else ids
+            found.update(zip(docs, values, strict=True))
+        self._keep_values(key, found)
         return found
+
+    def _keep_values(self, key: tuple[str, str], found: dict[int, bytes]) -> None:
+        """Keep a term's positions read now, the least recently used dropped past
+        `CACHE_VALUES`."""
+        self._values_cached += len(found)
+        while self._values_cached > CACHE_VALUES and self._value_cache:
+            _, dropped = self._value_cache.popitem(last=False)
+            self._values_cached -= len(dropped)
+        self._value_cache[key] = found
 
     # --- reading ---------------------------------------------------------------------------
 

@@ -224,3 +224,28 @@ def test_document_frequencies_and_idfs_are_whooshs(searchers, monkeypatch):
                 assert len(scorer._infos) <= 5
         assert scorer.doc_frequency("no-such-field", "model") == 0
         assert searcher.engine.df("all", held[0]) == whoosh.doc_frequency("all", held[0]) > 0
+
+
+def test_a_phrase_decodes_each_word_once_and_the_caches_count_what_they_hold(
+    searchers, monkeypatch
+):
+    """A phrase word's scores and positions come from one reading of its blocks; the
+    postings and positions kept are counted as they are (what bounds them)."""
+    searcher = searchers[1]
+    scorer = PlanScorer(searcher.engine._searcher)
+    reads: list[tuple[str, str]] = []
+    real = PlanScorer._postings
+
+    def spy(self, fieldname, text, positions=False):
+        reads.append((fieldname, text))
+        return real(self, fieldname, text, positions)
+
+    monkeypatch.setattr(PlanScorer, "_postings", spy)
+    for query in ('"generated part"', "generated part", '"part generated"', "generated"):
+        for plan in plans_of(searcher, query):
+            scorer.collect(plan, 10, None)
+    phrase_words = {("all", term) for term in ("generat", "part")}
+    assert all(reads.count(word) == 1 for word in phrase_words)
+    assert scorer._cached == sum(len(found.docs) for found in scorer._cache.values())
+    assert scorer._values_cached == sum(len(found) for found in scorer._value_cache.values())
+    assert scorer._cached > 0 and scorer._values_cached > 0
