@@ -10,9 +10,10 @@ index; queries expand prefixes and typos against this list, then search the stem
 from __future__ import annotations
 
 import json
+from array import array
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from heapq import nlargest
 from pathlib import Path
 
@@ -35,11 +36,12 @@ TOP_KEPT = 64
 class Vocabulary:
     def __init__(self, counts: dict[str, int]) -> None:
         self.counts = counts
-        self.words = sorted(counts)
+        #: A tuple: see `PaperList.ids` (the garbage collector walks a list of every word).
+        self.words = tuple(sorted(counts))
         self._top: dict[str, list[str]] = {}
         #: The words by length (alphabetical within one), and their lengths: made on the
-        #: first typo looked up.
-        self._by_length: tuple[list[str], list[int]] | None = None
+        #: first typo looked up (a tuple and an array: see `words`).
+        self._by_length: tuple[tuple[str, ...], array[int]] | None = None
 
     @classmethod
     def from_texts(cls, texts: Iterable[str]) -> Vocabulary:
@@ -104,7 +106,7 @@ class Vocabulary:
                 return self._most_frequent(options, 1)[0]
         return word
 
-    def _most_frequent(self, words: list[str], limit: int) -> list[str]:
+    def _most_frequent(self, words: Sequence[str], limit: int) -> list[str]:
         """The `limit` most frequent of `words` (in alphabetical order): the earlier first
         among equals, as `nlargest` keeps them. Its key is a built-in method: a key made in
         Python per word took ~7 ms for a one-letter prefix's 13,000 words at 500,000
@@ -120,8 +122,8 @@ class Vocabulary:
         if self._by_length is None:
             # A stable sort by length, in C: ~7 ms at 190,000 words, where a loop putting
             # each word in its length's list took ~16 ms (and ~100 ms on a first query).
-            by_length = sorted(self.words, key=len)
-            self._by_length = by_length, list(map(len, by_length))
+            by_length = tuple(sorted(self.words, key=len))
+            self._by_length = by_length, array("I", map(len, by_length))
         words, lengths = self._by_length
         found: list[tuple[str, int]] = []
         low = max(1, len(word) - max_distance)
