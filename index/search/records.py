@@ -273,10 +273,14 @@ class PaperList(Sequence[Paper]):
             return [self[i] for i in range(*index.indices(len(self)))]
         paper = self._loaded.get(index)
         if paper is None:
-            if not -self._file.count <= index < self._file.count:
-                raise IndexError(index)
-            index %= self._file.count
-            paper = self._loaded[index] = Paper(*self._file.get(index))
+            count = self._file.count
+            if index < 0:  # as a list counts from its end
+                index += count
+            if not 0 <= index < count:
+                raise IndexError("paper index out of range")
+            paper = self._loaded.get(index)
+            if paper is None:
+                paper = self._loaded[index] = Paper(*self._file.get(index))
         return paper
 
     def __iter__(self) -> Iterator[Paper]:

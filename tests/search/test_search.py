@@ -31,6 +31,7 @@ from paperterm.index.search.plan import (
     Term,
 )
 from paperterm.index.search.query import parse_query
+from paperterm.index.search.records import PAPERS, ROWS
 from paperterm.index.search.searcher import (
     SIMILAR_SCAN_CHARS,
     Matcher,
@@ -525,6 +526,31 @@ def test_a_query_with_nothing_to_search_reads_only_the_papers_shown(tmp_path):
     assert searcher.search("the", limit=10, allowed=allowed).ids == [
         *sorted(allowed, key=opened.papers.ids.index)
     ]
+
+
+def test_a_paper_list_reads_each_paper_once_at_any_index(seed_index, monkeypatch):
+    """Hits are read at their positions: each paper once (the same object after), a
+    negative index from the end as a list's, out of range an `IndexError`."""
+    from paperterm.index.search.records import PaperList, RecordFile
+
+    papers = seed_index.papers
+    assert isinstance(papers, PaperList)
+    fresh = PaperList(RecordFile(papers._file.path, PAPERS), RecordFile(papers._rows.path, ROWS))
+    reads: list[int] = []
+    real = RecordFile.get
+
+    def spy(self, index):
+        reads.append(index)
+        return real(self, index)
+
+    monkeypatch.setattr(RecordFile, "get", spy)
+    last = fresh[len(fresh) - 1]
+    assert fresh[-1] is last and fresh[-len(fresh)] is fresh[0]
+    assert [paper.id for paper in fresh[:3]] == list(fresh.ids[:3])
+    assert sorted(reads) == sorted({0, 1, 2, len(fresh) - 1})
+    for index in (len(fresh), -len(fresh) - 1):
+        with pytest.raises(IndexError):
+            fresh[index]
 
 
 def _best_window_by_sets(text: str, spans: list[tuple[int, int]], words: int) -> int:
