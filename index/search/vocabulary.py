@@ -10,7 +10,6 @@ index; queries expand prefixes and typos against this list, then search the stem
 from __future__ import annotations
 
 import json
-from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -39,9 +38,9 @@ class Vocabulary:
         #: A tuple: see `PaperList.ids` (the garbage collector walks a list of every word).
         self.words = tuple(sorted(counts))
         self._top: dict[str, list[str]] = {}
-        #: The words by length (alphabetical within one), and their lengths: made on the
-        #: first typo looked up (a tuple and an array: see `words`).
-        self._by_length: tuple[tuple[str, ...], array[int]] | None = None
+        #: The words by length (alphabetical within one): made on the first typo looked up
+        #: (a tuple: see `words`).
+        self._by_length: tuple[str, ...] | None = None
 
     @classmethod
     def from_texts(cls, texts: Iterable[str]) -> Vocabulary:
@@ -121,15 +120,15 @@ class Vocabulary:
         vocabulary takes ~10 ms (benchmarks/bench_vocabulary.py)."""
         if self._by_length is None:
             # A stable sort by length, in C: ~7 ms at 190,000 words, where a loop putting
-            # each word in its length's list took ~16 ms (and ~100 ms on a first query).
-            by_length = tuple(sorted(self.words, key=len))
-            self._by_length = by_length, array("I", map(len, by_length))
-        words, lengths = self._by_length
+            # each word in its length's list took ~16 ms (and ~100 ms on a first query);
+            # a length's words are found by bisecting on their lengths.
+            self._by_length = tuple(sorted(self.words, key=len))
+        words = self._by_length
         found: list[tuple[str, int]] = []
         low = max(1, len(word) - max_distance)
         for length in range(low, len(word) + max_distance + 1):
-            start = bisect_left(lengths, length)
-            bucket = words[start : bisect_left(lengths, length + 1, start)]
+            start = bisect_left(words, length, key=len)
+            bucket = words[start : bisect_left(words, length + 1, start, key=len)]
             found += [
                 (w, int(distance))
                 for w, distance, _ in extract_iter(
