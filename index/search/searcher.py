@@ -110,8 +110,9 @@ class Searcher:
         self.engine.close()
 
     def warm(self) -> None:
-        """Load what the first search would (call it off the UI thread): the engine's id
-        table, and the id -> paper table hits are made with (~11 ms at 50,000 papers)."""
+        """Load what the first filtered search would (call it off the UI thread): the
+        engine's id table, and the id -> paper table (~11 ms at 50,000 papers), which a
+        `tag:` filter and related papers look ids up in (hits are read by position)."""
         self.engine.warm()
         if isinstance(self.papers, PaperList):
             self.papers.warm()
