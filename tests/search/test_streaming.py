@@ -159,7 +159,7 @@ def test_the_ids_are_read_without_reading_the_rows(tmp_path, monkeypatch, engine
         raise AssertionError("every row read for the ids")
 
     monkeypatch.setattr(records_module.PaperList, "rows", no_rows)
-    assert reopened.papers.ids == expected
+    assert list(reopened.papers.ids) == expected
     assert reopened.papers.index_of("2101.00007") == 6
 
 
