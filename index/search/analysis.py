@@ -99,14 +99,25 @@ class WordTokenizer(Tokenizer):  # type: ignore[misc]  # Whoosh has no type hint
 
 class _CutTable(dict[str, str]):
     """Word as written -> its terms joined by spaces ("" for a stop word), cut on first
-    sight."""
+    sight. A word without CJK is one piece: its term is what the tokenizer makes of it,
+    made here without a token stream (a corpus brings new words all along, authors' names
+    and coined ones: ~6 an arXiv row, a fifth of the time of cutting its fields)."""
 
     def __init__(self, tokenizer: WordTokenizer) -> None:
         super().__init__()
         self._tokenizer = tokenizer
 
     def __missing__(self, word: str) -> str:
-        found = self[word] = " ".join(token.text for token in self._tokenizer(word))
+        tokenizer = self._tokenizer
+        if word.isascii() or not HAS_CJK.search(word):
+            text = word.lower()
+            if len(text) < tokenizer.minsize or text in STOP_WORDS:
+                found = ""
+            else:
+                found = STEM_CACHE.get(text) or stem(text) if tokenizer.stem else text
+        else:
+            found = " ".join(token.text for token in tokenizer(word))
+        self[word] = found
         return found
 
 
