@@ -66,7 +66,7 @@ def test_never_raises_and_offsets_point_into_the_text(text):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(list("aBz.É1_ İ-\n论文列表") + ["the ", "of ", "Runs"])))
+@given(st.lists(st.sampled_from([*"aBz.É1_ İ-\n论文列表", "the ", "of ", "Runs"])))
 def test_joined_terms_are_the_analyzers_terms_for_any_text(pieces):
     """`joined` cuts word by word through its tables (new words on a path of their own):
     the same terms as the analyzer's token stream, in either kind of field, whether the

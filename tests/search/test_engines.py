@@ -204,7 +204,8 @@ def test_the_tantivy_parts_of_a_folder_are_read_in_order(tmp_path):
     assert [searcher.search(word).ids for word in words] == [[paper.id] for paper in papers]
 
 
-_FIELD_TEXT = st.lists(st.sampled_from(["Graph", "of", "the", "e.g.", "论文列表", "x", " ", ".", "\n"]))
+_FIELD_PIECES = ["Graph", "of", "the", "e.g.", "论文列表", "x", " ", ".", "\n"]
+_FIELD_TEXT = st.lists(st.sampled_from(_FIELD_PIECES))
 
 
 @settings(max_examples=100, deadline=None)
