@@ -78,27 +78,34 @@ def make_schema() -> Any:
     return builder.build()
 
 
-def make_document(tantivy: Any, analysis: FieldAnalysis, row: int, paper: Paper) -> tuple[Any, int]:
+def make_document(
+    tantivy: Any,
+    analysis: FieldAnalysis,
+    row: int,
+    paper: Paper,
+    words: list[str] | None = None,
+) -> tuple[Any, int]:
     """A paper's document, `row` its place in its part, and the distinct terms of its `all`
     field (what the part's size follows). Its fields hold what `whoosh_index.paper_document`
     gives Whoosh, cut by our analyzers: `all` is the name, title, text, authors and
     collections, whose terms are each part's in turn (no word runs across the line
     breaks that would join them), so each part is cut once (the title's terms serve both
-    fields)."""
+    fields). `words`: the words of its name, title and text as the vocabulary counts them
+    (`words.paper_words`, in lower case), which `all` takes for those of ASCII text."""
     authors = " ; ".join(paper.authors)
     collections = " ; ".join(paper.collections)
     title = analysis.joined("title", paper.title)
+    if (
+        words is not None
+        and paper.name.isascii()
+        and paper.title.isascii()
+        and paper.text.isascii()
+    ):
+        front = [analysis.joined_words("all", words)]
+    else:
+        front = [analysis.joined("all", paper.name), title, analysis.joined("all", paper.text)]
     every = " ".join(
-        filter(
-            None,
-            (
-                analysis.joined("all", paper.name),
-                title,
-                analysis.joined("all", paper.text),
-                analysis.joined("all", authors),
-                analysis.joined("all", collections),
-            ),
-        )
+        filter(None, (*front, analysis.joined("all", authors), analysis.joined("all", collections)))
     )
     document = tantivy.Document()
     document.add_unsigned("row", row)
@@ -134,10 +141,10 @@ class PartWriter:
         self._count = 0
         self._postings = 0
 
-    def add(self, paper: Paper) -> None:
-        document, words = make_document(self._tantivy, self._analysis, self._count, paper)
+    def add(self, paper: Paper, words: list[str] | None = None) -> None:
+        document, distinct = make_document(self._tantivy, self._analysis, self._count, paper, words)
         self._writer.add_document(document)
-        self._postings += words
+        self._postings += distinct
         self._count += 1
 
     def __len__(self) -> int:

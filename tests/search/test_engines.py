@@ -213,16 +213,20 @@ _FIELD_TEXT = st.lists(st.sampled_from(_FIELD_PIECES))
 def test_a_tantivy_document_holds_each_fields_terms(name, title, text, authors):
     """Each field of a paper's document holds the terms of its text as Whoosh's document
     gives it (`paper_document`: `all` the parts joined by newlines), though `make_document`
-    cuts each part once; and the part's size counts the distinct terms of `all`."""
+    cuts each part once, and takes the words of ASCII text from the vocabulary's; and the
+    part's size counts the distinct terms of `all`."""
     from paperterm.index.search.analysis import FieldAnalysis
     from paperterm.index.search.tantivy_index import load_tantivy, make_document
     from paperterm.index.search.whoosh_index import paper_document
+    from paperterm.index.text.words import paper_words
 
     engine_config("tantivy")  # skip without tantivy
     paper = Paper(id="p", collection="C; D", abstract=text, title=title, text=text)
     paper.name, paper.authors = name, authors
     analysis = FieldAnalysis()
     document, distinct = make_document(load_tantivy(), analysis, 7, paper)
+    given_words = make_document(load_tantivy(), FieldAnalysis(), 7, paper, paper_words(paper))
+    assert given_words[0].to_dict() == document.to_dict() and given_words[1] == distinct
     fields = {
         key: "\n".join(value) if isinstance(value, tuple) else value
         for key, value in paper_document(paper).items()
