@@ -403,7 +403,8 @@ def _capitalised_ok(token: str, score: float, count: int) -> bool:
     )
 
 
-_MARKDOWN_EMPHASIS = re.compile(r"(?<![\w*])\*{1,3}([^*\s]{2,40})\*{1,3}(?![\w*])")
+# Starting with a star (the lookbehind after it) lets the pattern skip to the next star.
+_MARKDOWN_EMPHASIS = re.compile(r"\*(?<![\w*]\*)\*{0,2}([^*\s]{2,40})\*{1,3}(?![\w*])")
 _LATEX_EMPHASIS = re.compile(
     r"\\(?:mathsf|texttt|textbf|textsc|mathbf|mathrm|textit|emph|text|textsf)\s*"
     r"\{([^{}]{2,40})\}|\{\\(?:tt|bf|sc|it|em|sf)\s+([^{}]{2,40})\}"
