@@ -330,14 +330,18 @@ def _coinings_between(
     return coinings[bisect_left(coinings, (low,)) : bisect_left(coinings, (high,))]
 
 
+_CUE_AFTER = frozenset((", ", "),", ") ", ": ", " (", " -", " –", " —"))
+
+
 def _has_cue(
     lowered: str, sentence: tuple[int, int], coinings: list[tuple[int, int]], start: int, end: int
 ) -> bool:
     """A cheap test that some coining cue is near a token, before scoring it in full."""
-    if lowered[end : end + 2] in (", ", "),", ") ", ": ", " (", " -", " –", " —"):
+    if lowered[end : end + 2] in _CUE_AFTER:
         return True  # appositives, "X (expansion), a ...", "(X), a ..."
-    if _coinings_between(coinings, max(sentence[0], start - 250), start):
-        return True
+    first = bisect_left(coinings, (max(sentence[0], start - 250),))
+    if first < len(coinings) and coinings[first][0] < start:
+        return True  # a coining verb starts in the 250 characters before
     near = lowered[max(sentence[0], start - 60) : start]
     if "our " in near or any(cue in near for cue in _CALLED_HINTS):
         return True
