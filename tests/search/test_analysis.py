@@ -77,3 +77,14 @@ def test_joined_terms_are_the_analyzers_terms_for_any_text(pieces):
         expected = " ".join(analysis.terms(field, text))
         assert analysis.joined(field, text) == expected
         assert analysis.joined(field, text) == expected  # from the tables
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)) | st.text())
+def test_a_papers_words_are_its_lowered_texts_words(text):
+    """`paper_words` cuts ASCII text with an ASCII-only pattern: the same words."""
+    from paperterm.index.papers import Paper
+    from paperterm.index.text.words import WORD, paper_words
+
+    paper = Paper(id="p", collection="C", abstract=text, title=text[::-1], text=text)
+    paper.name = text[:3]
+    assert paper_words(paper) == WORD.findall(f"{text[:3]} {text[::-1]} {text}".lower())
