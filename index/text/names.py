@@ -433,7 +433,7 @@ def expansion_before(left: str, acronym: str) -> str:
     letters = [ch.lower() for ch in acronym if ch.isalpha()]
     if len(letters) < 2:
         return ""
-    words = left.rstrip().split(" ")
+    words = left.rstrip().rsplit(" ", 12)  # the last 12 words are all it reads
     for k in range(1, min(len(words), 12) + 1):
         phrase = words[-k:]
         if (k == 1 and "-" not in phrase[0]) or phrase[0][:1].lower() != letters[0]:
