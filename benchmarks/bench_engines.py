@@ -20,16 +20,24 @@ With several sizes, the growth from each size to the next is printed per 100,000
 between the two largest.
 
     python benchmarks/bench_engines.py [--sizes N ...] [--rounds R] [--format text|jsonl]
-        [--engines whoosh tantivy] [--whoosh-up-to N] [--keep DIR]
+        [--engines whoosh tantivy] [--whoosh-up-to N] [--keep DIR] [--one-file]
 
 `--whoosh-up-to N`: Whoosh only at sizes up to N (its build at 500,000 takes ~10 minutes
 of this machine; the projection from the smaller sizes says what it would take).
+
+`--keep DIR`: each corpus is written once, as `DIR/<format>-<size>` (or taken from there:
+a symlink to a corpus written before will do), and the data dir the engines build into is
+kept too, in `DIR/work-<format>-<size>`: a later run reuses an engine's index and its
+build's numbers (`built-<engine>.json`, printed as they were) instead of building it again
+(the 500,000-row tantivy build takes ~150-400 s of both cores). Delete that folder after a
+change to what the build writes: the search phase stops on an index that is not current.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -116,7 +124,10 @@ def child_fts(
     """FTS5 over the papers file of the index `engine` built."""
     folder = Store(data, [SourceSpec(path) for path in sources], engine).current_generation()
     assert folder is not None
+    (work / "fts.db").unlink(missing_ok=True)  # a kept work folder's, from a run before
     con, build_s, _ = fts_build(work / "fts.db", folder)
+    con.close()
+    con = sqlite3.connect(work / "fts.db")  # first runs with SQLite's page cache empty
     totals: dict[str, int] = {}
 
     def search(query: str) -> None:
@@ -175,27 +186,31 @@ def run_child(*args: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def measure_size(n: int, rounds: int, engines: list[str], fmt: str, keep: Path | None) -> dict:
+def measure_size(
+    n: int, rounds: int, engines: list[str], fmt: str, keep: Path | None, one_file: bool = False
+) -> dict:
     with tempfile.TemporaryDirectory(prefix="paperterm-bench-") as tmp:
-        work = Path(tmp)
-        written = None if keep is None else keep / f"{fmt}-{n}"
-        if written is None or not written.is_dir():
+        kept = "" if keep is None else f"work-{fmt}-{n}" + ("-one-file" if one_file else "")
+        work = Path(tmp) if keep is None else keep / kept
+        work.mkdir(parents=True, exist_ok=True)
+        written = work / "files" if keep is None else keep / f"{fmt}-{n}"
+        if not written.is_dir():
             abstracts = corpus.make_abstracts(n)
             per_file = corpus.ARXIV_PER_MONTH if fmt == "jsonl" else corpus.PER_FILE
-            corpus.WRITERS[fmt](written or work / "corpus", abstracts, per_file)
+            corpus.WRITERS[fmt](written, abstracts, per_file)
             del abstracts
-        if written is not None:
-            (work / "corpus").symlink_to(written)
+        if not (work / "corpus").exists():  # else kept from an earlier run
+            _lay_out(written, work / "corpus", one_file)
         load = load_average()
         found: dict[str, dict] = {}
         for engine in engines:
             found[engine] = {
-                "built": run_child("build", tmp, engine),
-                "searched": run_child("search", tmp, engine, str(rounds)),
-                "cli": run_child("cli", tmp, engine),
+                "built": _built(work, engine, keep is not None),
+                "searched": run_child("search", str(work), engine, str(rounds)),
+                "cli": run_child("cli", str(work), engine),
             }
-        fts = run_child("fts", tmp, engines[-1], str(rounds))
-        agree = run_child("agree", tmp, "both") if len(engines) > 1 else None
+        fts = run_child("fts", str(work), engines[-1], str(rounds))
+        agree = run_child("agree", str(work), "both") if len(engines) > 1 else None
     return {
         "n": n,
         "engines": found,
@@ -204,6 +219,32 @@ def measure_size(n: int, rounds: int, engines: list[str], fmt: str, keep: Path |
         "load": load,
         "load_end": load_average(),
     }
+
+
+def _lay_out(written: Path, corpus_dir: Path, one_file: bool) -> None:
+    """The corpus the build reads: the written files, or (`one_file`, the arXiv snapshot's
+    layout) every row in one file."""
+    if not one_file:
+        corpus_dir.symlink_to(written.absolute())
+        return
+    files = sorted(path for path in written.iterdir() if path.is_file())
+    corpus_dir.mkdir()
+    with open(corpus_dir / f"all{files[0].suffix}", "wb") as whole:
+        for path in files:
+            whole.write(path.read_bytes())
+
+
+def _built(work: Path, engine: str, kept: bool) -> dict:
+    """The build phase's numbers: measured now, or (`kept`) those of the build whose index
+    the work folder still holds."""
+    record = work / f"built-{engine}.json"
+    if kept and record.is_file():
+        print(f"{engine}: reusing the index built before in {work}", flush=True)
+        return dict(json.loads(record.read_text(encoding="utf-8")))
+    built = run_child("build", str(work), engine)
+    if kept:
+        record.write_text(json.dumps(built), encoding="utf-8")
+    return built
 
 
 def report(results: list[dict], rounds: int) -> None:
@@ -328,13 +369,16 @@ def main() -> None:
     parser.add_argument(
         "--keep", type=Path, help="write each corpus under this folder once, and reuse it"
     )
+    parser.add_argument(
+        "--one-file", action="store_true", help="the corpus's files joined into one (as arXiv's)"
+    )
     args = parser.parse_args()
     engines = args.engines or (["whoosh", "tantivy"] if tantivy_installed() else ["whoosh"])
     results = []
     for n in args.sizes:
         started = time.perf_counter()
         here = [e for e in engines if e != "whoosh" or n <= (args.whoosh_up_to or n)]
-        results.append(measure_size(n, args.rounds, here, args.format, args.keep))
+        results.append(measure_size(n, args.rounds, here, args.format, args.keep, args.one_file))
         print(json.dumps(results[-1]), flush=True)  # what a later failure would lose
         print(f"measured {n} abstracts in {time.perf_counter() - started:.0f} s", flush=True)
     report(results, args.rounds)

@@ -44,8 +44,13 @@ _UNSAFE_IN_URL = re.compile(r"[^\x21-\x7e]")
 
 def urls_in(text: str) -> Iterator[tuple[int, int, str]]:
     """Each URL in `text` as (start, end, url): trailing punctuation left out (a closing
-    parenthesis that belongs to the URL, Wikipedia style, kept) and LaTeX escapes undone."""
-    for match in _URL.finditer(text):
+    parenthesis that belongs to the URL, Wikipedia style, kept) and LaTeX escapes undone.
+    (Most abstracts mention none, and those that do near their end: the pattern runs from
+    just before the first "://", and not at all without one.)"""
+    first = text.find("://")
+    if first < 0:
+        return
+    for match in _URL.finditer(text, max(0, first - len("https"))):
         found = match.group(0)
         url = found.rstrip(_URL_TRAIL)
         if url.count("(") > url.count(")") and found[len(url) : len(url) + 1] == ")":
@@ -56,7 +61,7 @@ def urls_in(text: str) -> Iterator[tuple[int, int, str]]:
 
 def unescape_url(url: str) -> str:
     """`url` as meant: `https://x.org/a\\_b` is `https://x.org/a_b` (in `\\url{..}` too)."""
-    return _URL_ESCAPE.sub(r"\1", url)
+    return _URL_ESCAPE.sub(r"\1", url) if "\\" in url else url
 
 
 def find_links(text: str) -> list[str]:

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from paperterm.index import links
 from paperterm.index.links import (
     Known,
     arxiv_id,
@@ -204,3 +205,21 @@ def test_links_never_include_spaces_or_brackets(text):
     for link in find_links(text):
         assert link.lower().startswith(("http://", "https://"))
         assert not any(ch.isspace() or ch in "[]<>" for ch in link)
+
+
+_URL_PIECES = ["http", "s", "://", "HTTPS", "x", " ", ".", "\\_", "(", ")", "/", "é"]
+
+
+@given(st.lists(st.sampled_from(_URL_PIECES)).map("".join))
+def test_urls_are_found_as_by_one_pass_over_the_whole_text(text):
+    """`urls_in` starts its pass just before the first "://" (a word character before
+    "http" still keeps it from being a URL)."""
+    whole = []
+    for match in links._URL.finditer(text):
+        found = match.group(0)
+        url = found.rstrip(links._URL_TRAIL)
+        if url.count("(") > url.count(")") and found[len(url) : len(url) + 1] == ")":
+            url += ")"
+        if len(url) > len("https://"):
+            whole.append((match.start(), match.start() + len(url), links.unescape_url(url)))
+    assert list(links.urls_in(text)) == whole

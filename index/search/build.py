@@ -6,10 +6,12 @@ A build (`Builder.run`, with the set's build lock held):
    previous generation recorded keeps that generation's prepared records (`sources/*.bin`,
    hard-linked). The others are read record by record and prepared
    (`source_records.prepare_source`): in worker processes when there is enough of them
-   (`build_workers.py`). Papers flow from the parser to the source's record file and to the
-   engine's part being written (`build_workers.PartFeed`), so most of the indexing happens
-   while reading, and nothing holds a file's papers: a build holds each record's merge keys
-   and title, and memory follows the engine's writer, not the corpus.
+   (`build_workers.py`). A large JSON Lines file is read as stretches, each a source
+   (`segments.py`), so that the workers share it. Papers flow from the parser to the
+   source's record file and to the engine's part being written (`build_workers.PartFeed`),
+   so most of the indexing happens while reading, and nothing holds a file's papers: a
+   build holds each record's merge keys and title, and memory follows the engine's writer,
+   not the corpus.
 2. Duplicates are merged on those keys, in corpus order (`merged.MergedCorpus`): the few
    records a merge changes are read and held; derived titles are made distinct.
 3. The engine's index is made of parts, each the papers of a run of consecutive source
@@ -38,7 +40,7 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from paperterm.index.problems import Problem
@@ -50,6 +52,7 @@ from paperterm.index.search.records import (
     no_collection,
     write_papers,
 )
+from paperterm.index.search.segments import stretches
 from paperterm.index.search.source_records import (
     SourceRecords,
     cache_name,
@@ -69,6 +72,7 @@ from paperterm.index.search.store import (
     Part,
     SourceEntry,
     SourceFile,
+    Span,
     Store,
 )
 from paperterm.index.search.whoosh_index import part_digest
@@ -138,6 +142,9 @@ class Builder:
         self.words: Counter[str] = Counter()
         self.part_postings = PART_POSTINGS
         self.total_bytes = 0
+        #: The content digest of each file read in stretches (its key's).
+        self.file_digests: dict[str, str] = {}
+        self._fingerprints: dict[tuple[object, ...], Fingerprint | None] = {}
 
     def run(self) -> OpenIndex:
         base = self.store.read_meta() if self.reuse else None
@@ -161,16 +168,59 @@ class Builder:
 
     def _build(self, base: tuple[Path, Meta] | None) -> OpenIndex:
         assert self.tmp is not None
-        sources = [SourceRecords(file, cache=cache_name(file)) for file in self.files]
+        sources = [SourceRecords(file, cache=cache_name(file)) for file in self._stretched(base)]
         candidates = self._reuse(sources, base)
         fresh = [source for source in sources if source.fresh]
         candidates += self._prepare(sources, fresh)
+        _join_problems(sources)
         self.listener.check()
         corpus = MergedCorpus(self.tmp / SOURCES_FOLDER, sources)
         parts = self._parts(sources, corpus, candidates)
         self.listener.check()
         self.words.subtract(corpus.absorbed_words)
         return self._finish(sources, corpus, parts, +self.words)
+
+    def _stretched(self, base: tuple[Path, Meta] | None) -> list[SourceFile]:
+        """The build's sources: the files, a large JSON Lines file as its stretches
+        (`segments.py`): those recorded when it is unchanged, else new ones."""
+        recorded: dict[tuple[str, str | None], list[SourceEntry]] = {}
+        for entry in base[1].sources if base is not None else []:
+            recorded.setdefault((entry.path, entry.collection), []).append(entry)
+        files: list[SourceFile] = []
+        for file in self.files:
+            entries = recorded.get((str(file.path), file.collection), [])
+            entries = [entry for entry in entries if entry.file_key == entries[0].file_key]
+            now = self._unchanged(file.path, entries[0].fingerprint) if entries else None
+            if now is not None:
+                spans = [entry.span for entry in entries]
+                if None not in spans:
+                    files += [replace(file, span=_span(span)) for span in spans if span]
+                    self.file_digests[file.key] = now.digest
+                    continue
+                if len(entries) == 1:
+                    files.append(file)
+                    continue
+            found = stretches(file.path)
+            if found is None:
+                files.append(file)
+                continue
+            cut, self.file_digests[file.key] = found
+            files += [replace(file, span=span) for span in cut]
+        return files
+
+    def _unchanged(self, path: Path, recorded: Fingerprint) -> Fingerprint | None:
+        """`Fingerprint.unchanged`, once a file (its stretches share its fingerprint, and a
+        touched file's digest reads it whole)."""
+        key = (str(path), recorded.size, recorded.mtime_ns, recorded.ctime_ns, recorded.digest)
+        if key not in self._fingerprints:
+            self._fingerprints[key] = Fingerprint.unchanged(path, recorded)
+        now = self._fingerprints[key]
+        return None if now is None else replace(now)
+
+    def _file_digest(self, source: SourceRecords) -> None:
+        """A stretch read now has the digest of its whole file (`segments.stretches`)."""
+        if source.file.span is not None and source.fingerprint is not None:
+            source.fingerprint.digest = self.file_digests.get(source.file.file_key, "")
 
     def _hold(self, source: SourceRecords) -> None:
         """Count a source's words in the vocabulary; its own counts are dropped unless a
@@ -195,14 +245,17 @@ class Builder:
         if base is None:
             return []
         folder, meta = base
-        entries = {(entry.path, entry.collection): entry for entry in meta.sources}
+        entries = {
+            (entry.path, entry.collection, _span(entry.span)): entry for entry in meta.sources
+        }
         renamed: dict[str, str] = {}  # the base's key of a source -> this set's
         for source in sources:
-            entry = entries.get((str(source.file.path), source.file.collection))
+            file = source.file
+            entry = entries.get((str(file.path), file.collection, file.span))
             if entry is None:
                 continue
             renamed[entry.key] = source.file.key
-            now = Fingerprint.unchanged(source.file.path, entry.fingerprint)
+            now = self._unchanged(source.file.path, entry.fingerprint)
             if now is None:
                 continue
             name = f"{SOURCES_FOLDER}/{entry.cache}"
@@ -244,7 +297,7 @@ class Builder:
         """Read and prepare the new and changed sources, writing parts of them as they are
         read (in worker processes when there is enough to read); the parts written."""
         assert self.tmp is not None
-        sizes = [_size(source.file.path) for source in fresh]
+        sizes = [_size(source.file) for source in fresh]
         self.part_postings = _part_postings(self.engine.bounded_writer, sum(sizes))
         if len(fresh) > 1 and sum(sizes) >= PARALLEL_BYTES:
             return self._prepare_in_workers(sources, fresh, sizes)
@@ -269,6 +322,7 @@ class Builder:
                 keep=self.watched,
             )
             _adopt(source, prepared)
+            self._file_digest(source)
             self._hold(source)
             written = parts.end_source(source.file.key, source.digest)
             if written is not None:
@@ -299,6 +353,7 @@ class Builder:
             return max(read["papers"], read["papers"] * total_bytes // max(1, read["bytes"]))
 
         def on_source(source: SourceRecords, size: int) -> None:
+            self._file_digest(source)
             read["bytes"] += size
             read["papers"] += source.count
             self._hold(source)
@@ -472,6 +527,7 @@ class Builder:
                     cache=source.cache,
                     records=source.count,
                     problems=source.problems,
+                    span=None if source.file.span is None else list(source.file.span),
                 )
                 for source in sources
             ],
@@ -508,11 +564,44 @@ def _adopt(source: SourceRecords, prepared: SourceRecords) -> None:
     source.words = prepared.words
 
 
-def _size(path: Path) -> int:
+def _size(file: SourceFile) -> int:
+    if file.span is not None:
+        return file.span[1] - file.span[0]
     try:
-        return path.stat().st_size
+        return file.path.stat().st_size
     except OSError:
         return 0
+
+
+def _span(span: Sequence[int] | None) -> Span | None:
+    return None if span is None else (int(span[0]), int(span[1]), int(span[2]))
+
+
+def _join_problems(sources: list[SourceRecords]) -> None:
+    """What a file read in stretches was found to have, as its reading whole says it: Latin-1
+    at its first line that is not UTF-8 only (not at each stretch's), and "no papers found"
+    only when no stretch has any paper or problem."""
+    by_file: dict[str, list[SourceRecords]] = {}
+    for source in sources:
+        if source.file.span is not None:
+            by_file.setdefault(source.file.file_key, []).append(source)
+    for parts in by_file.values():
+        path = str(parts[0].file.path)
+        latin1 = ": not valid UTF-8; read as Latin-1"
+        none = str(Problem(path, 0, "no papers found"))
+        warned = False
+        for source in parts:
+            kept = []
+            for problem in source.problems:
+                if problem.endswith(latin1):
+                    if warned:
+                        continue
+                    warned = True
+                if problem != none:
+                    kept.append(problem)
+            source.problems = kept
+        if not any(source.count or source.problems for source in parts):
+            parts[-1].problems = [none]
 
 
 def _part_postings(bounded_writer: bool, size: int) -> int:

@@ -262,20 +262,21 @@ class PartFeed:
         self.engine, self.folder = engine, folder
         self.first_papers, self.postings = sizes
         self.writer: Any = None
-        self.batch: list[Paper] = []
+        self.batch: list[tuple[Paper, list[str]]] = []
         self.keys: list[str] = []
         self.digests: list[str] = []
 
-    def add(self, paper: Paper) -> None:
-        self.batch.append(paper)
+    def add(self, paper: Paper, words: list[str]) -> None:
+        """The next paper, and the words the vocabulary counts of it (`paper_words`)."""
+        self.batch.append((paper, words))
         if len(self.batch) >= BATCH:
             self._flush()
 
     def _flush(self) -> None:
         if self.batch and self.writer is None:
             self.writer = self.engine.part_writer(self.folder)
-        for paper in self.batch:
-            self.writer.add(paper)
+        for paper, words in self.batch:
+            self.writer.add(paper, words)
         self.batch.clear()
 
     def end_source(self, key: str, digest: str) -> tuple[object, list[str], str] | None:

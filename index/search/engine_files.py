@@ -30,8 +30,10 @@ class EngineIndex(Protocol):
 
 
 class PartWriter(Protocol):
-    def add(self, paper: Paper) -> None:
-        """Index the paper as the next document."""
+    def add(self, paper: Paper, words: list[str] | None = None) -> None:
+        """Index the paper as the next document. `words`: the words the vocabulary counts
+        of it (`words.paper_words`), when the caller has them: an engine may take its
+        text's words from them rather than cut the text again."""
         ...
 
     def __len__(self) -> int: ...

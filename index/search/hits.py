@@ -80,7 +80,9 @@ class Matcher:
         if text.isascii() or (len(lower) == len(text) and not HAS_CJK.search(text)):
             decided = self._decisions()
             found = decided.candidates.finditer(lower)
-            return _merge([m.span() for m in found if decided[m.group()]])
+            return _merge(
+                [m.span() for m in found if _starts_word(lower, m.start()) and decided[m.group()]]
+            )
         return self.spans_word_by_word(text)
 
     def spans_word_by_word(self, text: str) -> list[Span]:
@@ -114,7 +116,12 @@ class _Decisions(dict[str, bool]):
     could: the query's words, its prefixes, and the words that start as its stems do (a
     word's Porter stem differs from it in its last letter at most, `happi`/`happy`: the
     stem but its last two letters is kept). Scanning a text with it is C's work; deciding
-    each of an abstract's ~170 words in Python took 0.1 ms a snippet."""
+    each of an abstract's ~170 words in Python took 0.1 ms a snippet.
+
+    The pattern begins with its words, so that the regex engine skips to the characters
+    that begin one (a lookbehind first had it try the words at every character, 2.5x
+    slower); whether a match begins a word is checked after (`_starts_word`), and a match
+    inside a word runs to the word's end, so it hides no word after it."""
 
     def __init__(self, matches: Callable[[str], bool], words: _Words) -> None:
         super().__init__()
@@ -122,14 +129,37 @@ class _Decisions(dict[str, bool]):
         self.words = words
         stemmed, plain, prefixes = words
         starts = {*plain, *prefixes, *(s[: max(1, len(s) - 2)] for s in stemmed)}
-        alternatives = "|".join(sorted((re.escape(w) for w in starts if w), key=len, reverse=True))
-        # A word starts where no word character (nor a word character and a dot, which
-        # `WORD` would have taken in) comes before it, and runs as `WORD` runs.
-        self.candidates = re.compile(rf"(?<!\w)(?<!\w\.)(?:{alternatives})(?:\w|\.\w)*")
+        # No word ends in a dot (a stem cut short can): a match then never runs past a dot
+        # into the next word (`a..b`).
+        starts = {word.rstrip(".") for word in starts}
+        # A word that another starts adds nothing: the rest of a word is matched anyway, as
+        # `WORD` runs (a shorter pattern compiles sooner: compiling is a first query's).
+        kept: list[str] = []
+        for word in sorted(filter(None, starts)):  # a word's longer forms follow it
+            if not (kept and word.startswith(kept[-1])):
+                kept.append(word)
+        alternatives = "|".join(map(re.escape, kept))
+        self.candidates = re.compile(rf"(?:{alternatives})(?:\w|\.\w)*")
 
     def __missing__(self, word: str) -> bool:
         decided = self[word] = self.matches(word)
         return decided
+
+
+def _starts_word(text: str, start: int) -> bool:
+    """Whether a word (as `WORD` cuts words) starts at `start`: no word character comes
+    before it, nor a word character and a dot (which `WORD` would have taken in)."""
+    if not start:
+        return True
+    before = text[start - 1]
+    if before == ".":
+        return start < 2 or not _is_word_char(text[start - 2])
+    return not _is_word_char(before)
+
+
+def _is_word_char(char: str) -> bool:
+    """`\\w` of a `str` pattern."""
+    return char.isalnum() or char == "_"
 
 
 def _merge(spans: list[Span]) -> list[Span]:
@@ -160,12 +190,13 @@ def snippet(text: str, spans: list[Span], words: int = SNIPPET_WORDS) -> tuple[s
     """The window of about `words` words with the most matches, and the spans within it."""
     if not text:
         return "", []
-    starts = list(map(re.Match.start, _NON_SPACE.finditer(text))) or [0]
-    if not spans or len(starts) <= words:
-        window_start, window_end = 0, len(starts)
+    starts = WordStarts(text)
+    count = len(starts)
+    if not spans or count <= words:
+        window_start, window_end = 0, count
     else:
         best, best_count, j = 0, -1, 0
-        span_words = [max(0, bisect_right(starts, start) - 1) for start, _ in spans]
+        span_words = [starts.word_at(start) for start, _ in spans]
         keys = [text[start:end].lower() for start, end in spans]
         # The distinct matched words of the window of spans i..j-1, kept as it slides (a set
         # made per window was most of a snippet's time when a word matches everywhere).
@@ -182,15 +213,48 @@ def snippet(text: str, spans: list[Span], words: int = SNIPPET_WORDS) -> tuple[s
             else:
                 del window[keys[i]]
         window_start = max(0, span_words[best] - 3)
-        window_end = min(len(starts), window_start + words)
+        window_end = min(count, window_start + words)
     first = starts[window_start]
-    last = starts[window_end] if window_end < len(starts) else len(text)
+    last = starts[window_end] if window_end < count else len(text)
     piece = text[first:last].rstrip()
     prefix = "…" if window_start > 0 else ""
-    suffix = "…" if window_end < len(starts) else ""
+    suffix = "…" if window_end < count else ""
     shift = len(prefix) - first
     inside = [(s + shift, e + shift) for s, e in spans if s >= first and e <= first + len(piece)]
     return prefix + piece + suffix, inside
+
+
+class WordStarts:
+    """Where the words (runs of non-space characters) of a text start: `starts[k]` is the
+    k-th word's first character, `word_at(position)` the word a position is in (0 before
+    the first). A text whose words are each one space apart (nearly every abstract) is
+    answered by counting and splitting on spaces, which is C's work; listing the starts of
+    ~170 words with a pattern was most of a snippet's time. Other texts list them."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._listed: list[int] | None = None
+        # Printable: no whitespace but the space (a pattern for odd spaces took longer than
+        # listing the starts).
+        spaced = text.isprintable() and "  " not in text
+        if spaced and text[:1] != " " and text[-1:] != " ":
+            self._count = text.count(" ") + 1
+        else:
+            self._listed = list(map(re.Match.start, _NON_SPACE.finditer(text))) or [0]
+            self._count = len(self._listed)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, word: int) -> int:
+        if self._listed is not None:
+            return self._listed[word]
+        return len(self.text) - len(self.text.split(" ", word)[-1]) if word else 0
+
+    def word_at(self, position: int) -> int:
+        if self._listed is not None:
+            return max(0, bisect_right(self._listed, position) - 1)
+        return self.text.count(" ", 0, position)
 
 
 def correction_note(corrected: str, corrections: Iterable[tuple[str, str]], how: str) -> list[str]:

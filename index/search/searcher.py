@@ -11,7 +11,7 @@ and a "did you mean".
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from paperterm.index.papers import Paper
 from paperterm.index.search.correction import Corrector
@@ -35,9 +35,10 @@ SNIPPET_SCAN_CHARS = 20_000
 SIMILAR_SCAN_CHARS = 20_000
 
 
-def open_engine(ix: EngineIndex, ids: Sequence[str]) -> Engine:
+def open_engine(ix: EngineIndex, ids: Callable[[], Sequence[str]]) -> Engine:
     """The engine that searches an open index: tantivy's for a tantivy index (imported only
-    then: it is optional), else Whoosh's."""
+    then: it is optional), else Whoosh's. `ids` gives the papers' ids, by position, when an
+    engine first needs them."""
     from paperterm.index.search.tantivy_index import TantivyIndex
 
     if isinstance(ix, TantivyIndex):
@@ -56,14 +57,18 @@ class Searcher:
         """`papers` in the index's order (a document's number is its paper's position);
         a `PaperList` is read only where hits need it."""
         self.papers = papers
-        self.ids: Sequence[str]
+        self._ids: Callable[[], Sequence[str]]
         if isinstance(papers, PaperList):
             self.by_id: Mapping[str, Paper] = papers.by_id
-            self.ids = papers.ids
+            # Read when first needed (a `tag:` filter, related papers), not here: hits are
+            # read by position, and 500,000 ids took ~15 ms to read, then as much again in
+            # the garbage collector's first collections, in the first queries.
+            self._ids = lambda: papers.ids
         else:
             self.by_id = {paper.id: paper for paper in papers}
-            self.ids = [paper.id for paper in papers]
-        self.engine: Engine = open_engine(ix, self.ids)
+            listed = [paper.id for paper in papers]
+            self._ids = lambda: listed
+        self.engine: Engine = open_engine(ix, self._ids)
         self.vocabulary = vocabulary or Vocabulary.of_papers(papers)
         papers_count = self.engine.paper_count()
         self.planner = Planner(
@@ -76,6 +81,11 @@ class Searcher:
         )
         self.corrector = Corrector(self.planner)
         self._field_words: dict[str, Vocabulary] = {}
+
+    @property
+    def ids(self) -> Sequence[str]:
+        """The papers' ids, by position."""
+        return self._ids()
 
     def field_words(self, fieldname: str) -> Vocabulary:
         """The words of the `authors` or `collection` field, on first use: the engine's term
@@ -100,8 +110,9 @@ class Searcher:
         self.engine.close()
 
     def warm(self) -> None:
-        """Load what the first search would (call it off the UI thread): the engine's id
-        table, and the id -> paper table hits are made with (~11 ms at 50,000 papers)."""
+        """Load what the first filtered search would (call it off the UI thread): the
+        engine's id table, and the id -> paper table (~11 ms at 50,000 papers), which a
+        `tag:` filter and related papers look ids up in (hits are read by position)."""
         self.engine.warm()
         if isinstance(self.papers, PaperList):
             self.papers.warm()
@@ -174,7 +185,9 @@ class Searcher:
             results.suggestion = self.planner.suggest(parsed)
 
     def _hits(self, scored: Scored) -> list[Hit]:
-        return [Hit(self.by_id[i], score) for i, score in scored if i in self.by_id]
+        papers = self.papers
+        count = len(papers)
+        return [Hit(papers[position], score) for position, score in scored if position < count]
 
     def suggest(self, parsed: ParsedQuery) -> str:
         """A "did you mean" made of real words from the corpus (never stems)."""

@@ -92,6 +92,7 @@ def read_header(path: Path, file: SourceFile) -> tuple[dict[str, Any], Fingerpri
         if (
             header.get("path") != path_key(file.path)
             or header.get("collection") != file.collection
+            or header.get("span") != (None if file.span is None else list(file.span))
             or header.get("parser") != versions.PARSER_VERSION
             or header.get("count") != len(cache)
         ):
@@ -117,17 +118,19 @@ def prepare_source(
     folder: Path,
     early: Callable[[list[Prepared]], None] | None = None,
     *,
-    on_record: Callable[[Paper], None] | None = None,
+    on_record: Callable[[Paper, list[str]], None] | None = None,
     on_bytes: Callable[[int, int], None] | None = None,
     keep: bool = False,
 ) -> SourceRecords:
     """Read and prepare one source file record by record, and keep its records in `folder`
     (its cache), written as they come. `early` gets the first `EARLY_RECORDS` records as
-    soon as they are prepared (once); `on_record` each paper as prepared; `on_bytes`
+    soon as they are prepared (once); `on_record` each paper as prepared, with the words
+    the vocabulary counts of it (`paper_words`: an engine takes its text's words from them,
+    so that they are cut once); `on_bytes`
     (records, bytes read) now and then; `keep`: the records stay in `records` too."""
     source = SourceRecords(file, cache=cache_name(file))
     source.fingerprint = Fingerprint.of(file.path)  # before reading: a later write shows
-    reading = Reading(file.path, file.collection)
+    reading = Reading(file.path, file.collection, file.span)
     writer = RecordWriter(folder / source.cache, SOURCE)
     words: Counter[str] = Counter()
     digest = hashlib.blake2b(digest_size=16)
@@ -138,13 +141,14 @@ def prepare_source(
             writer.add(record.to_tuple())
             source.keys.append(record.key())
             source.titles.append((paper.title, paper.title_derived, record.alternatives))
-            words.update(paper_words(paper))
+            said = paper_words(paper)
+            words.update(said)
             add_document(digest, paper)
             source.chars += len(paper.text)
             if keep:
                 source.records.append(record)
             if on_record is not None:
-                on_record(paper)
+                on_record(paper, said)
             if early is not None:
                 firsts.append(record)
                 if len(firsts) == EARLY_RECORDS:
@@ -157,8 +161,8 @@ def prepare_source(
         raise
     if early is not None:
         early(firsts)
-    if source.fingerprint is not None and reading.complete:
-        source.fingerprint.digest = reading.digest
+    if source.fingerprint is not None and reading.complete and file.span is None:
+        source.fingerprint.digest = reading.digest  # a stretch's: the build gives it the file's
     source.size = reading.size
     source.count = len(source.keys)
     source.digest = digest.hexdigest()
@@ -168,6 +172,7 @@ def prepare_source(
         {
             "path": path_key(file.path),
             "collection": file.collection,
+            "span": None if file.span is None else list(file.span),
             "parser": versions.PARSER_VERSION,
             "fingerprint": _fingerprint_dict(source.fingerprint),
             "problems": source.problems,

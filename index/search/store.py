@@ -106,18 +106,30 @@ class BuildCancelled(Exception):
 # --- sources and their fingerprints ----------------------------------------------------------
 
 
+#: A stretch of a large JSON Lines file that a build reads as a source of its own: its
+#: first byte, the byte after its last, and its first line's number (`segments.py`).
+Span = tuple[int, int, int]
+
+
 @dataclass(frozen=True, slots=True)
 class SourceFile:
-    """One file of a source set: which source (spec) named it, and its path."""
+    """One file of a source set: which source (spec) named it, and its path; `span`: the
+    stretch of it this source is, when a build reads a large file in stretches."""
 
     spec: int
     path: Path
     collection: str | None = None
+    span: Span | None = None
+
+    @property
+    def file_key(self) -> str:
+        """The file within its set (the same file under two specs is two sources)."""
+        return f"{self.spec}:{path_key(self.path)}"
 
     @property
     def key(self) -> str:
-        """The file within its set (the same file under two specs is two sources)."""
-        return f"{self.spec}:{path_key(self.path)}"
+        """The source within its set: the file's key, and where its stretch starts."""
+        return self.file_key if self.span is None else f"{self.file_key}#{self.span[0]}"
 
 
 def path_key(path: Path) -> str:
@@ -207,10 +219,18 @@ class SourceEntry:
     cache: str
     records: int
     problems: list[str] = field(default_factory=list)
+    #: The stretch of the file the source is (`SourceFile.span`); its fingerprint is the
+    #: whole file's.
+    span: list[int] | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SourceEntry:
         return cls(**{**data, "fingerprint": Fingerprint(**data["fingerprint"])})
+
+    @property
+    def file_key(self) -> str:
+        """`SourceFile.file_key` of the file the source is (a stretch of)."""
+        return self.key if self.span is None else self.key[: self.key.rindex("#")]
 
 
 @dataclass(slots=True)
@@ -388,10 +408,13 @@ class Store:
     def freshness(meta: Meta, files: Sequence[SourceFile]) -> str:
         """ "current" when `meta` was built from exactly these files as they are now
         ("restamped" when some were touched since, their content the same), else "stale"."""
-        if [entry.key for entry in meta.sources] != [file.key for file in files]:
+        firsts: dict[str, SourceEntry] = {}  # each file's first source (stretches share one)
+        for entry in meta.sources:
+            firsts.setdefault(entry.file_key, entry)
+        if list(firsts) != [file.key for file in files]:
             return "stale"
         restamped = False
-        for entry, file in zip(meta.sources, files, strict=True):
+        for entry, file in zip(firsts.values(), files, strict=True):
             now = Fingerprint.unchanged(file.path, entry.fingerprint)
             if now is None:
                 return "stale"

@@ -19,7 +19,7 @@ import bisect
 import heapq
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from paperterm.index.search.analysis import FieldAnalysis
@@ -45,10 +45,10 @@ def field_boost(field: str) -> float:
 
 
 class TantivyEngine:
-    """An `Engine` over an open tantivy index. `ids` are the papers' ids by row. Tantivy's
+    """An `Engine` over an open tantivy index. `ids` gives the papers' ids by row. Tantivy's
     searcher is thread-safe; this keeps no state between queries but the id -> row table."""
 
-    def __init__(self, ix: TantivyIndex, ids: Sequence[str]) -> None:
+    def __init__(self, ix: TantivyIndex, ids: Callable[[], Sequence[str]]) -> None:
         self._tantivy = load_tantivy()
         self._schema = ix.schema
         self._searcher = ix.searcher
@@ -74,7 +74,7 @@ class TantivyEngine:
     def rows(self) -> dict[str, int]:
         """Paper id -> row (read once, on first use)."""
         if self._rows is None:
-            self._rows = {paper_id: row for row, paper_id in enumerate(self._ids)}
+            self._rows = {paper_id: row for row, paper_id in enumerate(self._ids())}
         return self._rows
 
     def warm(self) -> None:
@@ -100,7 +100,7 @@ class TantivyEngine:
                 found, total = hits if limit is None else hits[:limit], len(hits)
         else:
             found, total = self._most(plan, limit, allow)
-        return [(self._ids[row], score) for row, score in found], total
+        return found, total
 
     def _most(self, plan: Plan, limit: int | None, allow: set[int] | None) -> tuple[Rows, int]:
         """Papers matching at least `plan.minimum` of the required groups and no excluded
@@ -231,4 +231,4 @@ class TantivyEngine:
         if query is None:
             return []
         found, _ = self._run(query, limit + 1)
-        return [(self._ids[r], score) for r, score in found if r != row][:limit]
+        return [(r, score) for r, score in found if r != row][:limit]

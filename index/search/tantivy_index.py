@@ -78,31 +78,43 @@ def make_schema() -> Any:
     return builder.build()
 
 
-def paper_fields(paper: Paper) -> dict[str, str]:
-    """The text of each field of a paper's document (as `whoosh_index.paper_document`)."""
+def make_document(
+    tantivy: Any,
+    analysis: FieldAnalysis,
+    row: int,
+    paper: Paper,
+    words: list[str] | None = None,
+) -> tuple[Any, int]:
+    """A paper's document, `row` its place in its part, and the distinct terms of its `all`
+    field (what the part's size follows). Its fields hold what `whoosh_index.paper_document`
+    gives Whoosh, cut by our analyzers: `all` is the name, title, text, authors and
+    collections, whose terms are each part's in turn (no word runs across the line
+    breaks that would join them), so each part is cut once (the title's terms serve both
+    fields). `words`: the words of its name, title and text as the vocabulary counts them
+    (`words.paper_words`, in lower case), which `all` takes for those of ASCII text."""
     authors = " ; ".join(paper.authors)
     collections = " ; ".join(paper.collections)
-    return {
-        "all": "\n".join((paper.name, paper.title, paper.text, authors, collections)),
-        "name": paper.name,
-        "title": paper.title,
-        "authors": authors,
-        "collection": collections,
-    }
-
-
-def make_document(tantivy: Any, analysis: FieldAnalysis, row: int, paper: Paper) -> tuple[Any, int]:
-    """A paper's document, `row` its place in its part, and the distinct terms of its `all`
-    field (what the part's size follows)."""
+    title = analysis.joined("title", paper.title)
+    if (
+        words is not None
+        and paper.name.isascii()
+        and paper.title.isascii()
+        and paper.text.isascii()
+    ):
+        front = [analysis.joined_words("all", words)]
+    else:
+        front = [analysis.joined("all", paper.name), title, analysis.joined("all", paper.text)]
+    every = " ".join(
+        filter(None, (*front, analysis.joined("all", authors), analysis.joined("all", collections)))
+    )
     document = tantivy.Document()
     document.add_unsigned("row", row)
-    words = 0
-    for name, text in paper_fields(paper).items():
-        terms = analysis.joined(name, text)
-        document.add_text(name, terms)
-        if name == "all":
-            words = len(set(terms.split()))
-    return document, words
+    document.add_text("all", every)
+    document.add_text("name", analysis.joined("name", paper.name))
+    document.add_text("title", title)
+    document.add_text("authors", analysis.joined("authors", authors))
+    document.add_text("collection", analysis.joined("collection", collections))
+    return document, len(set(every.split()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,10 +141,10 @@ class PartWriter:
         self._count = 0
         self._postings = 0
 
-    def add(self, paper: Paper) -> None:
-        document, words = make_document(self._tantivy, self._analysis, self._count, paper)
+    def add(self, paper: Paper, words: list[str] | None = None) -> None:
+        document, distinct = make_document(self._tantivy, self._analysis, self._count, paper, words)
         self._writer.add_document(document)
-        self._postings += words
+        self._postings += distinct
         self._count += 1
 
     def __len__(self) -> int:

@@ -4,7 +4,7 @@ limit), collected exactly, and counted as SQLite FTS5 counts them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from whoosh import query as Q
 from whoosh.index import Index
@@ -54,10 +54,11 @@ class WhooshEngine:
     number its paper's row, so a hit's id is read from the rows, not its stored fields
     (~10 µs a hit, and 0.5 s for the id -> document table of 50,000 papers)."""
 
-    def __init__(self, ix: Index, ids: Sequence[str] | None = None) -> None:
+    def __init__(self, ix: Index, ids: Callable[[], Sequence[str]] | None = None) -> None:
         self._searcher: WhooshSearcher = ix.searcher()
         self.analysis = FieldAnalysis()
-        self._ids = ids
+        self._read_ids = ids
+        self._ids: Sequence[str] | None = None
         self._docnums: dict[str, int] | None = None
         self._scorer = PlanScorer(self._searcher)
 
@@ -68,7 +69,8 @@ class WhooshEngine:
         return int(self._searcher.doc_count_all())
 
     def df(self, field: str, term: str) -> int:
-        return int(self._searcher.doc_frequency(field, term))
+        """From the scorer's term infos, which reading the term's postings then reuses."""
+        return self._scorer.doc_frequency(field, term)
 
     def field_counts(self, field: str) -> dict[str, int] | None:
         """The field's term list with each term's document frequency, merged over the
@@ -90,7 +92,10 @@ class WhooshEngine:
     def ids(self) -> Sequence[str]:
         """Document number -> paper id."""
         if self._ids is None:
-            self._ids = [fields["id"] for _, fields in self._searcher.iter_docs()]
+            if self._read_ids is not None:
+                self._ids = self._read_ids()
+            else:
+                self._ids = [fields["id"] for _, fields in self._searcher.iter_docs()]
         return self._ids
 
     def warm(self) -> None:
@@ -104,9 +109,7 @@ class WhooshEngine:
         # skipping, pruning sub-queries that cannot reach the top N) dropped better-scoring
         # papers from multi-word results and undercounted the matches; the plan scorer
         # scores every match, exactly, term at a time (whoosh_scorer.py).
-        found, total = self._scorer.collect(plan, limit, allow)
-        ids = self.ids
-        return [(ids[docnum], score) for docnum, score in found], total
+        return self._scorer.collect(plan, limit, allow)
 
     def similar(self, paper_id: str, text: str, limit: int) -> Scored:
         """More-like-this over the key terms of `text`: Whoosh's `more_like` (its Bo1 key
@@ -118,5 +121,4 @@ class WhooshEngine:
         terms = self._searcher.key_terms_from_text("all", text, numterms=12)
         group = AnyOf(tuple(Term("all", word, weight) for word, weight in terms), 0)
         found, _ = self._scorer.collect(Plan(required=(group,)), limit + 1, None)
-        ids = self.ids
-        return [(ids[d], score) for d, score in found if d != docnum][:limit]
+        return [(d, score) for d, score in found if d != docnum][:limit]

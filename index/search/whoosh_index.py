@@ -108,7 +108,7 @@ class PartWriter:
         folder.mkdir(parents=True, exist_ok=True)
         self._builder: SegmentBuilder = SegmentBuilder(_storage(folder), make_schema(), INDEX_NAME)
 
-    def add(self, paper: Paper) -> None:
+    def add(self, paper: Paper, words: list[str] | None = None) -> None:
         self._builder.add(paper_document(paper))
 
     def __len__(self) -> int:

@@ -27,6 +27,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import accumulate
+from math import log
 from typing import Any
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN
@@ -47,6 +48,8 @@ _INT = struct.Struct("!i")
 CACHE_POSTINGS = 2_000_000
 #: The same for the positions phrases read (~60 bytes each, 24 MB).
 CACHE_VALUES = 400_000
+#: Terms whose infos (where their postings are, how many) are kept: ~300 bytes each.
+CACHE_TERM_INFOS = 100_000
 
 
 class PlanScorer:
@@ -58,8 +61,10 @@ class PlanScorer:
         if type(self.weighting) is not BM25F:
             raise ValueError("only BM25F scoring is run term at a time")
         self._leaves = [(leaf.reader(), offset) for leaf, offset in searcher.leaf_searchers()]
+        self._count = int(searcher.doc_count_all())
         self._lengths: dict[tuple[int, str], bytes] = {}
-        self._norms: dict[str, list[float]] = {}
+        self._bases: dict[str, _Bases] = {}
+        self._infos: dict[tuple[str, str], list[tuple[int, Any]]] = {}
         self._cache: OrderedDict[tuple[str, str], _TermPostings] = OrderedDict()
         self._cached = 0
         self._value_cache: OrderedDict[tuple[str, str], dict[int, bytes]] = OrderedDict()
@@ -140,38 +145,83 @@ class PlanScorer:
         """A term's documents and their scores (boost 1), from the cache or read now."""
         key = (fieldname, text)
         found = self._cache.pop(key, None)
-        if found is None:
-            found = self._read_term(fieldname, text)
-            self._cached += len(found.docs)
-            while self._cached > CACHE_POSTINGS and self._cache:
-                _, dropped = self._cache.popitem(last=False)
-                self._cached -= len(dropped.docs)
-        self._cache[key] = found
+        if found is not None:
+            self._cache[key] = found  # now the most recently used
+            return found
+        found = self._read_term(fieldname, text)
+        self._keep_postings(key, found)
         return found
 
-    def _read_term(self, fieldname: str, text: str) -> _TermPostings:
+    def _keep_postings(self, key: tuple[str, str], found: _TermPostings) -> None:
+        """Keep a term's postings read now, the least recently used dropped past
+        `CACHE_POSTINGS`."""
+        self._cached += len(found.docs)
+        while self._cached > CACHE_POSTINGS and self._cache:
+            _, dropped = self._cache.popitem(last=False)
+            self._cached -= len(dropped.docs)
+        self._cache[key] = found
+
+    def _read_term(
+        self, fieldname: str, text: str, values: dict[int, bytes] | None = None
+    ) -> _TermPostings:
+        """A term's postings scored: `idf * base[weight][length byte]`, the base rows shared
+        by every term of the field (a row per term and weight, 256 scores each, was a third
+        of a first query's reading). With `values`, each document's positions go there from
+        the same blocks."""
         postings = _TermPostings(array("I"), array("d"))
-        rows = self._rows(fieldname, text)
-        # Mapped built-in methods: a posting costs no Python bytecode of its own.
-        for ids, offset, weights, lengths, _ in self._postings(fieldname, text):
+        idf = self.idf(fieldname, text).__mul__
+        bases = self._field_bases(fieldname)
+        blocks = self._postings(fieldname, text, positions=values is not None)
+        # Mapped built-in methods: a posting costs no Python bytecode of its own (and a list
+        # goes into an array faster than a `map` does).
+        for ids, offset, weights, lengths, positions in blocks:
             found = map(lengths.__getitem__, ids)
             if weights is None or isinstance(weights, float):
-                row = rows[1.0 if weights is None else weights]
-                postings.scores.extend(map(row.__getitem__, found))
+                base = bases[1.0 if weights is None else weights]
+                postings.scores.fromlist(list(map(idf, map(base.__getitem__, found))))
             else:
-                postings.scores.extend(map(list.__getitem__, map(rows.__getitem__, weights), found))
-            postings.docs.extend(map(offset.__add__, ids) if offset else ids)
+                rows = map(bases.__getitem__, weights)
+                postings.scores.fromlist(list(map(idf, map(list.__getitem__, rows, found))))
+            docs = list(map(offset.__add__, ids)) if offset else ids
+            postings.docs.extend(docs)
+            if values is not None:
+                values.update(zip(docs, positions, strict=True))
         return postings
 
-    def _rows(self, fieldname: str, text: str) -> _Rows:
-        """weight -> the term's score for each length byte."""
-        idf = self.searcher.idf(fieldname, text)
-        return _Rows(idf, self.weighting.K1 + 1, self._field_norms(fieldname))
+    def term_infos(self, fieldname: str, text: str) -> list[tuple[int, Any]]:
+        """(leaf, term info) of each leaf holding the term: looked up once for the planner's
+        document frequency, the idf and the postings (Whoosh's hash-file look-ups, ~15 µs a
+        leaf, were made three times per term of a first query). Kept for the searcher's
+        life, up to `CACHE_TERM_INFOS` terms."""
+        key = (fieldname, text)
+        found = self._infos.get(key)
+        if found is None:
+            found = []
+            schema = self.searcher.schema
+            if fieldname in schema and schema[fieldname].format is not None:
+                btext = schema[fieldname].to_bytes(text)
+                for leaf, (reader, _) in enumerate(self._leaves):
+                    try:
+                        found.append((leaf, reader.term_info(fieldname, btext)))
+                    except TermNotFound:
+                        continue
+            if len(self._infos) >= CACHE_TERM_INFOS:
+                self._infos.clear()
+            self._infos[key] = found
+        return found
+
+    def doc_frequency(self, fieldname: str, text: str) -> int:
+        """How many documents hold the term (Whoosh's `doc_frequency`, summed over leaves)."""
+        return sum(int(info.doc_frequency()) for _, info in self.term_infos(fieldname, text))
+
+    def idf(self, fieldname: str, text: str) -> float:
+        """Whoosh's idf (`WeightingModel.idf`), from the term infos already read."""
+        return log(self._count / (self.doc_frequency(fieldname, text) + 1)) + 1
 
     def _phrase(self, phrase: Phrase) -> Scores:
         """Documents where the phrase's words follow each other, scored as Whoosh scores a
         phrase: the sum of its words' scores, times its weight."""
-        words = [self._term_postings(phrase.field, word) for word in phrase.words]
+        words = [self._phrase_word(phrase.field, word) for word in phrase.words]
         if not all(word.docs for word in words):
             return {}
         smallest = min(words, key=lambda word: len(word.docs))
@@ -188,36 +238,55 @@ class PlanScorer:
                 scores[docnum] *= phrase.weight
         return scores
 
+    def _phrase_word(self, fieldname: str, text: str) -> _TermPostings:
+        """A phrase word's postings; read with its positions when neither is kept: they are
+        in the same blocks, which were decoded twice (a phrase's first run reads its words'
+        every block)."""
+        key = (fieldname, text)
+        if key in self._cache or key in self._value_cache:
+            return self._term_postings(fieldname, text)
+        values: dict[int, bytes] = {}
+        postings = self._read_term(fieldname, text, values)
+        self._keep_postings(key, postings)
+        self._keep_values(key, values)
+        return postings
+
     def _values(self, fieldname: str, text: str) -> dict[int, bytes]:
         """Document -> the term's encoded positions there (kept like postings)."""
         key = (fieldname, text)
         found = self._value_cache.pop(key, None)
-        if found is None:
-            found = {}
-            for ids, offset, _, _, values in self._postings(fieldname, text, positions=True):
-                docs = [offset + d for d in ids] if offset else ids
-                found.update(zip(docs, values, strict=True))
-            self._values_cached += len(found)
-            while self._values_cached > CACHE_VALUES and self._value_cache:
-                _, dropped = self._value_cache.popitem(last=False)
-                self._values_cached -= len(dropped)
-        self._value_cache[key] = found
+        if found is not None:
+            self._value_cache[key] = found  # now the most recently used
+            return found
+        found = {}
+        for ids, offset, _, _, values in self._postings(fieldname, text, positions=True):
+            docs = [offset + d for d in ids] if offset else ids
+            found.update(zip(docs, values, strict=True))
+        self._keep_values(key, found)
         return found
+
+    def _keep_values(self, key: tuple[str, str], found: dict[int, bytes]) -> None:
+        """Keep a term's positions read now, the least recently used dropped past
+        `CACHE_VALUES`."""
+        self._values_cached += len(found)
+        while self._values_cached > CACHE_VALUES and self._value_cache:
+            _, dropped = self._value_cache.popitem(last=False)
+            self._values_cached -= len(dropped)
+        self._value_cache[key] = found
 
     # --- reading ---------------------------------------------------------------------------
 
-    def _field_norms(self, fieldname: str) -> list[float]:
-        """`K1 * ((1 - B) + B * length / average)` for each of the 256 length bytes."""
-        norms = self._norms.get(fieldname)
-        if norms is None:
+    def _field_bases(self, fieldname: str) -> _Bases:
+        """weight -> the field's BM25 score for each length byte, before the idf."""
+        bases = self._bases.get(fieldname)
+        if bases is None:
             weighting = self.weighting
             b = weighting._field_B.get(fieldname, weighting.B)
             average = self.searcher.avg_field_length(fieldname) or 1
             k1 = weighting.K1
-            norms = self._norms[fieldname] = [
-                k1 * ((1 - b) + b * byte_to_length(n) / average) for n in range(256)
-            ]
-        return norms
+            norms = [k1 * ((1 - b) + b * byte_to_length(n) / average) for n in range(256)]
+            bases = self._bases[fieldname] = _Bases(k1 + 1, norms)
+        return bases
 
     def _leaf_lengths(self, leaf: int, fieldname: str) -> bytes:
         """Each document's length byte in `fieldname`, in one leaf (segment)."""
@@ -238,12 +307,8 @@ class PlanScorer:
         in the leaf, the leaf's first number in the index, their weights (None: all 1, a
         number: all that number), the leaf's length bytes, and with `positions` the
         postings' values."""
-        btext = self.searcher.schema[fieldname].to_bytes(text)
-        for leaf, (reader, offset) in enumerate(self._leaves):
-            try:
-                info = reader.term_info(fieldname, btext)
-            except TermNotFound:
-                continue
+        for leaf, info in self.term_infos(fieldname, text):
+            reader, offset = self._leaves[leaf]
             lengths = self._leaf_lengths(leaf, fieldname)
             for ids, weights, values in _blocks(reader, info, positions):
                 yield ids, offset, weights, lengths, values
@@ -331,17 +396,18 @@ def _all_of(groups: list[Scores]) -> Scores:
     return total
 
 
-class _Rows(dict[float, list[float]]):
-    """weight -> [score for each length byte]: `bm25(idf, weight, length, average, B, K1)`
-    with the same operations in the same order as Whoosh's."""
+class _Bases(dict[float, list[float]]):
+    """weight -> [`(weight * (K1 + 1)) / (weight + norm)` for each length byte's norm]: a
+    term's BM25 score is its idf times this (Whoosh's `bm25(idf, weight, length, average, B,
+    K1)`, the same operations in the same order), so one row serves every term."""
 
-    def __init__(self, idf: float, k1_plus_1: float, norms: list[float]) -> None:
+    def __init__(self, k1_plus_1: float, norms: list[float]) -> None:
         super().__init__()
-        self.idf, self.k1, self.norms = idf, k1_plus_1, norms
+        self.k1, self.norms = k1_plus_1, norms
 
     def __missing__(self, weight: float) -> list[float]:
-        idf, k1 = self.idf, self.k1
-        row = [idf * ((weight * k1) / (weight + norm)) for norm in self.norms]
+        k1 = self.k1
+        row = [(weight * k1) / (weight + norm) for norm in self.norms]
         self[weight] = row
         return row
 

@@ -18,8 +18,10 @@ entry its page and PDF on proceedings.mlr.press from the volume and the entry's 
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,15 +31,20 @@ from bibtexparser.middlewares.names import (
     split_multiple_persons_names,
 )
 from bibtexparser.model import (
+    Block,
     DuplicateBlockKeyBlock,
     DuplicateFieldKeyBlock,
     Entry,
     ParsingFailedBlock,
+    String,
 )
+from bibtexparser.splitter import Splitter
 
 from paperterm.index.links import Known, arxiv_id, paper_links, pmlr_links
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
+from paperterm.index.sources import bibtex_chunks
+from paperterm.index.sources.bibtex_chunks import Chunk, chunks, parts
 from paperterm.index.text.field_text import clean, plain
 
 # The splitter logs each malformed entry; we report those as Problems, and without a
@@ -58,6 +65,12 @@ _PMLR_VOLUME_FIELDS = ("shortname", "published", "conference_url")
 _PMLR_SERIES = "Proceedings of Machine Learning Research"
 #: Kept in `Paper.abstract` (and in every record) already.
 _NOT_KEPT = ("abstract", "crossref")
+#: What a chunk must hold to declare a string or a volume (bibtexparser lower-cases the
+#: type and takes any `@string...` for a string; `re.I` matches a superset of that).
+_DECLARES = re.compile(r"@(?:string|(?:mv)?proceedings)", re.I)
+#: What follows a block start up to its first mark: its key, unless a backslash escapes a
+#: mark in it (`{` blocks end their key at `{}",=`, `(` blocks at `)` too).
+_KEYS = re.compile(r"@\w*[ \t]*(?:\{([^{}\",=]*)|\(([^{}\",=)]*))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,12 +227,18 @@ def _entry_type(entry: Entry) -> str:
     return written if written.lower() == entry.entry_type.lower() else entry.entry_type
 
 
-def _failure(path: Path, block: ParsingFailedBlock) -> Problem:
-    line = block.start_line + 1 if block.start_line is not None else 0
+def _failure(
+    path: Path, block: ParsingFailedBlock, offset: int = 0, first: int | None = None
+) -> Problem:
+    """The problem a failed block is (`offset`: its chunk's first line; `first`: the line,
+    0-based, of the block a duplicate repeats the key of, when another chunk had it)."""
+    line = block.start_line + offset + 1 if block.start_line is not None else 0
     if isinstance(block, DuplicateBlockKeyBlock):
-        previous = block.previous_block.start_line
-        first = f" (first at line {previous + 1})" if previous is not None else ""
-        return Problem(str(path), line, f"duplicate key '{block.key}'{first}; entry skipped")
+        previous = first
+        if previous is None and block.previous_block.start_line is not None:
+            previous = block.previous_block.start_line + offset
+        said = f" (first at line {previous + 1})" if previous is not None else ""
+        return Problem(str(path), line, f"duplicate key '{block.key}'{said}; entry skipped")
     match = _ENTRY_KEY.match(block.raw or "")
     key = f" '{match.group(1)}'" if match and match.group(1) else ""
     reason = getattr(block.error, "abort_reason", None) or str(block.error)
@@ -232,6 +251,7 @@ def parse(
 ) -> tuple[list[Paper], list[Problem]]:
     try:
         library = bibtexparser.parse_string(text, parse_stack=[])
+        _unlinked(library.blocks)
     except Exception as error:  # the splitter re-raises what it considers its own bugs
         return [], [Problem(str(path), 0, f"cannot read as BibTeX: {error}")]
     problems: list[Problem] = []
@@ -267,63 +287,285 @@ def parse(
         else:
             entries.append(entry)
 
-    default_volume = next(iter(volumes.values()), _Volume())
     papers = []
     for entry in entries:
-        line = (entry.start_line or 0) + 1
-        fields = _fields(entry, strings)
-        if not entry.key.strip():
-            problems.append(Problem(str(path), line, "entry has no citation key; skipped"))
-            continue
-        title = clean(fields.get("title", ""), paragraphs=False)
-        abstract = clean(fields.get("abstract", ""))
-        if not title and not abstract:
-            problems.append(
-                Problem(
-                    str(path), line, f"entry '{entry.key}' has neither title nor abstract; skipped"
-                )
-            )
-            continue
-        volume = volumes.get(fields.get("crossref", "").strip().lower(), default_volume)
-        name = (
-            collection
-            or volume.name
-            or plain(fields.get("booktitle") or fields.get("journal") or "")
-            or path.stem
-        )
-        doi = _DOI.sub("", fields.get("doi", "").strip())
-        arxiv = _arxiv_id(fields)
-        record = _record_fields(entry, fields, volume)
-        pmlr = "" if fields.get("url") or fields.get("pdf") else _pmlr_volume(volume, record)
-        links = paper_links(
-            Known(
-                urls=[fields.get("url", ""), fields.get("pdf", "")],
-                pmlr_volume=pmlr,
-                key=entry.key.strip(),
-                openreview=fields.get("openreview", ""),
-                doi=doi,
-                arxiv_id=arxiv,
-            )
-        )
-        for field_name, url in zip(("url", "pdf"), pmlr_links(pmlr, entry.key), strict=False):
-            record.setdefault(field_name, url)
-        papers.append(
-            Paper(
-                id=entry.key.strip(),
-                collection=name,
-                abstract=abstract,
-                title=title,
-                authors=_authors(fields.get("author", "")),
-                year=_year(fields) or volume.year,
-                doi=doi,
-                arxiv_id=arxiv,
-                links=links,
-                source=str(path),
-                line=line,
-                entry_type=_entry_type(entry),
-                fields=record,
-            )
-        )
+        found = _paper(path, entry, (entry.start_line or 0) + 1, strings, volumes, collection)
+        if isinstance(found, Problem):
+            problems.append(found)
+        else:
+            papers.append(found)
     if not papers and not problems:
         problems.append(Problem(str(path), 0, "no paper entries found"))
     return papers, sorted(problems, key=lambda problem: problem.line)
+
+
+def _paper(
+    path: Path,
+    entry: Entry,
+    line: int,
+    strings: dict[str, str],
+    volumes: dict[str, _Volume],
+    collection: str | None,
+) -> Paper | Problem:
+    """The paper an entry (at `line`) is, or why it is none."""
+    fields = _fields(entry, strings)
+    if not entry.key.strip():
+        return Problem(str(path), line, "entry has no citation key; skipped")
+    title = clean(fields.get("title", ""), paragraphs=False)
+    abstract = clean(fields.get("abstract", ""))
+    if not title and not abstract:
+        return Problem(
+            str(path), line, f"entry '{entry.key}' has neither title nor abstract; skipped"
+        )
+    default_volume = next(iter(volumes.values()), _Volume())
+    volume = volumes.get(fields.get("crossref", "").strip().lower(), default_volume)
+    name = (
+        collection
+        or volume.name
+        or plain(fields.get("booktitle") or fields.get("journal") or "")
+        or path.stem
+    )
+    doi = _DOI.sub("", fields.get("doi", "").strip())
+    arxiv = _arxiv_id(fields)
+    record = _record_fields(entry, fields, volume)
+    pmlr = "" if fields.get("url") or fields.get("pdf") else _pmlr_volume(volume, record)
+    links = paper_links(
+        Known(
+            urls=[fields.get("url", ""), fields.get("pdf", "")],
+            pmlr_volume=pmlr,
+            key=entry.key.strip(),
+            openreview=fields.get("openreview", ""),
+            doi=doi,
+            arxiv_id=arxiv,
+        )
+    )
+    for field_name, url in zip(("url", "pdf"), pmlr_links(pmlr, entry.key), strict=False):
+        record.setdefault(field_name, url)
+    return Paper(
+        id=entry.key.strip(),
+        collection=name,
+        abstract=abstract,
+        title=title,
+        authors=_authors(fields.get("author", "")),
+        year=_year(fields) or volume.year,
+        doi=doi,
+        arxiv_id=arxiv,
+        links=links,
+        source=str(path),
+        line=line,
+        entry_type=_entry_type(entry),
+        fields=record,
+    )
+
+
+# --- a large file, read a chunk at a time ----------------------------------------------------
+
+
+def stream(
+    path: Path,
+    read: Callable[[bool], Iterable[str]],
+    collection: str | None = None,
+    *,
+    entries: int | None = None,
+) -> Iterator[Paper | Problem]:
+    """`parse`'s papers and problems (in the same order, problems by line) for a file read
+    a chunk of `entries` blocks at a time (`bibtex_chunks`), so that a file of any size is
+    held a chunk at a time. `read(final)` gives the file's text in pieces; it is called for two
+    passes: first (`final` False) for what `parse` knows before it makes any paper (every
+    `@string`, every volume: an entry may use a string defined after it, and takes the
+    file's first `@Proceedings` wherever it is), which reads only the chunks that declare
+    one; then for the papers. Only a third-party failure differs: `parse` gives up the
+    file, this the chunk."""
+    entries = entries or bibtex_chunks.ENTRIES
+    strings, volumes = _declarations(read, entries)
+    entry_lines: dict[str, int] = {}  # the library's entry keys: the line each was first at
+    string_lines: dict[str, int] = {}
+    # Problems wait for the next chunk: a chunk after a backslash-newline starts on the line
+    # its predecessor ends on (the splitter does not count that newline), and `parse` has
+    # the block's problems before the entries' on a line. (line, kind, order, problem):
+    pending: list[tuple[int, int, int, Problem]] = []
+    order = itertools.count()
+    found = False
+    for chunk in chunks(read(True), entries):
+        pending.sort(key=lambda item: item[:3])
+        while pending and pending[0][0] <= chunk.line:
+            yield pending.pop(0)[3]
+        try:
+            blocks = _blocks(chunk)
+        except Exception as error:  # the splitter re-raises what it considers its own bugs
+            found = True
+            said = f"cannot read as BibTeX: {error}"
+            pending.append(
+                (chunk.line + 1, 0, next(order), Problem(str(path), chunk.line + 1, said))
+            )
+            continue
+        problems: list[Problem] = []
+        kept: list[Entry] = []
+        for block in blocks:
+            if isinstance(block, (Entry, String, DuplicateBlockKeyBlock)):
+                seen = string_lines if _is_string(block) else entry_lines
+                key = str(block.key)
+                if key in seen:
+                    problems.append(_duplicate(path, block, chunk.line, seen[key]))
+                    continue
+                if not isinstance(block, DuplicateBlockKeyBlock):
+                    seen[key] = (block.start_line or 0) + chunk.line
+            if isinstance(block, DuplicateFieldKeyBlock):
+                entry = block.ignore_error_block
+                if not isinstance(entry, Entry):
+                    continue
+                repeated = ", ".join(sorted(block.duplicate_keys))
+                line = (entry.start_line or 0) + chunk.line + 1
+                said = f"entry '{entry.key}' repeats field(s) {repeated}; the first value is used"
+                problems.append(Problem(str(path), line, said))
+            elif isinstance(block, ParsingFailedBlock):
+                problems.append(_failure(path, block, chunk.line))
+                continue
+            elif isinstance(block, Entry):
+                entry = block
+            else:
+                continue
+            if entry.entry_type.lower() not in _VOLUME_TYPES:
+                kept.append(entry)
+        pending += ((problem.line, 0, next(order), problem) for problem in problems)
+        papers: list[Paper] = []
+        for entry in kept:
+            line = (entry.start_line or 0) + chunk.line + 1
+            paper = _paper(path, entry, line, strings, volumes, collection)
+            if isinstance(paper, Problem):
+                pending.append((paper.line, 1, next(order), paper))
+            else:
+                papers.append(paper)
+        del blocks, kept
+        found = found or bool(papers or problems or pending)
+        yield from papers
+    pending.sort(key=lambda item: item[:3])
+    yield from (item[3] for item in pending)
+    if not found:
+        yield Problem(str(path), 0, "no paper entries found")
+
+
+def _blocks(chunk: Chunk) -> list[Block]:
+    """The chunk's blocks as bibtexparser splits the whole text (without the lookahead's)."""
+    blocks = _unlinked(Splitter(chunk.text).split().blocks)
+    return blocks[:-1] if chunk.lookahead else blocks
+
+
+def _unlinked(blocks: list[Block]) -> list[Block]:
+    """`blocks` with their errors' tracebacks dropped: a failed block keeps its exception,
+    whose traceback holds the splitter's frames and so the library of every block, a cycle
+    that only the garbage collector frees (and a build runs with it paused)."""
+    for block in blocks:
+        error = getattr(block, "error", None)
+        if isinstance(error, BaseException):
+            error.__traceback__ = None
+    return blocks
+
+
+def _is_string(block: Block) -> bool:
+    if isinstance(block, DuplicateBlockKeyBlock):
+        return isinstance(block.ignore_error_block, String)
+    return isinstance(block, String)
+
+
+def _duplicate(
+    path: Path, block: Entry | String | DuplicateBlockKeyBlock, offset: int, first: int
+) -> Problem:
+    """A block whose key an earlier chunk had (bibtexparser's library would have made it a
+    `DuplicateBlockKeyBlock`)."""
+    if not isinstance(block, DuplicateBlockKeyBlock):
+        block = DuplicateBlockKeyBlock(
+            key=str(block.key),
+            previous_block=block,
+            duplicate_block=block,
+            start_line=block.start_line,
+            raw=block.raw,
+        )
+    return _failure(path, block, offset, first)
+
+
+#: Where a block is: its chunk, where its part starts in it, its place in the part.
+_Place = tuple[int, int, int]
+
+
+def _declarations(
+    read: Callable[[bool], Iterable[str]], entries: int
+) -> tuple[dict[str, str], dict[str, _Volume]]:
+    """The strings and the volumes of a file read a chunk at a time, as `parse` has them:
+    only the parts of chunks (`bibtex_chunks.parts`) that may declare one are split."""
+    string_keys: set[str] = set()
+    raw_strings: list[tuple[str, str]] = []
+    #: (place, whether the library registers its key, entry) of each volume entry
+    candidates: list[tuple[_Place, bool, Entry]] = []
+    for chunk in chunks(read(False), entries):
+        declared = [match.start() for match in _DECLARES.finditer(chunk.text)]
+        for start, part in parts(chunk, declared):
+            for number, block in enumerate(_blocks(part)):
+                if isinstance(block, String):
+                    if block.key not in string_keys:
+                        string_keys.add(block.key)
+                        raw_strings.append((block.key, block.value))
+                    continue
+                registered = isinstance(block, Entry)
+                entry = (
+                    block.ignore_error_block if isinstance(block, DuplicateFieldKeyBlock) else block
+                )
+                if isinstance(entry, Entry) and entry.entry_type.lower() in _VOLUME_TYPES:
+                    candidates.append(((chunk.index, start, number), registered, entry))
+    strings = {month: month.capitalize() for month in _MONTHS}
+    for key, value in raw_strings:
+        strings[key.strip().lower()] = _resolve(value, strings)
+    earlier = _first_places(read, entries, candidates)
+    taken: set[str] = set()
+    volumes: dict[str, _Volume] = {}
+    for place, registered, entry in candidates:
+        if registered:
+            if entry.key in taken or earlier.get(entry.key, place) < place:
+                continue  # the library made it a duplicate of an earlier entry
+            taken.add(entry.key)
+        volumes.setdefault(entry.key.lower(), _volume(_fields(entry, strings)))
+    return strings, volumes
+
+
+def _first_places(
+    read: Callable[[bool], Iterable[str]],
+    entries: int,
+    candidates: list[tuple[_Place, bool, Entry]],
+) -> dict[str, _Place]:
+    """For the keys of volume entries that are not the file's first block, the place of
+    the first entry with that key (a volume at the start, as PMLR's files have it, needs
+    no look); only the parts of chunks whose blocks may have one of the keys are split."""
+    firsts: dict[str, _Place] = {}
+    for place, registered, entry in candidates:
+        if registered and place > (0, 0, 0):
+            firsts.setdefault(entry.key, place)
+    found: dict[str, _Place] = {}
+    if not firsts:
+        return found
+    last = max(firsts.values())
+    for chunk in chunks(read(False), entries):
+        if chunk.index > last[0]:
+            break
+        keyed = [
+            position
+            for position, key in _keyed(chunk.text)
+            if key is None or (key in firsts and (chunk.index, position) <= firsts[key][:2])
+        ]
+        for start, part in parts(chunk, keyed):
+            for number, block in enumerate(_blocks(part)):
+                if isinstance(block, (Entry, DuplicateBlockKeyBlock)) and not _is_string(block):
+                    key = str(getattr(block, "key", ""))
+                    place = (chunk.index, start, number)
+                    if key in firsts and place < found.get(key, firsts[key]):
+                        found[key] = place
+    return found
+
+
+def _keyed(text: str) -> list[tuple[int, str | None]]:
+    """Where blocks of `text` start, and their keys (None: a backslash may escape a mark
+    in it, so the key is not known without the splitter)."""
+    found: list[tuple[int, str | None]] = []
+    for match in _KEYS.finditer(text):
+        raw = match.group(1) or match.group(2) or ""
+        found.append((match.start(), None if "\\" in match.group(0) else raw.strip()))
+    return found

@@ -49,7 +49,10 @@ def _text(value: Any) -> str:
 
 def _valid(text: str) -> str:
     """`text` with lone surrogates (JSON may spell them, "\\ud800", but they are no
-    character and cannot be written as UTF-8) replaced by U+FFFD."""
+    character and cannot be written as UTF-8) replaced by U+FFFD. (An ASCII string, which
+    `isascii` knows without reading it, has none.)"""
+    if text.isascii():
+        return text
     try:
         text.encode("utf-8")
         return text
@@ -294,6 +297,8 @@ def _record_fields(record: dict[str, Any]) -> dict[str, str]:
     """The bibliographic fields a record gives as text or numbers, by BibTeX name."""
     fields: dict[str, str] = {}
     for key, name in _FIELD_KEYS.items():
+        if record.get(key) is None:  # most: an arXiv row has none of them
+            continue
         value = plain(_text(record.get(key)))
         if value:
             fields.setdefault(name, value)
@@ -329,7 +334,12 @@ def _paper(path: Path, line: int, record: dict[str, Any], collection: str | None
         arxiv_id=arxiv_id,
         links=paper_links(
             Known(
-                urls=[url for key in _URL_KEYS for url in _urls(record.get(key))],
+                urls=[
+                    url
+                    for key in _URL_KEYS
+                    if record.get(key) is not None
+                    for url in _urls(record.get(key))
+                ],
                 doi=doi,
                 arxiv_id=arxiv_id,
             )

@@ -90,7 +90,12 @@ def one_line(s: str, limit: int | None = None) -> str:
 # --------------------------------------------------------------------------- display_text
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ ]*\n\s*")
-_EMPHASIS = re.compile(r"(?<![\w*\\])(\*{1,3})(?=[^\s*])(.{1,300}?)(?<=[^\s*])\1(?!\*)", re.DOTALL)
+# Stars (1 to 3) not after a word character, a star or a backslash, around text. Written
+# to start with a star, which lets the pattern skip to the next one: a lookbehind first
+# made it try every position of the paragraph (19 us, not 2.5, for one with a star).
+_EMPHASIS = re.compile(
+    r"(\*)(?<![\w*\\]\*)(\*{0,2})(?=[^\s*])(.{1,300}?)(?<=[^\s*])\1\2(?!\*)", re.DOTALL
+)
 _SPACE_BEFORE_PUNCT = re.compile(r" +(?=[,.;:!?](?:\s|$))")
 _SPACE_BEFORE = (" ,", " .", " ;", " :", " !", " ?")
 
@@ -100,7 +105,7 @@ def _render_paragraph(text: str) -> str:
     text = decode(text, held)
     if "*" in text:
         for _ in range(3):  # nested emphasis, outermost first
-            new = _EMPHASIS.sub(r"\2", text)
+            new = _EMPHASIS.sub(r"\3", text)
             if new == text:
                 break
             text = new

@@ -330,14 +330,18 @@ def _coinings_between(
     return coinings[bisect_left(coinings, (low,)) : bisect_left(coinings, (high,))]
 
 
+_CUE_AFTER = frozenset((", ", "),", ") ", ": ", " (", " -", " –", " —"))
+
+
 def _has_cue(
     lowered: str, sentence: tuple[int, int], coinings: list[tuple[int, int]], start: int, end: int
 ) -> bool:
     """A cheap test that some coining cue is near a token, before scoring it in full."""
-    if lowered[end : end + 2] in (", ", "),", ") ", ": ", " (", " -", " –", " —"):
+    if lowered[end : end + 2] in _CUE_AFTER:
         return True  # appositives, "X (expansion), a ...", "(X), a ..."
-    if _coinings_between(coinings, max(sentence[0], start - 250), start):
-        return True
+    first = bisect_left(coinings, (max(sentence[0], start - 250),))
+    if first < len(coinings) and coinings[first][0] < start:
+        return True  # a coining verb starts in the 250 characters before
     near = lowered[max(sentence[0], start - 60) : start]
     if "our " in near or any(cue in near for cue in _CALLED_HINTS):
         return True
@@ -403,7 +407,8 @@ def _capitalised_ok(token: str, score: float, count: int) -> bool:
     )
 
 
-_MARKDOWN_EMPHASIS = re.compile(r"(?<![\w*])\*{1,3}([^*\s]{2,40})\*{1,3}(?![\w*])")
+# Starting with a star (the lookbehind after it) lets the pattern skip to the next star.
+_MARKDOWN_EMPHASIS = re.compile(r"\*(?<![\w*]\*)\*{0,2}([^*\s]{2,40})\*{1,3}(?![\w*])")
 _LATEX_EMPHASIS = re.compile(
     r"\\(?:mathsf|texttt|textbf|textsc|mathbf|mathrm|textit|emph|text|textsf)\s*"
     r"\{([^{}]{2,40})\}|\{\\(?:tt|bf|sc|it|em|sf)\s+([^{}]{2,40})\}"
@@ -428,7 +433,7 @@ def expansion_before(left: str, acronym: str) -> str:
     letters = [ch.lower() for ch in acronym if ch.isalpha()]
     if len(letters) < 2:
         return ""
-    words = left.rstrip().split(" ")
+    words = left.rstrip().rsplit(" ", 12)  # the last 12 words are all it reads
     for k in range(1, min(len(words), 12) + 1):
         phrase = words[-k:]
         if (k == 1 and "-" not in phrase[0]) or phrase[0][:1].lower() != letters[0]:

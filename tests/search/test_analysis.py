@@ -2,7 +2,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from whoosh.analysis import LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 
-from paperterm.index.search.analysis import WORD_PATTERN, plain_analyzer, stemming_analyzer
+from paperterm.index.search.analysis import (
+    WORD_PATTERN,
+    FieldAnalysis,
+    plain_analyzer,
+    stemming_analyzer,
+)
 
 
 def _reference(stem: bool, minsize: int):
@@ -58,3 +63,28 @@ def test_never_raises_and_offsets_point_into_the_text(text):
     for token in plain_analyzer()(text, chars=True):
         assert 0 <= token.startchar < token.endchar <= len(text)
         assert token.text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*"aBz.É1_ İ-\n论文列表", "the ", "of ", "Runs"])))
+def test_joined_terms_are_the_analyzers_terms_for_any_text(pieces):
+    """`joined` cuts word by word through its tables (new words on a path of their own):
+    the same terms as the analyzer's token stream, in either kind of field, whether the
+    words are new to the tables or seen before."""
+    text = "".join(pieces)
+    analysis = FieldAnalysis()
+    for field in ("all", "name"):
+        expected = " ".join(analysis.terms(field, text))
+        assert analysis.joined(field, text) == expected
+        assert analysis.joined(field, text) == expected  # from the tables
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)) | st.text())
+def test_a_papers_words_are_its_lowered_texts_words(text):
+    """`paper_words` cuts ASCII text with an ASCII-only pattern: the same words."""
+    from paperterm.index.papers import Paper
+    from paperterm.index.text.words import WORD, paper_words
+
+    paper = Paper(id="p", collection="C", abstract=text, title=text[::-1], text=text)
+    paper.name = text[:3]
+    assert paper_words(paper) == WORD.findall(f"{text[:3]} {text[::-1]} {text}".lower())

@@ -204,6 +204,41 @@ def test_the_tantivy_parts_of_a_folder_are_read_in_order(tmp_path):
     assert [searcher.search(word).ids for word in words] == [[paper.id] for paper in papers]
 
 
+_FIELD_PIECES = ["Graph", "of", "the", "e.g.", "论文列表", "x", " ", ".", "\n"]
+_FIELD_TEXT = st.lists(st.sampled_from(_FIELD_PIECES))
+
+
+@settings(max_examples=100, deadline=None)
+@given(*[_FIELD_TEXT.map("".join)] * 3, st.lists(_FIELD_TEXT.map("".join), max_size=3))
+def test_a_tantivy_document_holds_each_fields_terms(name, title, text, authors):
+    """Each field of a paper's document holds the terms of its text as Whoosh's document
+    gives it (`paper_document`: `all` the parts joined by newlines), though `make_document`
+    cuts each part once, and takes the words of ASCII text from the vocabulary's; and the
+    part's size counts the distinct terms of `all`."""
+    from paperterm.index.search.analysis import FieldAnalysis
+    from paperterm.index.search.tantivy_index import load_tantivy, make_document
+    from paperterm.index.search.whoosh_index import paper_document
+    from paperterm.index.text.words import paper_words
+
+    engine_config("tantivy")  # skip without tantivy
+    paper = Paper(id="p", collection="C; D", abstract=text, title=title, text=text)
+    paper.name, paper.authors = name, authors
+    analysis = FieldAnalysis()
+    document, distinct = make_document(load_tantivy(), analysis, 7, paper)
+    given_words = make_document(load_tantivy(), FieldAnalysis(), 7, paper, paper_words(paper))
+    assert given_words[0].to_dict() == document.to_dict() and given_words[1] == distinct
+    fields = {
+        key: "\n".join(value) if isinstance(value, tuple) else value
+        for key, value in paper_document(paper).items()
+        if key != "id"
+    }
+    expected = {key: " ".join(analysis.terms(key, value)) for key, value in fields.items()}
+    held = document.to_dict()
+    assert held.pop("row") == [7]
+    assert {key: value[0] for key, value in held.items()} == expected
+    assert distinct == len(set(expected["all"].split()))
+
+
 def test_tantivy_parts_written_by_workers_answer_as_one_process_builds(tmp_path, monkeypatch):
     """The parallel build: worker processes write tantivy parts, the build joins them. The
     answers are a one-process build's, scores included (one index, the whole corpus's

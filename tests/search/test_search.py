@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from dataclasses import replace
 
 import pytest
@@ -17,6 +18,7 @@ from wild_queries import WILD_QUERIES
 
 from paperterm.index.config import Config
 from paperterm.index.search import searcher as search_module
+from paperterm.index.search.hits import WordStarts
 from paperterm.index.search.plan import (
     FALLBACK_NOTE,
     FALLBACK_RARER_NOTE,
@@ -29,6 +31,7 @@ from paperterm.index.search.plan import (
     Term,
 )
 from paperterm.index.search.query import parse_query
+from paperterm.index.search.records import PAPERS, ROWS
 from paperterm.index.search.searcher import (
     SIMILAR_SCAN_CHARS,
     Matcher,
@@ -305,7 +308,8 @@ def test_a_plan_may_ask_for_some_of_its_groups(seed_searcher):
             if sum(paper.id in having[word] for word in words) >= minimum
         }
         scored, total = seed_searcher.engine.collect(Plan(groups, minimum), None, None)
-        assert {paper_id for paper_id, _ in scored} == expected and total == len(expected)
+        found = {seed_searcher.ids[position] for position, _ in scored}
+        assert found == expected and total == len(expected)
         sizes.append(total)
     assert sizes[0] > sizes[1] > sizes[2] > 0  # each minimum selects papers of its own
 
@@ -467,7 +471,8 @@ def test_coordination_ranks_papers_with_more_of_the_groups_first(seed_searcher):
     having = _having(seed_searcher, words)
     groups = tuple(_group(seed_searcher, word) for word in words)
     scored, total = seed_searcher.engine.collect(Plan(groups, 1, coordination=True), None, None)
-    counts = [sum(paper_id in having[word] for word in words) for paper_id, _ in scored]
+    ids = [seed_searcher.ids[position] for position, _ in scored]
+    counts = [sum(paper_id in having[word] for word in words) for paper_id in ids]
     assert total == len(scored) == len(set().union(*having.values()))
     assert counts == sorted(counts, reverse=True) and counts[0] == 3 and counts[-1] == 1
     for count in (1, 2, 3):  # the score orders papers that match as many
@@ -523,11 +528,34 @@ def test_a_query_with_nothing_to_search_reads_only_the_papers_shown(tmp_path):
     ]
 
 
+def test_a_paper_list_reads_each_paper_once_at_any_index(seed_index, monkeypatch):
+    """Hits are read at their positions: each paper once (the same object after), a
+    negative index from the end as a list's, out of range an `IndexError`."""
+    from paperterm.index.search.records import PaperList, RecordFile
+
+    papers = seed_index.papers
+    assert isinstance(papers, PaperList)
+    fresh = PaperList(RecordFile(papers._file.path, PAPERS), RecordFile(papers._rows.path, ROWS))
+    reads: list[int] = []
+    real = RecordFile.get
+
+    def spy(self, index):
+        reads.append(index)
+        return real(self, index)
+
+    monkeypatch.setattr(RecordFile, "get", spy)
+    last = fresh[len(fresh) - 1]
+    assert fresh[-1] is last and fresh[-len(fresh)] is fresh[0]
+    assert [paper.id for paper in fresh[:3]] == list(fresh.ids[:3])
+    assert sorted(reads) == sorted({0, 1, 2, len(fresh) - 1})
+    for index in (len(fresh), -len(fresh) - 1):
+        with pytest.raises(IndexError):
+            fresh[index]
+
+
 def _best_window_by_sets(text: str, spans: list[tuple[int, int]], words: int) -> int:
     """The window `snippet` picks, as it was first written: a set of distinct matched words
     made for every window (the reference for the sliding count)."""
-    from bisect import bisect_right
-
     starts = [m.start() for m in re.finditer(r"\S+", text)]
     span_words = [max(0, bisect_right(starts, start) - 1) for start, _ in spans]
     best, best_count, j = 0, -1, 0
@@ -554,3 +582,21 @@ def test_the_snippet_window_has_the_most_distinct_matched_words(text, words):
     if spans and len(text.split()) > words:
         first = _best_window_by_sets(text, spans, words)
         assert text[first:].startswith(piece.removeprefix("…").removesuffix("…"))
+
+
+@settings(max_examples=400)
+@given(
+    text=st.lists(
+        st.sampled_from(["model", "Data", "x", "(graph)", "e.g.", " ", "  ", "\n", "\t", "—"]),
+        max_size=60,
+    ).map("".join)
+)
+def test_word_starts_counted_on_spaces_are_those_listed(text):
+    """`WordStarts` counts and splits on spaces when the words are one space apart: the
+    same starts and word numbers as listing every run of non-space characters."""
+    listed = [m.start() for m in re.finditer(r"\S+", text)] or [0]
+    starts = WordStarts(text)
+    assert len(starts) == len(listed)
+    assert [starts[k] for k in range(len(starts))] == listed
+    for position in range(len(text) + 1):
+        assert starts.word_at(position) == max(0, bisect_right(listed, position) - 1)

@@ -4,7 +4,9 @@ it reports the bytes read as it goes; a bad line costs that line only. Each engi
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 import random
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from paperterm.index.search import records as records_module
 from paperterm.index.search import source_records
 from paperterm.index.search.listener import Listener
 from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.store import file_digest
 from paperterm.index.session import Session
 from paperterm.index.sources import loader
 from paperterm.index.sources.files import SourceSpec
@@ -156,5 +159,153 @@ def test_the_ids_are_read_without_reading_the_rows(tmp_path, monkeypatch, engine
         raise AssertionError("every row read for the ids")
 
     monkeypatch.setattr(records_module.PaperList, "rows", no_rows)
-    assert reopened.papers.ids == expected
+    assert list(reopened.papers.ids) == expected
     assert reopened.papers.index_of("2101.00007") == 6
+
+
+def write_bib(path: Path, count: int, *, seed: int = 5) -> int:
+    """A PMLR-like .bib of `count` entries (a string macro, a volume, a malformed entry and
+    a repeated key among them); the file's size in bytes."""
+    rng = random.Random(seed)
+    blocks = [
+        "@string{venue = {Toy Workshop}}",
+        "@Proceedings{toy-2024, booktitle = venue, shortname = {TOY}, year = {2024}}",
+    ]
+    for number in range(count):
+        words = " ".join(rng.choice(WORDS) for _ in range(30))
+        blocks.append(
+            f"@InProceedings{{p{number},\n  title = {{On {{B}}ayes number {number}}},\n"
+            f"  author = {{Lovelace, Ada and Turing, Alan}},\n"
+            f"  abstract = {{We propose Bib{number}. {words}.}}\n}}"
+        )
+    blocks.insert(count // 2, "@InProceedings{broken,\n  title = {Never closed")
+    blocks.insert(count // 3, "@InProceedings{p3, title = {Again}}")
+    path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+    return path.stat().st_size
+
+
+def test_a_large_bibtex_file_is_read_a_chunk_at_a_time(tmp_path, monkeypatch, engine):
+    """The build's papers and problems are those of the whole-file parse, its records
+    written as they come, and its bytes reported as it reads."""
+    from paperterm.index.sources import bibtex_chunks
+
+    path = tmp_path / "big.bib"
+    size = write_bib(path, 700)
+    monkeypatch.setattr(loader, "BIBTEX_STREAM_BYTES", 0)
+    monkeypatch.setattr(bibtex_chunks, "ENTRIES", 40)
+    monkeypatch.setattr("paperterm.index.sources.loader._READ_BLOCK", 4096)
+    from paperterm.index.sources import bibtex
+
+    splits = []
+    real = bibtex.Splitter
+
+    class Counting(real):  # type: ignore[misc, valid-type]
+        def split(self):
+            library = super().split()
+            splits.append(len(library.entries))
+            return library
+
+    monkeypatch.setattr(bibtex, "Splitter", Counting)
+    reports: list[tuple[int, int]] = []
+    listener = Listener(read_bytes=lambda read, total: reports.append((read, total)))
+    opened = build(tmp_path / "data", [path], engine, listener)
+    assert len(splits) > 700 // 40 and max(splits) <= 41  # chunks of 40 entries
+    whole = loader.load_sources([SourceSpec(path)])
+    assert [paper_tuple(p) for p in opened.papers] == [paper_tuple(p) for p in whole.papers]
+    assert opened.meta.problems == [str(problem) for problem in whole.problems]
+    assert len(opened.meta.problems) == 2
+    assert reports[-1] == (size, size)
+    assert any(0 < read < size for read, _ in reports)
+
+
+def _stretched(monkeypatch: pytest.MonkeyPatch, path: Path, count: int) -> None:
+    """Builds read `path` in about `count` stretches, in worker processes."""
+    from paperterm.index.search import build as build_module
+    from paperterm.index.search import segments
+
+    monkeypatch.setattr(segments, "STRETCH_BYTES", path.stat().st_size // count + 1)
+    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+
+
+def test_a_large_json_lines_file_is_read_in_stretches(tmp_path, monkeypatch, engine):
+    """The workers share one file: its papers, ids, lines, problems and merged duplicates
+    are those of reading it whole, in one process."""
+    path = tmp_path / "arxiv.json"
+    write_rows(path, 900, bad={400: '{"title": "cut off', 850: "[1, 2]"})
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[700] = lines[10]  # the same paper again, in a later stretch
+    lines.insert(600, "")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    whole = loader.load_sources([SourceSpec(path)])
+    one = build(tmp_path / "one", [path], engine)
+    _stretched(monkeypatch, path, 4)
+    opened = build(tmp_path / "data", [path], engine)
+    spans = [entry.span for entry in opened.meta.sources]
+    assert len(spans) == 4 and all(spans)
+    assert spans[0][0] == 0 and spans[-1][1] == path.stat().st_size
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(spans))
+    assert {entry.fingerprint.digest for entry in opened.meta.sources} == {file_digest(path)}
+    assert [paper_tuple(p) for p in opened.papers] == [paper_tuple(p) for p in whole.papers]
+    assert [paper_tuple(p) for p in opened.papers] == [paper_tuple(p) for p in one.papers]
+    assert opened.meta.problems == [str(problem) for problem in whole.problems]
+    assert f"{path}:851: record is not a JSON object; skipped" in opened.meta.problems
+    assert len(opened.meta.parts) > 1
+    assert len(opened.papers) == 900 - 2 - 1  # two bad lines, one repeated paper
+
+    def answers(index) -> list[tuple[int, list[str]]]:
+        searcher = Searcher(index.ix, index.papers, index.vocabulary())
+        found = []
+        for query in ("velo11", "graph kernel", "number 77", "robust*"):
+            results = searcher.search(query, limit=20, snippets=False)
+            found.append((results.total, [hit.paper.id for hit in results.hits]))
+        return found
+
+    assert answers(opened) == answers(one)
+
+
+def test_a_file_read_in_stretches_is_kept_until_it_changes(tmp_path, monkeypatch, engine):
+    path = tmp_path / "rows.jsonl"
+    write_rows(path, 600)
+    _stretched(monkeypatch, path, 3)
+    data = tmp_path / "data"
+    first = build(data, [path], engine)
+    assert len(first.meta.sources) == 3
+    session = Session.create(data, [path], engine_config(engine))
+    assert session.open_existing() is not None  # current: nothing to build
+    os.utime(path)  # touched, the same content: its stretches are kept, nothing read
+    read: list[str] = []
+    real = source_records.prepare_source
+
+    def spy(file, *args, **kwargs):
+        read.append(file.key)
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr("paperterm.index.search.build.prepare_source", spy)
+    monkeypatch.setattr("paperterm.index.search.build.PARALLEL_BYTES", 1 << 40)
+    touched = build(data, [path], engine)
+    assert read == []
+    assert [e.span for e in touched.meta.sources] == [e.span for e in first.meta.sources]
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"id": "2101.99999", "abstract": "Quokkas wombats."}) + "\n")
+    changed = build(data, [path], engine)
+    assert len(read) == len(changed.meta.sources) >= 3  # changed: read again, every stretch
+    whole = loader.load_sources([SourceSpec(path)])
+    assert [paper_tuple(p) for p in changed.papers] == [paper_tuple(p) for p in whole.papers]
+    other = tmp_path / "other.jsonl"
+    write_rows(other, 5, seed=9)
+    read.clear()
+    added = build(data, [path, other], engine)  # another source: only it is read
+    assert read == [f"1:{other}"]
+    assert len(added.meta.sources) == len(changed.meta.sources) + 1
+    cache = Path(added.location) / "sources" / added.meta.sources[1].cache
+    cache.write_bytes(cache.read_bytes()[:100])  # a stretch's records damaged
+    write_rows(other, 6, seed=9)
+    read.clear()
+    again = build(data, [path, other], engine)  # the damaged stretch is read, and `other`
+    assert read == [added.meta.sources[1].key, f"1:{other}"]
+    stretched = again.meta.sources[:-1]
+    assert {entry.fingerprint.digest for entry in stretched} == {file_digest(path)}
+    read.clear()
+    os.utime(path)
+    build(data, [path, other], engine)
+    assert read == []

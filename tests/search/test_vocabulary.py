@@ -6,6 +6,8 @@ import random
 import string
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paperterm.index.search.vocabulary import LONG_RANGE, TOP_KEPT, Vocabulary
 
@@ -88,3 +90,33 @@ def test_prefix_ranges_end_where_the_prefix_does():
     assert vocabulary.prefixed("ab", 10) == ["abz", "ab论文", "abé", "ab"]
     assert vocabulary.prefixed("abc", 10) == []
     assert vocabulary.prefixed("", 2) == ["a", "ac"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    counts=st.dictionaries(
+        st.text(alphabet="abcé", min_size=1, max_size=6), st.integers(1, 4), max_size=60
+    ),
+    word=st.text(alphabet="abcé", min_size=1, max_size=6),
+    limit=st.integers(1, 8),
+)
+def test_completions_and_neighbours_are_the_most_frequent_alphabetical_among_equals(
+    counts, word, limit
+):
+    """Against the definition: words ordered by (-count, word), the first `limit`."""
+    from rapidfuzz.distance import OSA
+
+    vocabulary = Vocabulary(counts)
+
+    def best(words: list[str]) -> list[str]:
+        return sorted(words, key=lambda w: (-counts[w], w))[:limit]
+
+    assert vocabulary.prefixed(word[:2], limit) == best(
+        [w for w in counts if w.startswith(word[:2])]
+    )
+    near = [w for w in counts if len(w) - len(word) in (-1, 0, 1) and OSA.distance(w, word) <= 1]
+    assert vocabulary.within(word, 1, limit) == best(near)
+    others = [w for w in counts if w != word and OSA.distance(w, word) <= 2]
+    one = best([w for w in others if OSA.distance(w, word) == 1])
+    two = best(others)
+    assert vocabulary.closest(word) == (one or two or [word])[0]

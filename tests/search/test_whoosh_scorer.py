@@ -195,8 +195,57 @@ def test_related_papers_are_whooshs_more_like(searchers):
                 hit.docnum: hit.score for hit in whoosh.search(query, limit=None, mask={docnum})
             }
             found = engine.similar(paper.id, text, len(expected) + 5)
-            scores = {engine.docnums[paper_id]: score for paper_id, score in found}
+            scores = dict(found)
             assert scores.keys() == expected.keys()
             for found_docnum, score in scores.items():
                 assert score == pytest.approx(expected[found_docnum], rel=1e-9)
             assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+
+
+def test_document_frequencies_and_idfs_are_whooshs(searchers, monkeypatch):
+    """From the scorer's term infos (one look-up per term for the planner, the idf and the
+    postings): Whoosh's own numbers, for terms in one leaf, in several and in none, and for
+    a field the schema lacks; the infos kept are bounded."""
+    from paperterm.index.search import whoosh_scorer
+
+    monkeypatch.setattr(whoosh_scorer, "CACHE_TERM_INFOS", 5)
+    for searcher in searchers:
+        whoosh = searcher.engine._searcher
+        scorer = PlanScorer(whoosh)
+        held = [term.decode() for term in whoosh.reader().lexicon("all")][::50]
+        terms = [("all", word) for word in (*held, "model", "languag", "zzzz", "part")]
+        terms += [("title", "model"), ("name", "xt"), ("authors", "ada"), ("name", "nothing")]
+        for _ in range(2):  # read, then from the kept infos (or read again past the bound)
+            for fieldname, text in terms:
+                assert scorer.doc_frequency(fieldname, text) == whoosh.doc_frequency(
+                    fieldname, text
+                )
+                assert scorer.idf(fieldname, text) == whoosh.idf(fieldname, text)
+                assert len(scorer._infos) <= 5
+        assert scorer.doc_frequency("no-such-field", "model") == 0
+        assert searcher.engine.df("all", held[0]) == whoosh.doc_frequency("all", held[0]) > 0
+
+
+def test_a_phrase_decodes_each_word_once_and_the_caches_count_what_they_hold(
+    searchers, monkeypatch
+):
+    """A phrase word's scores and positions come from one reading of its blocks; the
+    postings and positions kept are counted as they are (what bounds them)."""
+    searcher = searchers[1]
+    scorer = PlanScorer(searcher.engine._searcher)
+    reads: list[tuple[str, str]] = []
+    real = PlanScorer._postings
+
+    def spy(self, fieldname, text, positions=False):
+        reads.append((fieldname, text))
+        return real(self, fieldname, text, positions)
+
+    monkeypatch.setattr(PlanScorer, "_postings", spy)
+    for query in ('"generated part"', "generated part", '"part generated"', "generated"):
+        for plan in plans_of(searcher, query):
+            scorer.collect(plan, 10, None)
+    phrase_words = {("all", term) for term in ("generat", "part")}
+    assert all(reads.count(word) == 1 for word in phrase_words)
+    assert scorer._cached == sum(len(found.docs) for found in scorer._cache.values())
+    assert scorer._values_cached == sum(len(found) for found in scorer._value_cache.values())
+    assert scorer._cached > 0 and scorer._values_cached > 0

@@ -332,3 +332,13 @@ def test_real_corpora_load_together_with_unique_ids():
     midl_papers = [p for p in corpus.papers if p.collection == "MIDL 2024"]
     assert midl_papers
     assert all(p.collections == ["MIDL 2024", "MIDL again"] for p in midl_papers)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)) | st.text())
+def test_text_is_folded_for_duplicates_as_its_normal_form_is(text):
+    """Merge keys fold case, width, white space and punctuation (`loader._fold`); ASCII
+    text takes a shorter path to the same folded text."""
+    from paperterm.index.papers import normalize_for_id
+    from paperterm.index.sources import loader
+
+    assert loader._fold(text) == loader._NOT_WORD.sub(" ", normalize_for_id(text)).strip()

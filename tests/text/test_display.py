@@ -7,7 +7,7 @@ import re
 import unicodedata
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from locations import CORPORA
 from pmlr_abstracts import pmlr_abstracts
@@ -243,3 +243,17 @@ def test_display_text_never_raises(raw: str):
 def test_display_text_survives_deep_nesting():
     raw = "$" + "{" * 5000 + "x" + "}" * 5000 + "$ and " + "*" * 3000
     assert "x" in display_text(raw)
+
+
+_STARRY = st.lists(st.sampled_from(["*", "**", "a", "é", " ", "\\", "_", "\n", "x y"])).map("".join)
+
+
+@example("***ab*** and x**cd** or *e f* \\*g*")
+@given(_STARRY)
+def test_emphasis_is_found_as_by_the_pattern_that_starts_with_its_lookbehind(text):
+    """The emphasis pattern starts with a star, so that it skips to the next one; it finds
+    what the same pattern written lookbehind first finds (which tries every position)."""
+    from paperterm.index.text import display
+
+    plain = re.compile(r"(?<![\w*\\])(\*{1,3})(?=[^\s*])(.{1,300}?)(?<=[^\s*])\1(?!\*)", re.S)
+    assert display._EMPHASIS.sub(r"\3", text) == plain.sub(r"\2", text)

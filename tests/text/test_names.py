@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 from locations import CORPORA, FIXTURES
 from pmlr_abstracts import pmlr_abstracts, pmlr_fields
 from seed_abstracts import seed_abstracts, seed_with
@@ -181,3 +184,33 @@ def test_pmlr_titles_that_start_with_a_name_agree():
     assert len(labelled) >= 30
     agree = sum(derive_name(abstract) == head for head, abstract in labelled)
     assert agree >= 0.85 * len(labelled), (agree, len(labelled))
+
+
+@example("***ab*** and x**cd** or *ef*")
+@given(st.lists(st.sampled_from(["*", "**", "***", "ab", "é", " ", "_", "x*y"])).map("".join))
+def test_markdown_emphasis_is_found_as_by_the_pattern_that_starts_with_its_lookbehind(text):
+    """`_MARKDOWN_EMPHASIS` starts with a star, so that it skips to the next one; it finds
+    what the same pattern written lookbehind first finds (which tries every position)."""
+    plain = re.compile(r"(?<![\w*])\*{1,3}([^*\s]{2,40})\*{1,3}(?![\w*])")
+    assert names._MARKDOWN_EMPHASIS.findall(text) == plain.findall(text)
+
+
+@example(["a Masked ", "x " * 10, "autoEncoder"], "MAE")
+@given(
+    st.lists(st.sampled_from(["Masked", "auto", "Encoder", "of", "x-y", " ", "  ", "(", "m"])),
+    st.sampled_from(["MAE", "mAE", "XY", "M", "OME"]),
+)
+def test_an_expansion_is_found_among_the_last_twelve_words(pieces, acronym):
+    """`expansion_before` reads only the last 12 words before "(X)": it splits off no more."""
+    left = "".join(pieces)
+    letters = [ch.lower() for ch in acronym if ch.isalpha()]
+    words = left.rstrip().split(" ")
+    expected = ""
+    for k in range(1, min(len(words), 12) + 1) if len(letters) >= 2 else ():
+        phrase = words[-k:]
+        if (k == 1 and "-" not in phrase[0]) or phrase[0][:1].lower() != letters[0]:
+            continue
+        if names._is_subsequence(letters, "".join(phrase).lower()):
+            expected = " ".join(phrase)
+            break
+    assert names.expansion_before(left, acronym) == expected
