@@ -510,7 +510,7 @@ class Builder:
 
         tmp = self.tmp
         self.engine.commit(tmp / ENGINE_FOLDER, [written.part for written in parts])
-        count, collections = write_papers(tmp, corpus.all_papers(), PAPERS_FILE, ROWS_FILE)
+        count, collections = write_papers(tmp, corpus.paper_tuples(), PAPERS_FILE, ROWS_FILE)
         vocabulary = Vocabulary(dict(words))
         (tmp / VOCABULARY_FILE).write_text(vocabulary.dumps(), encoding="utf-8")
         keys = [source.file.key for source in sources]

@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, overload
 
-from paperterm.index.papers import PAPER_FIELDS, Paper, paper_tuple
+from paperterm.index.papers import PAPER_FIELDS, Paper
 
 _MAGIC = b"PTREC3\n"
 _TABLE = struct.Struct("<Q")
@@ -189,24 +189,33 @@ class RecordFile:
         self._map.close()
 
 
-def paper_row(paper: Paper) -> tuple[Any, ...]:
+_ID, _NAME, _TITLE, _COLLECTION, _COLLECTIONS, _YEAR, _AUTHORS, _ARXIV_ID = (
+    PAPER_FIELDS.index(name)
+    for name in ("id", "name", "title", "collection", "collections", "year", "authors", "arxiv_id")
+)
+
+
+def paper_row(paper: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What the rows file keeps of a paper (given as its `paper_tuple`)."""
     return (
-        paper.id,
-        paper.name,
-        paper.title,
-        tuple(paper.collections),
-        paper.year,
-        tuple(paper.authors[:ROW_AUTHORS]),
-        paper.arxiv_id,
+        paper[_ID],
+        paper[_NAME],
+        paper[_TITLE],
+        tuple(paper[_COLLECTIONS]),
+        paper[_YEAR],
+        tuple(paper[_AUTHORS][:ROW_AUTHORS]),
+        paper[_ARXIV_ID],
     )
 
 
 def write_papers(
-    folder: Path, papers: Iterable[Paper], papers_name: str, rows_name: str
+    folder: Path, papers: Iterable[tuple[Any, ...]], papers_name: str, rows_name: str
 ) -> tuple[int, list[str]]:
     """The papers file (every field of every paper) and the rows file (what the list shows,
-    and the ids, which map search hits to papers), in corpus order, as the papers come; how
-    many there are and their collections."""
+    and the ids, which map search hits to papers), in corpus order, as the papers come (as
+    `paper_tuple`s: a source's record holds its paper's, and making a `Paper` of it and a
+    tuple of that again was a third of this at 500,000); how many there are and their
+    collections."""
     collections: dict[str, None] = {}
     firsts: dict[str, None] = {}
     papers_file = RecordWriter(folder / papers_name, PAPERS)
@@ -214,11 +223,11 @@ def write_papers(
     ids: list[str] = []
     try:
         for paper in papers:
-            ids.append(paper.id)
-            firsts.setdefault(paper.collection, None)
-            for name in paper.collections:
+            ids.append(paper[_ID])
+            firsts.setdefault(paper[_COLLECTION], None)
+            for name in paper[_COLLECTIONS]:
                 collections.setdefault(name, None)
-            papers_file.add(paper_tuple(paper))
+            papers_file.add(paper)
             rows_file.add(paper_row(paper))
     except BaseException:
         papers_file.close()

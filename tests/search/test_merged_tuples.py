@@ -1,0 +1,84 @@
+"""The papers file is written from the tuples the sources' records hold
+(`MergedCorpus.paper_tuples`): the same papers, rows, ids and collections as making each a
+`Paper`, giving it its listed title and a tuple again (the form it replaced)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+from paperterm.index.papers import Paper, paper_tuple
+from paperterm.index.search.merged import MergedCorpus
+from paperterm.index.search.records import PAPERS, ROW_AUTHORS, ROWS, RecordFile, write_papers
+from paperterm.index.search.source_records import prepare_source
+from paperterm.index.search.store import SourceFile
+
+
+def _old_row(paper: Paper) -> tuple[object, ...]:
+    return (
+        paper.id,
+        paper.name,
+        paper.title,
+        tuple(paper.collections),
+        paper.year,
+        tuple(paper.authors[:ROW_AUTHORS]),
+        paper.arxiv_id,
+    )
+
+
+def _old_papers(corpus: MergedCorpus) -> list[Paper]:
+    papers = []
+    for spot in range(len(corpus.sources)):
+        start = corpus.starts[spot]
+        local = 0
+        for paper in corpus.papers(spot):
+            while start + local in corpus.absorbed:
+                local += 1
+            index = start + local
+            if index in corpus.titles:
+                paper = copy.copy(paper)
+                paper.title = corpus.titles[index]
+            papers.append(paper)
+            local += 1
+    return papers
+
+
+def _rows(number: int, *, titled: bool) -> dict[str, object]:
+    row: dict[str, object] = {
+        "id": f"2101.{number:05d}",
+        "abstract": f"We propose Velo, a method for sparse graphs. It works on case {number}.",
+        "authors": "Ada Lovelace and Alan Turing",
+    }
+    if titled:
+        row["title"] = f"On sparse graphs, case {number}"
+    return row
+
+
+def test_paper_tuples_are_the_papers_as_listed(tmp_path: Path) -> None:
+    files = []
+    lines = [json.dumps(_rows(n, titled=n % 3 != 0)) for n in range(1, 40)]
+    for name, chosen in (("a", lines), ("b", lines[10:20] + lines[:4]), ("c", lines[30:])):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("\n".join(chosen) + "\n", encoding="utf-8")
+        files.append(path)
+    folder = tmp_path / "sources"
+    folder.mkdir()
+    sources = [prepare_source(SourceFile(0, path, path.stem), folder) for path in files]
+    corpus = MergedCorpus(folder, sources)
+    assert corpus.absorbed and corpus.titles  # merged duplicates and repeated headlines
+
+    tuples = list(corpus.paper_tuples())
+    old = _old_papers(corpus)
+    assert tuples == [paper_tuple(paper) for paper in old]
+
+    out = tmp_path / "out"
+    out.mkdir()
+    count, collections = write_papers(out, tuples, "papers", "rows")
+    assert count == len(old)
+    assert collections == list(dict.fromkeys(n for p in old for n in p.collections))
+    papers, rows = RecordFile(out / "papers", PAPERS), RecordFile(out / "rows", ROWS)
+    assert [Paper(*papers.get(i)) for i in range(count)] == old
+    assert [rows.get(i) for i in range(count)] == [_old_row(paper) for paper in old]
+    assert rows.blob() == [paper.id for paper in old]
+    assert rows.header["firsts"] == list(dict.fromkeys(paper.collection for paper in old))
