@@ -121,6 +121,10 @@ _PASSIVE_VERBS = (
     "proposed", "introduced", "presented", "developed", "designed", "devised", "built",
     "constructed", "created",
 )  # fmt: skip
+# Whether a text holds any of them: one search, not a `str.find` each (the cheap cue tests
+# run for every capitalised word).
+_HAS_CALLED_HINT = re.compile("|".join(_CALLED_HINTS)).search
+_HAS_PASSIVE_VERB = re.compile("|".join(_PASSIVE_VERBS)).search
 _CALLED = re.compile(
     r"\b(?:called|named|dubbed|termed|coined|which we (?:call|name|term|dub)|we (?:call|name|"
     r"term|dub) (?:this|it|our|the)(?: [\w-]+)?) ?(?:the )?[\"“‘']?$",
@@ -343,27 +347,36 @@ def _has_cue(
     if first < len(coinings) and coinings[first][0] < start:
         return True  # a coining verb starts in the 250 characters before
     near = lowered[max(sentence[0], start - 60) : start]
-    if "our " in near or any(cue in near for cue in _CALLED_HINTS):
+    if "our " in near or _HAS_CALLED_HINT(near):
         return True
     after = lowered[end : min(sentence[1], end + 90)]
-    return after.startswith((") is a", ") are a", " is a", " are a")) or any(
-        verb in after for verb in _PASSIVE_VERBS
+    return after.startswith((") is a", ") are a", " is a", " are a")) or bool(
+        _HAS_PASSIVE_VERB(after)
     )
 
 
+_ASCII_CAPITAL = re.compile("[A-Z]")
+
+
 def _name_tokens(text: str) -> list[tuple[str, int, str]]:
-    """(token, start, kind) for each word that may be a name."""
+    """(token, start, kind) for each word that may be a name.
+
+    Only a word (cut at spaces) with an ASCII capital can be one: a name is ASCII and not
+    in lower case (`_word_candidate`). Such words are found from their capitals, not by
+    testing each word of the text (a sixth of the analysis)."""
     found = []
-    position = 0
-    # Every word with a capital letter is visited in order, so the next occurrence of one
-    # after the previous is the word itself: no plain word can contain it.
-    for word in [word for word in text.split(" ") if not word.islower()]:
-        position = text.find(word, position)
-        candidate = _word_candidate(word)
+    search = _ASCII_CAPITAL.search
+    capital = search(text)
+    while capital is not None:
+        start = text.rfind(" ", 0, capital.start()) + 1
+        end = text.find(" ", capital.end())
+        if end < 0:
+            end = len(text)
+        candidate = _word_candidate(text[start:end])
         if candidate:
             core, offset, kind = candidate
-            found.append((core, position + offset, kind))
-        position += len(word)
+            found.append((core, start + offset, kind))
+        capital = search(text, end)
     return found
 
 
@@ -529,7 +542,7 @@ def _score(
             gap = text[verb_end:anchor]
             score = max(score, _gap_score(gap))
             definite = definite or gap == " the "
-    called = any(cue in near for cue in _CALLED_HINTS) and bool(_CALLED.search(before))
+    called = bool(_HAS_CALLED_HINT(near)) and bool(_CALLED.search(before))
     if called:
         score = max(score, WEIGHTS.called)
     if "our " in near:
@@ -538,7 +551,7 @@ def _score(
         elif _POSSESSIVE.search(before):
             score = max(score, WEIGHTS.ours)
     if (
-        any(verb in right[:90] for verb in _PASSIVE_VERBS)
+        _HAS_PASSIVE_VERB(right, 0, 90)
         and _PASSIVE.match(right)
         and (len(before.split()) <= 6 or before.endswith((" a ", " an ", " the ")))
     ):

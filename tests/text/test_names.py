@@ -214,3 +214,66 @@ def test_an_expansion_is_found_among_the_last_twelve_words(pieces, acronym):
             expected = " ".join(phrase)
             break
     assert names.expansion_before(left, acronym) == expected
+
+
+def _name_tokens_word_by_word(text: str) -> list[tuple[str, int, str]]:
+    """`_name_tokens` as it was: every word not in lower case tried, found by `str.find`."""
+    found = []
+    position = 0
+    for word in [word for word in text.split(" ") if not word.islower()]:
+        position = text.find(word, position)
+        candidate = names._word_candidate(word)
+        if candidate:
+            core, offset, kind = candidate
+            found.append((core, position + offset, kind))
+        position += len(word)
+    return found
+
+
+@example("We propose MC-ViT (Memory ViT), a model. É ÉTAT-X 12 (1) ViT's CNN/DM x\nYz.")
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "MC-ViT",
+                "PICLe",
+                "Caduceus",
+                "ab",
+                "É",
+                "ÉTAT",
+                "-X",
+                "12",
+                "(",
+                ")",
+                "'s",
+                "/",
+                ",",
+                ".",
+                " ",
+                "  ",
+                "\n",
+                "x",
+                "Yz",
+                "İ",
+                "ǅ",
+                "*",
+            ]
+        )
+    ).map("".join)
+)
+def test_name_tokens_are_found_from_the_capitals_as_word_by_word(text):
+    """Only a word with an ASCII capital can be a name: finding those from the capitals
+    gives the tokens that trying every word not in lower case gave."""
+    assert names._name_tokens(text) == _name_tokens_word_by_word(text)
+
+
+@given(st.lists(st.sampled_from(["call", "na", "m", "dub", "ter", "coin", "built", "pro", "posed",
+                                 "devised", "x", " ", "É"])).map("".join))  # fmt: skip
+def test_cue_words_are_found_by_one_search_as_one_by_one(text):
+    """The cheap cue tests search for all their words at once: the same answers as testing
+    each word in turn."""
+    assert bool(names._HAS_CALLED_HINT(text)) == any(c in text for c in names._CALLED_HINTS)
+    assert bool(names._HAS_PASSIVE_VERB(text)) == any(v in text for v in names._PASSIVE_VERBS)
+    assert bool(names._HAS_PASSIVE_VERB(text, 0, 9)) == any(
+        v in text[:9] for v in names._PASSIVE_VERBS
+    )
