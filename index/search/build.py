@@ -40,6 +40,7 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -74,6 +75,7 @@ from paperterm.index.search.store import (
     SourceFile,
     Span,
     Store,
+    checked_and_synced,
 )
 from paperterm.index.search.whoosh_index import part_digest
 from paperterm.index.sources.loader import Prepared
@@ -145,6 +147,12 @@ class Builder:
         #: The content digest of each file read in stretches (its key's).
         self.file_digests: dict[str, str] = {}
         self._fingerprints: dict[tuple[object, ...], Fingerprint | None] = {}
+        #: The checksums of the files this build wrote and will not change (each source's
+        #: record file, the papers and rows files), taken (and the file flushed to disk) by
+        #: a thread as soon as one is written, while the rest is read or written, not by
+        #: `Store.publish` after everything (at 500,000: ~2 GB, seconds the build did alone).
+        self._early_checks: dict[str, Future[list[int]]] = {}
+        self._checker = ThreadPoolExecutor(1, thread_name_prefix="paperterm-checksums")
 
     def run(self) -> OpenIndex:
         base = self.store.read_meta() if self.reuse else None
@@ -160,6 +168,7 @@ class Builder:
             shutil.rmtree(self.tmp, ignore_errors=True)
             raise
         finally:
+            self._checker.shutdown(cancel_futures=True)
             if donor is not None:
                 donor.lock.release()
         return opened
@@ -221,6 +230,22 @@ class Builder:
         """A stretch read now has the digest of its whole file (`segments.stretches`)."""
         if source.file.span is not None and source.fingerprint is not None:
             source.fingerprint.digest = self.file_digests.get(source.file.file_key, "")
+
+    def _check_early(self, source: SourceRecords) -> None:
+        """Source `source`'s record file is written: its checksum is taken now."""
+        assert self.tmp is not None
+        name = f"{SOURCES_FOLDER}/{source.cache}"
+        self._early_checks[name] = self._checker.submit(checked_and_synced, self.tmp / name)
+
+    def _early_checksums(self) -> dict[str, list[int]]:
+        """The checksums taken early (one that failed is taken again by `Store.publish`)."""
+        found = {}
+        for name, future in self._early_checks.items():
+            try:
+                found[name] = future.result()
+            except OSError:
+                continue
+        return found
 
     def _hold(self, source: SourceRecords) -> None:
         """Count a source's words in the vocabulary; its own counts are dropped unless a
@@ -324,6 +349,7 @@ class Builder:
             _adopt(source, prepared)
             self._file_digest(source)
             self._hold(source)
+            self._check_early(source)
             written = parts.end_source(source.file.key, source.digest)
             if written is not None:
                 candidates.append(_Candidate(*written, None))
@@ -353,6 +379,7 @@ class Builder:
             return max(read["papers"], read["papers"] * total_bytes // max(1, read["bytes"]))
 
         def on_source(source: SourceRecords, size: int) -> None:
+            self._check_early(source)
             self._file_digest(source)
             read["bytes"] += size
             read["papers"] += source.count
@@ -511,6 +538,8 @@ class Builder:
         tmp = self.tmp
         self.engine.commit(tmp / ENGINE_FOLDER, [written.part for written in parts])
         count, collections = write_papers(tmp, corpus.paper_tuples(), PAPERS_FILE, ROWS_FILE)
+        for name in (PAPERS_FILE, ROWS_FILE):  # checksummed while the vocabulary is written
+            self._early_checks[name] = self._checker.submit(checked_and_synced, tmp / name)
         vocabulary = Vocabulary(dict(words))
         (tmp / VOCABULARY_FILE).write_text(vocabulary.dumps(), encoding="utf-8")
         keys = [source.file.key for source in sources]
@@ -545,6 +574,7 @@ class Builder:
             built_at=time.time(),
             seconds=round(time.perf_counter() - self.started, 3),
             problems=[*self.discovery_problems, *(p for s in sources for p in s.problems)],
+            files=self._early_checksums(),
         )
         final = self.store.publish(tmp, meta, keep_tmp=self.published_partial)
         rows = self.store.open_rows(final, meta)

@@ -303,6 +303,15 @@ def crc_of(data: bytes) -> int:
     return zlib.crc32(data) & 0xFFFFFFFF
 
 
+def checked_and_synced(path: Path) -> list[int]:
+    """[size, CRC-32] of a finished file of a build, which is also made durable: what
+    `Store.publish` does for each file, done early (`publish` keeps a checksum it is given;
+    its flush of the folder then finds this file written already)."""
+    with open(path, "rb+") as handle:
+        os.fsync(handle.fileno())
+    return list(file_crc(path))
+
+
 def file_crc(path: Path) -> tuple[int, int]:
     """(size, CRC-32) of a file."""
     crc = 0

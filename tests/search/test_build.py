@@ -299,3 +299,37 @@ def test_the_workers_parts_are_kept_when_titles_are_made_distinct(tmp_path, monk
     assert len(set(titles)) == len(titles) == 300
     queries = QUERIES + _words(opened)
     assert answers(opened, queries) == answers(from_nothing(tmp_path, [corpus]), queries)
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_record_files_are_checksummed_as_they_are_written(tmp_path, corpus, monkeypatch, parallel):
+    """Each source's record file is checksummed (and flushed) as soon as it is written, not
+    again when the build is published; every checksum is the file's, so the index opens."""
+    from paperterm.index.search import store as store_module
+
+    if parallel:
+        monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    early: list[str] = []
+
+    def spy(path: Path) -> list[int]:
+        early.append(path.name)
+        return store_module.checked_and_synced(path)
+
+    monkeypatch.setattr(build_module, "checked_and_synced", spy)
+    late: list[str] = []
+    real = store_module._checksums
+
+    def publishing(folder: Path, skip: set[str]) -> dict[str, list[int]]:
+        found = real(folder, skip)
+        late.extend(found)
+        return found
+
+    monkeypatch.setattr(store_module, "_checksums", publishing)
+    opened = built(tmp_path / "data", [corpus])
+    sources = {entry.cache for entry in opened.meta.sources}
+    assert len(sources) == 3 and sorted(early) == sorted([*sources, "papers.bin", "rows.bin"])
+    assert not [name for name in late if name.startswith("sources/") or name in early]
+    folder = Path(opened.location)
+    for name, checksum in opened.meta.files.items():
+        assert list(store_module.file_crc(folder / name)) == checksum, name
+    assert Session.create(tmp_path / "data", [corpus], Config()).open_existing() is not None
