@@ -62,7 +62,7 @@ class MergedCorpus:
         #: The vocabulary's counts of the records merged into others (the sources' counts
         #: hold them).
         self.absorbed_words = count_words(absorbed_papers)
-        self.titles = self._distinct_titles(total)
+        self.titles = self._distinct_titles()
         touched = self.absorbed | set(self.changed)
         self.dirty = {self._spot(index)[0] for index in touched}
         self.counts = [source.count for source in sources]
@@ -89,21 +89,24 @@ class MergedCorpus:
         record = self._load(index)
         return (record.paper.title if record.titled else "", record.paper.abstract)
 
-    def _distinct_titles(self, total: int) -> dict[int, str]:
+    def _distinct_titles(self) -> dict[int, str]:
         """The new titles of the papers whose derived titles repeat an earlier title."""
-        staying = [index for index in range(total) if index not in self.absorbed]
+        staying: list[int] = []
         pairs: list[tuple[str, bool]] = []
         others: list[list[str]] = []
-        for index in staying:
-            record = self.changed.get(index)
-            if record is not None:
-                pairs.append((record.paper.title, record.paper.title_derived))
-                others.append(record.alternatives)
-            else:
-                spot, local = self._spot(index)
-                title, derived, alternatives = self.sources[spot].titles[local]
-                pairs.append((title, derived))
-                others.append(alternatives)
+        absorbed, changed = self.absorbed, self.changed
+        for start, source in zip(self.starts, self.sources, strict=True):
+            for index, (title, derived, alternatives) in enumerate(source.titles, start):
+                if index in absorbed:
+                    continue
+                staying.append(index)
+                record = changed.get(index)
+                if record is not None:
+                    pairs.append((record.paper.title, record.paper.title_derived))
+                    others.append(record.alternatives)
+                else:
+                    pairs.append((title, derived))
+                    others.append(alternatives)
         changes = title_changes(pairs, lambda position: others[position])
         return {staying[position]: title for position, title in changes.items()}
 

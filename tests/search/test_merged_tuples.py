@@ -82,3 +82,35 @@ def test_paper_tuples_are_the_papers_as_listed(tmp_path: Path) -> None:
     assert [rows.get(i) for i in range(count)] == [_old_row(paper) for paper in old]
     assert rows.blob() == [paper.id for paper in old]
     assert rows.header["firsts"] == list(dict.fromkeys(paper.collection for paper in old))
+
+
+def test_distinct_titles_are_those_of_the_titles_by_position(tmp_path: Path) -> None:
+    """`_distinct_titles` walks the sources' titles in order: the titles it gives are those
+    of looking each position up (the form it replaced), duplicates merged."""
+    from paperterm.index.sources.enrich import title_changes
+
+    lines = [json.dumps(_rows(n, titled=n % 2 == 0)) for n in range(1, 30)]
+    folder = tmp_path / "sources"
+    folder.mkdir()
+    sources = []
+    for name, chosen in (("a", lines), ("e", []), ("b", lines[3:9] + lines[:2]), ("c", lines)):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("\n".join(chosen) + "\n", encoding="utf-8")
+        sources.append(prepare_source(SourceFile(0, path, path.stem), folder))
+    corpus = MergedCorpus(folder, sources)
+    total = sum(source.count for source in sources)
+    staying = [index for index in range(total) if index not in corpus.absorbed]
+    pairs, others = [], []
+    for index in staying:
+        record = corpus.changed.get(index)
+        if record is not None:
+            pairs.append((record.paper.title, record.paper.title_derived))
+            others.append(record.alternatives)
+        else:
+            spot, local = corpus._spot(index)
+            title, derived, alternatives = corpus.sources[spot].titles[local]
+            pairs.append((title, derived))
+            others.append(alternatives)
+    changes = title_changes(pairs, lambda position: others[position])
+    assert corpus.absorbed and changes
+    assert corpus.titles == {staying[position]: title for position, title in changes.items()}
