@@ -24,7 +24,8 @@ A build (`Builder.run`, with the set's build lock held):
    scores are made of).
 4. The papers and rows files, written from the record files a source at a time (derived
    titles made distinct: a paper's document has the headline its own abstract gave), the
-   vocabulary, meta.json with every file's checksum, and the switch of CURRENT
+   vocabulary, meta.json with every file's checksum (a record file's taken by a thread as
+   soon as it is written, while the rest is read), and the switch of CURRENT
    (`Store.publish`).
 
 While the first build runs, `Listener.papers` gets the papers read so far (the reader lists

@@ -6,7 +6,8 @@ prepared records stay in its record file (`source_records.py`) and the build hol
 merge keys and titles. Merging duplicates is planned on the keys (`loader.plan_merge`);
 the few records it changes (a paper that took in another's collections, an id given a
 suffix) are read and merged here and held, and every other record is read again from its
-file, a source at a time, when a part or the papers file is written (`papers`).
+file, a source at a time, when a part (`papers`) or the papers file (`paper_tuples`) is
+written.
 """
 
 from __future__ import annotations
