@@ -46,24 +46,34 @@ def next_sort(current: str, searching: bool) -> str:
     return keys[(keys.index(current) + 1) % len(keys)]
 
 
-#: The corpus's positions are sorted this many at a time, then once more, which merges the
-#: sorted runs (`sorted` finds them: n log(runs) comparisons). One sort of 500,000 titles is
-#: one C call that holds the interpreter's lock for ~240 ms, and the reader's keys wait that
-#: long; a run of 25,000 holds it ~10 ms, the merge of 20 runs ~50.
+#: The corpus's positions are sorted this many at a time, then the sorted runs are merged
+#: two by two (`sorted` finds the two runs: a merge of n keys is ~n comparisons). One sort of
+#: 500,000 titles is one C call that holds the interpreter's lock for ~240 ms, and the
+#: reader's keys wait that long (a merge of all 20 runs at once: ~190 ms); a run of 25,000
+#: holds it ~10 ms, the last merge (two halves) ~100.
 SORT_RUN = 25_000
 
 
 def sorted_in_runs(keys: Sequence[Any], reverse: bool = False) -> Generator[None, None, list[int]]:
     """The positions of `keys` sorted by them, stably: `sorted(range(len(keys)),
-    key=keys.__getitem__, reverse=reverse)`, a run at a time (a step between runs), and
-    never one sort long enough to hold the lock long. Equal keys keep their positions'
-    order either way (each run's sort and the merge are stable)."""
+    key=keys.__getitem__, reverse=reverse)`, a run or a merge a step. Equal keys keep
+    their positions' order either way: each run's sort is stable, and each merge is of
+    two neighbouring runs, the earlier first."""
     key = keys.__getitem__
-    runs: list[int] = []
+    runs: list[list[int]] = []
     for start in range(0, len(keys), SORT_RUN):
-        runs += sorted(range(start, min(start + SORT_RUN, len(keys))), key=key, reverse=reverse)
+        runs.append(
+            sorted(range(start, min(start + SORT_RUN, len(keys))), key=key, reverse=reverse)
+        )
         yield
-    return sorted(runs, key=key, reverse=reverse)
+    while len(runs) > 1:
+        merged: list[list[int]] = []
+        for i in range(0, len(runs), 2):
+            pair = runs[i] + runs[i + 1] if i + 1 < len(runs) else runs[i]
+            merged.append(sorted(pair, key=key, reverse=reverse))
+            yield
+        runs = merged
+    return runs[0] if runs else []
 
 
 def effective_sort(sort: str, searching: bool) -> str:
@@ -128,25 +138,31 @@ class SortKeys:
             pass
 
     def prepare_steps(self) -> Iterator[None]:
-        """`prepare` a step at a time (~10-50 ms of CPU each at 500,000 papers), so that the
-        reader's worker can pause between steps while keys come (they waited for the
+        """`prepare` a step at a time (~10-100 ms of CPU each at 500,000 papers), so that
+        the reader's worker can pause between steps while keys come (they waited for the
         interpreter's lock behind it). Each order is the corpus's positions sorted by the
-        key `order` gives their ids: the same order. At 500,000 papers ~1.9 s of CPU in all
+        key `order` gives their ids: the same order. At 500,000 papers ~2.1 s of CPU in all
         (3.1 s when each order read all the rows and sorted by a key function of the id,
-        with three walks of the garbage collector over the rows, ~150-190 ms each, that held
+        with three walks of the garbage collector over the rows, ~150-270 ms each, that held
         up every thread)."""
         if "title" in self._orders and "newest" in self._orders:
             return
         yield from self._read_facts()
         ids = self.ids
         title = self.title
-        by_title = [title[paper_id] for paper_id in ids]
-        yield
+        by_title: list[str] = []
+        for start in range(0, len(ids), SORT_RUN):
+            by_title += [title[paper_id] for paper_id in ids[start : start + SORT_RUN]]
+            yield
         self._orders["title"] = yield from sorted_in_runs(by_title)
         del by_title
-        years, arxiv_ids = self._years_and_arxiv()
-        by_date = [(years[paper_id], arxiv_ids[paper_id]) for paper_id in ids]
         yield
+        years, arxiv_ids = self._years_and_arxiv()
+        by_date: list[tuple[int, str]] = []
+        for start in range(0, len(ids), SORT_RUN):
+            part = ids[start : start + SORT_RUN]
+            by_date += [(years[paper_id], arxiv_ids[paper_id]) for paper_id in part]
+            yield
         self._orders["newest"] = yield from sorted_in_runs(by_date, reverse=True)
 
     @property
