@@ -10,6 +10,7 @@ imports included. Nothing here imports Textual, so the rules are testable withou
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -68,7 +69,8 @@ class Timing:
     the search box has the focus, so a look-up does not hold the searcher when the next key
     comes. `bookmark_poll`: how often the bookmarks and reading-state files are checked for
     other processes' changes (and failed saves retried). `clock`: what the debounce
-    measures time with.
+    measures time with. `quiet`: the index worker's work after the index is ready (the
+    sort orders) waits until no key was typed into the search box for this long.
     """
 
     debounce: float
@@ -76,6 +78,7 @@ class Timing:
     related_typing: float = 0.6
     bookmark_poll: float | None = 2.0
     clock: Callable[[], float] = time.monotonic
+    quiet: float = 0.4
 
     @classmethod
     def from_config(cls, config: Config) -> Timing:
@@ -171,6 +174,8 @@ class ReaderState:
         self._vectors_lock = threading.Lock()
         self.searcher: Searcher | None = None
         self.search_lock = threading.Lock()
+        #: When a key was last typed into the search box (`timing.clock`).
+        self.typed_at = -math.inf
         self.index_state: IndexState = "loading"
         self.index_percent = 0
         #: While the first build runs: papers read so far, of about how many.

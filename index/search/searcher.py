@@ -35,17 +35,22 @@ SNIPPET_SCAN_CHARS = 20_000
 SIMILAR_SCAN_CHARS = 20_000
 
 
-def open_engine(ix: EngineIndex, ids: Callable[[], Sequence[str]]) -> Engine:
+def open_engine(
+    ix: EngineIndex,
+    ids: Callable[[], Sequence[str]],
+    positions: Callable[[], dict[str, int]] | None = None,
+) -> Engine:
     """The engine that searches an open index: tantivy's for a tantivy index (imported only
     then: it is optional), else Whoosh's. `ids` gives the papers' ids, by position, when an
-    engine first needs them."""
+    engine first needs them; `positions` the id -> position table, if one is kept already
+    (else the engine makes its own from `ids`)."""
     from paperterm.index.search.tantivy_index import TantivyIndex
 
     if isinstance(ix, TantivyIndex):
         from paperterm.index.search.tantivy_engine import TantivyEngine
 
-        return TantivyEngine(ix, ids)
-    return WhooshEngine(ix, ids)
+        return TantivyEngine(ix, ids, positions)
+    return WhooshEngine(ix, ids, positions)
 
 
 class Searcher:
@@ -58,7 +63,9 @@ class Searcher:
         a `PaperList` is read only where hits need it."""
         self.papers = papers
         self._ids: Callable[[], Sequence[str]]
+        positions: Callable[[], dict[str, int]] | None = None
         if isinstance(papers, PaperList):
+            positions = lambda: papers.positions  # noqa: E731 - one table for both
             self.by_id: Mapping[str, Paper] = papers.by_id
             # Read when first needed (a `tag:` filter, related papers), not here: hits are
             # read by position, and 500,000 ids took ~15 ms to read, then as much again in
@@ -68,7 +75,7 @@ class Searcher:
             self.by_id = {paper.id: paper for paper in papers}
             listed = [paper.id for paper in papers]
             self._ids = lambda: listed
-        self.engine: Engine = open_engine(ix, self._ids)
+        self.engine: Engine = open_engine(ix, self._ids, positions)
         self.vocabulary = vocabulary or Vocabulary.of_papers(papers)
         papers_count = self.engine.paper_count()
         self.planner = Planner(

@@ -48,7 +48,12 @@ class TantivyEngine:
     """An `Engine` over an open tantivy index. `ids` gives the papers' ids by row. Tantivy's
     searcher is thread-safe; this keeps no state between queries but the id -> row table."""
 
-    def __init__(self, ix: TantivyIndex, ids: Callable[[], Sequence[str]]) -> None:
+    def __init__(
+        self,
+        ix: TantivyIndex,
+        ids: Callable[[], Sequence[str]],
+        positions: Callable[[], dict[str, int]] | None = None,
+    ) -> None:
         self._tantivy = load_tantivy()
         self._schema = ix.schema
         self._searcher = ix.searcher
@@ -56,6 +61,7 @@ class TantivyEngine:
         self._count = int(ix.searcher.num_docs)
         self._ids = ids
         self._rows: dict[str, int] | None = None
+        self._positions = positions
         self.analysis = FieldAnalysis()
 
     def close(self) -> None:
@@ -74,7 +80,10 @@ class TantivyEngine:
     def rows(self) -> dict[str, int]:
         """Paper id -> row (read once, on first use)."""
         if self._rows is None:
-            self._rows = {paper_id: row for row, paper_id in enumerate(self._ids())}
+            if self._positions is not None:
+                self._rows = self._positions()
+            else:
+                self._rows = {paper_id: row for row, paper_id in enumerate(self._ids())}
         return self._rows
 
     def warm(self) -> None:

@@ -54,12 +54,18 @@ class WhooshEngine:
     number its paper's row, so a hit's id is read from the rows, not its stored fields
     (~10 µs a hit, and 0.5 s for the id -> document table of 50,000 papers)."""
 
-    def __init__(self, ix: Index, ids: Callable[[], Sequence[str]] | None = None) -> None:
+    def __init__(
+        self,
+        ix: Index,
+        ids: Callable[[], Sequence[str]] | None = None,
+        positions: Callable[[], dict[str, int]] | None = None,
+    ) -> None:
         self._searcher: WhooshSearcher = ix.searcher()
         self.analysis = FieldAnalysis()
         self._read_ids = ids
         self._ids: Sequence[str] | None = None
         self._docnums: dict[str, int] | None = None
+        self._positions = positions
         self._scorer = PlanScorer(self._searcher)
 
     def close(self) -> None:
@@ -85,7 +91,10 @@ class WhooshEngine:
     def docnums(self) -> dict[str, int]:
         """Paper id -> Whoosh document number (read once, on first use)."""
         if self._docnums is None:
-            self._docnums = {paper_id: docnum for docnum, paper_id in enumerate(self.ids)}
+            if self._positions is not None:
+                self._docnums = self._positions()
+            else:
+                self._docnums = {paper_id: docnum for docnum, paper_id in enumerate(self.ids)}
         return self._docnums
 
     @property

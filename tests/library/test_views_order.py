@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paperterm.index.config import ConfigError, parse_config
+from paperterm.index.library import sorting
 from paperterm.index.library.affinity import TermVectors
 from paperterm.index.library.op_store import LibraryFileError
 from paperterm.index.library.place import PLACE_FILENAME, Place, load_place, save_place
@@ -161,3 +164,44 @@ def test_orders_prepared_in_advance_are_the_orders(sort):
 
 def keys_order(sort: str) -> list[str]:
     return SortKeys(PAPERS).order(list(IDS), str, sort)
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=st.lists(st.sampled_from(["a", "b", "B", "c", ""]), max_size=40), reverse=st.booleans())
+def test_sorting_in_runs_is_one_stable_sort(keys, reverse):
+    """Run by run, then merged: the same positions as one stable sort, ties included."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sorting, "SORT_RUN", 3)
+        steps = sorting.sorted_in_runs(keys, reverse=reverse)
+        try:
+            while True:
+                next(steps)
+        except StopIteration as done:
+            result = done.value
+    assert result == sorted(range(len(keys)), key=keys.__getitem__, reverse=reverse)
+
+
+@pytest.mark.parametrize("sort", ["title", "newest"])
+def test_orders_prepared_a_step_at_a_time_are_the_orders_with_ties(sort, monkeypatch):
+    """Runs of 2 papers over 7 with equal titles and years: ties keep the corpus order,
+    as one sort by the key `order` gives would."""
+    monkeypatch.setattr(sorting, "SORT_RUN", 2)
+    papers = [
+        Paper(f"q{i}", "C", "x", title=title, year=year, arxiv_id=arxiv)
+        for i, (title, year, arxiv) in enumerate(
+            [
+                ("Beta", 2023, "a"),
+                ("alpha", None, ""),
+                ("beta", 2023, "a"),
+                ("Alpha", 2024, "b"),
+                ("alpha  ", None, ""),
+                ("gamma", 2024, "b"),
+                ("beta", 2022, "c"),
+            ]
+        )
+    ]
+    prepared = SortKeys(papers)
+    steps = list(prepared.prepare_steps())
+    assert len(steps) > 4  # it stops between steps (the reader's worker waits there)
+    expected = SortKeys(papers).order([p.id for p in papers], str, sort)
+    assert [papers[i].id for i in prepared.ordered(sort)] == expected

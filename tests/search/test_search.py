@@ -31,7 +31,7 @@ from paperterm.index.search.plan import (
     Term,
 )
 from paperterm.index.search.query import parse_query
-from paperterm.index.search.records import PAPERS, ROWS
+from paperterm.index.search.records import PAPERS, ROWS, PaperList
 from paperterm.index.search.searcher import (
     SIMILAR_SCAN_CHARS,
     Matcher,
@@ -600,3 +600,17 @@ def test_word_starts_counted_on_spaces_are_those_listed(text):
     assert [starts[k] for k in range(len(starts))] == listed
     for position in range(len(text) + 1):
         assert starts.word_at(position) == max(0, bisect_right(listed, position) - 1)
+
+
+def test_a_filter_over_a_paper_list_uses_its_id_table(seed_index):
+    """A `PaperList`'s id -> position table is the engine's id -> document table (one
+    table, not two of 500,000 ids): a filtered search finds the allowed papers among all."""
+    papers = seed_index.papers
+    assert isinstance(papers, PaperList)
+    searcher = Searcher(seed_index.ix, papers, seed_index.vocabulary())
+    searcher.warm()
+    ids = {papers[1].id, papers[7].id, papers[20].id, papers[33].id}
+    every = {h.paper.id for h in searcher.search("model", limit=None, snippets=False).hits}
+    found = searcher.search("model", allowed=ids, limit=None, snippets=False)
+    assert {h.paper.id for h in found.hits} == every & ids and found.total == len(every & ids)
+    assert all(papers[papers.positions[i]].id == i for i in ids)

@@ -340,3 +340,22 @@ def record_searches(app) -> list[str]:
 
     app.state.searcher.search = counting
     return calls
+
+
+async def test_the_sort_orders_wait_while_keys_come_and_keys_are_answered(reader):
+    """After the index is ready its worker prepares the title and newest orders a step at a
+    time, only once no key was typed into the search box for `timing.quiet`: keys typed
+    meanwhile are searched at once, and the orders come when the typing stops."""
+    clock = FakeClock()
+    app = reader(timing=replace(INSTANT, quiet=1.0, clock=clock))
+    app.state.typed_at = clock.now  # as if a key had just been typed
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, index=False)
+        await pilot.press("slash", "D", "N", "A")
+        await settle(pilot, index=False)
+        assert "1 of 38 papers" in screen_text(app)
+        assert not app.state.sort_keys._orders  # the worker waits for a pause in typing
+        assert any(w.group == "index" and not w.is_finished for w in app.workers)
+        clock.now += 1.0  # the pause
+        await settle(pilot)
+        assert set(app.state.sort_keys._orders) == {"title", "newest"}

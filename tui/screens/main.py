@@ -423,6 +423,7 @@ class MainScreen(PaperScreen):
         """Search soon: at once after a pause in typing, else when the debounce ends."""
         self.generation += 1
         timing = self.state.timing
+        self.state.typed_at = timing.clock()
         if self._timer is not None:
             return  # a run is scheduled; it will read the latest query
         wait = timing.debounce - (timing.clock() - self._last_run)
