@@ -15,7 +15,8 @@ import shlex
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from paperterm.index.library.bookmarks import Add, Bookmark, ChangeTags, EditNote, Remove, SetNote
+from paperterm.index.library.bookmark_ops import Add, ChangeTags, EditNote, Remove, SetNote
+from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.op_store import Operation, Restore
 from paperterm.index.library.reading import MarkRead, MarkUnread
 

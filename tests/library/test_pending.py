@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paperterm.index.library.bookmarks import Add, ChangeTags, EditNote, Remove, SetNote
+from paperterm.index.library.bookmark_ops import Add, ChangeTags, EditNote, Remove, SetNote
 from paperterm.index.library.pending import replay_commands, shell_quote
 
 WHEN = datetime(2024, 5, 1, tzinfo=timezone.utc)
