@@ -69,7 +69,7 @@ def test_reading_changes_and_undo_steps_become_commands() -> None:
     from paperterm.index.library.bookmarks import Bookmark
     from paperterm.index.library.op_store import Restore
     from paperterm.index.library.pending import reading_commands
-    from paperterm.index.library.reading import MarkRead, MarkUnread
+    from paperterm.index.library.reading_ops import MarkRead, MarkUnread
 
     ops = [
         MarkRead(("a", "b"), WHEN),
