@@ -27,7 +27,7 @@ from textual.app import ComposeResult
 from textual.containers import Container, Horizontal
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Static
 
 from paperterm.index.library.filters import ALL, Filters, ViewKey, allowed_ids, like_seeds
 from paperterm.index.library.op_store import LibraryError
@@ -163,7 +163,7 @@ class MainScreen(PaperScreen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
-            yield Label(Text("Search"), id="search-label")
+            yield Static(Text("Search"), id="search-label")
             yield Input(
                 placeholder='words, "a phrase", title:…, author:…, tag:…, -word',
                 id="search-input",
@@ -252,7 +252,7 @@ class MainScreen(PaperScreen):
 
             self._progress = ProgressBar(total=100, show_eta=False, id="progress")
             row = Horizontal(
-                Label(Text("Building the search index "), id="progress-label"),
+                Static(Text("Building the search index "), id="progress-label"),
                 self._progress,
                 id="progress-row",
             )
