@@ -47,6 +47,7 @@ LATER = (
     "paperterm.tui.clipboard",  # the routes to the clipboard, found on the first copy
     "paperterm.index.library.bookmark_ops",  # changes to bookmarks: none before it
     "paperterm.index.library.reading_ops",  # ... nor to the reading state
+    "paperterm.index.library.search_ops",  # ... nor to the saved searches
     "paperterm.index.library.pending",  # ... nor any kept pending
     "hashlib",  # its OpenSSL load (~2 ms): the index's keys use `_blake2` (hashlib's blake2b)
 )
