@@ -49,6 +49,7 @@ LATER = (
     "paperterm.index.library.reading_ops",  # ... nor to the reading state
     "paperterm.index.library.search_ops",  # ... nor to the saved searches
     "paperterm.index.library.pending",  # ... nor any kept pending
+    "paperterm.index.problems",  # a source's problems: made by a build, or a missing source
     "hashlib",  # its OpenSSL load (~2 ms): the index's keys use `_blake2` (hashlib's blake2b)
 )
 
