@@ -17,7 +17,6 @@ a key name checked, so that `paperterm doctor` reads the table without it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -29,9 +28,9 @@ if TYPE_CHECKING:
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 
 
-@dataclass(frozen=True, slots=True)
-class KeySpec:
-    """One binding: `scope` says where it acts (and groups it in the help screen)."""
+class KeySpec(NamedTuple):
+    """One binding: `scope` says where it acts (and groups it in the help screen). A named
+    tuple, not a frozen dataclass: ~0.4 ms less to define as the reader starts (issue 14)."""
 
     id: str
     keys: str
