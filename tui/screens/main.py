@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.text import Text
 from textual import events, on, work
@@ -64,11 +64,11 @@ if TYPE_CHECKING:
     from paperterm.tui.widgets.views import ViewsPane
 
 
-@dataclass(frozen=True, slots=True)
-class ViewRequest:
+class ViewRequest(NamedTuple):
     """One recomputation of the list: the query and the ids the filters allow, as they were
     when it was asked for, and where the cursor goes after it. `generation` tells a result
-    that came too late (a newer request was made since) from the latest."""
+    that came too late (a newer request was made since) from the latest. A named tuple, not
+    a frozen dataclass: ~0.4 ms less to define as the reader starts (issue 14)."""
 
     generation: int
     text: str
