@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -136,5 +135,8 @@ def content_id(text: str) -> str:
 
 
 def digest_id(normalized: str) -> str:
-    """`content_id` of text already passed through `normalize_for_id`."""
+    """`content_id` of text already passed through `normalize_for_id`. hashlib is imported
+    here: the reader's start needs no id made, and hashlib's OpenSSL load is ~2 ms of it."""
+    import hashlib
+
     return hashlib.sha256(normalized.encode("utf-8")).hexdigest()[:12]

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperterm.index.config import Config
-from paperterm.index.problems import Problem
 from paperterm.index.search.listener import Listener
 from paperterm.index.search.records import PaperList
 from paperterm.index.search.store import (
@@ -24,6 +23,7 @@ from paperterm.index.search.store import (
 from paperterm.index.sources.files import SourceSpec, bundled_seeds, discover
 
 if TYPE_CHECKING:
+    from paperterm.index.problems import Problem
     from paperterm.index.sources.loader import Corpus
 
 

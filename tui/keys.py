@@ -17,9 +17,8 @@ a key name checked, so that `paperterm doctor` reads the table without it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.index.config import Config, check_key_ids
 
@@ -29,9 +28,9 @@ if TYPE_CHECKING:
 MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 
 
-@dataclass(frozen=True, slots=True)
-class KeySpec:
-    """One binding: `scope` says where it acts (and groups it in the help screen)."""
+class KeySpec(NamedTuple):
+    """One binding: `scope` says where it acts (and groups it in the help screen). A named
+    tuple, not a frozen dataclass: ~0.4 ms less to define as the reader starts (issue 14)."""
 
     id: str
     keys: str
@@ -303,11 +302,11 @@ def raw_keys(keys: str) -> list[str]:
     return [key.strip() for key in keys.split(",") if key.strip()]
 
 
-@dataclass(frozen=True, slots=True)
-class KeyContext:
+class KeyContext(NamedTuple):
     """Bindings active at once, as binding ids in layers, innermost (the focused widget)
     first: a key of an inner layer shadows the same key further out. `name` says where, in
-    an error: "in the list"."""
+    an error: "in the list". A named tuple, not a frozen dataclass: ~0.3 ms less to define
+    as the reader starts (issue 14), where none is made before the first frame."""
 
     name: str
     layers: tuple[tuple[str, ...], ...]

@@ -42,7 +42,6 @@ from textual.drivers.linux_driver import LinuxDriver
 
 from paperterm.index.config import Config, default_config_path
 from paperterm.index.library.op_store import LibraryError
-from paperterm.index.library.pending import reading_commands, replay_commands
 from paperterm.index.session import Session
 from paperterm.index.sources.files import bundled_seeds
 from paperterm.index.text.display import safe_text
@@ -197,6 +196,9 @@ class Ending:
         marks, reading = state.bookmarks.pending, state.reading.pending
         if not marks and not reading:
             return self.app.return_code or 0
+        # Imported here: the changes' classes (bookmark_ops.py) are not needed by a start.
+        from paperterm.index.library.pending import reading_commands, replay_commands
+
         options = self.global_options()
         commands = [*replay_commands(marks, options), *reading_commands(reading, options)]
         counts = []

@@ -16,7 +16,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from paperterm.index.config import Config
 from paperterm.index.library.bookmarks import (
@@ -91,9 +91,10 @@ UNDO_DEPTH = 100
 JUMP_DEPTH = 50
 
 
-@dataclass(frozen=True, slots=True)
-class UndoStep:
-    """One change and how to take it back: `restore` puts `store`'s entries as they were."""
+class UndoStep(NamedTuple):
+    """One change and how to take it back: `restore` puts `store`'s entries as they were.
+    A named tuple, not a frozen dataclass: ~0.3 ms less to define as the reader starts
+    (issue 14), where none is made before the first frame."""
 
     store: OpLogStore[Any]
     restore: Restore[Any]

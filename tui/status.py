@@ -10,7 +10,7 @@ warnings, the key hints) make room, the least important first.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.cells import cell_len
 
@@ -25,10 +25,10 @@ FACT = 100
 STATE = 50
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
+class Part(NamedTuple):
     """One part of the status line. `short` is its abbreviation (none: it has none);
-    `keep` orders what goes when space is short: lower first, `FACT` never."""
+    `keep` orders what goes when space is short: lower first, `FACT` never. A named tuple,
+    not a frozen dataclass: ~0.4 ms less to define as the reader starts (issue 14)."""
 
     text: str
     keep: int = FACT

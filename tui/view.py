@@ -14,6 +14,7 @@ from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from operator import attrgetter
+from typing import NamedTuple
 
 from rich.cells import cell_len
 
@@ -115,10 +116,11 @@ def missing_rows(
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class ViewEntry:
+class ViewEntry(NamedTuple):
     """A line of the views sidebar: a view with its unread and total counts (None while a
-    saved search waits for the index), or a heading (`key` None)."""
+    saved search waits for the index), or a heading (`key` None). A named tuple, not a
+    frozen dataclass: ~0.3 ms less to define as the reader starts (issue 14), where none is
+    made before the first frame."""
 
     key: ViewKey | None
     label: str

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tomli_w
 
@@ -33,8 +32,10 @@ from paperterm.index.library.op_store import (
     FileFormat,
     LibraryFileError,
     OpLogStore,
-    Restore,
 )
+
+if TYPE_CHECKING:
+    from paperterm.index.library.reading_ops import MarkRead, MarkUnread
 
 READING_FILENAME = "reading.toml"
 #: A line is ~45 bytes: 16 MiB holds some 350,000 papers read, far past any corpus here.
@@ -46,28 +47,7 @@ _HEADER = (
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
-@dataclass(frozen=True, slots=True)
-class MarkRead:
-    """Mark papers read at `at`; one read already keeps its first time."""
-
-    ids: tuple[str, ...]
-    at: datetime
-
-    def apply(self, entries: dict[str, datetime]) -> None:
-        for paper_id in self.ids:
-            entries.setdefault(paper_id, self.at)
-
-
-@dataclass(frozen=True, slots=True)
-class MarkUnread:
-    ids: tuple[str, ...]
-
-    def apply(self, entries: dict[str, datetime]) -> None:
-        for paper_id in self.ids:
-            entries.pop(paper_id, None)
-
-
-ReadingOperation = MarkRead | MarkUnread | Restore[datetime]
+# The changes (`MarkRead`, `MarkUnread`) are in reading_ops.py, imported where one is made.
 
 
 class ReadingFormat(FileFormat[datetime]):
@@ -143,8 +123,12 @@ class ReadingStore(OpLogStore[datetime]):
 
 
 def mark_read(ids: Iterable[str]) -> MarkRead:
+    from paperterm.index.library.reading_ops import MarkRead
+
     return MarkRead(tuple(dict.fromkeys(ids)), utc_now())
 
 
 def mark_unread(ids: Iterable[str]) -> MarkUnread:
+    from paperterm.index.library.reading_ops import MarkUnread
+
     return MarkUnread(tuple(dict.fromkeys(ids)))

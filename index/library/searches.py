@@ -19,8 +19,6 @@ file never overwritten). A name the config uses cannot be saved again from the r
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +34,9 @@ from paperterm.index.library.op_store import (
     one_line,
 )
 
+# The saved search itself is saved_search.py's (below the changes, which make them).
+from paperterm.index.library.saved_search import SavedSearch as SavedSearch
+
 SEARCHES_FILENAME = "searches.toml"
 _HEADER = (
     "# paperterm saved searches (saved from the reader; the config's [[searches]] are apart).\n"
@@ -44,33 +45,7 @@ _HEADER = (
 _TABLE_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*searches[ \t]*\]\]", re.M)
 
 
-@dataclass(frozen=True, slots=True)
-class SavedSearch:
-    """A named query; `added` is None for one from the config."""
-
-    name: str
-    query: str
-    added: datetime | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SaveSearch:
-    """Save (or replace) the search `name`."""
-
-    name: str
-    query: str
-    added: datetime
-
-    def apply(self, entries: dict[str, SavedSearch]) -> None:
-        entries[self.name] = SavedSearch(self.name, self.query, self.added)
-
-
-@dataclass(frozen=True, slots=True)
-class DeleteSearch:
-    name: str
-
-    def apply(self, entries: dict[str, SavedSearch]) -> None:
-        entries.pop(self.name, None)
+# The changes (`SaveSearch`, `DeleteSearch`) are in search_ops.py, imported where one is made.
 
 
 class SearchesFormat(FileFormat[SavedSearch]):
@@ -119,9 +94,13 @@ class SearchesStore(OpLogStore[SavedSearch]):
         return cls(Path(data_dir) / SEARCHES_FILENAME)
 
     def save_search(self, name: str, query: str) -> None:
+        from paperterm.index.library.search_ops import SaveSearch
+
         self.apply(SaveSearch(one_line(name), query.strip(), utc_now()))
 
     def delete(self, name: str) -> None:
+        from paperterm.index.library.search_ops import DeleteSearch
+
         self.apply(DeleteSearch(name))
 
 

@@ -45,6 +45,12 @@ LATER = (
     "importlib.resources",  # the bundled seeds are found from the package's path
     "tomllib",  # no TOML file is read before the first frame (without a config file)
     "paperterm.tui.clipboard",  # the routes to the clipboard, found on the first copy
+    "paperterm.index.library.bookmark_ops",  # changes to bookmarks: none before it
+    "paperterm.index.library.reading_ops",  # ... nor to the reading state
+    "paperterm.index.library.search_ops",  # ... nor to the saved searches
+    "paperterm.index.library.pending",  # ... nor any kept pending
+    "paperterm.index.problems",  # a source's problems: made by a build, or a missing source
+    "hashlib",  # its OpenSSL load (~2 ms): the index's keys use `_blake2` (hashlib's blake2b)
 )
 
 START = """

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.text import Text
 from textual import events, on, work
@@ -27,7 +27,7 @@ from textual.app import ComposeResult
 from textual.containers import Container, Horizontal
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Static
 
 from paperterm.index.library.filters import ALL, Filters, ViewKey, allowed_ids, like_seeds
 from paperterm.index.library.op_store import LibraryError
@@ -64,11 +64,11 @@ if TYPE_CHECKING:
     from paperterm.tui.widgets.views import ViewsPane
 
 
-@dataclass(frozen=True, slots=True)
-class ViewRequest:
+class ViewRequest(NamedTuple):
     """One recomputation of the list: the query and the ids the filters allow, as they were
     when it was asked for, and where the cursor goes after it. `generation` tells a result
-    that came too late (a newer request was made since) from the latest."""
+    that came too late (a newer request was made since) from the latest. A named tuple, not
+    a frozen dataclass: ~0.4 ms less to define as the reader starts (issue 14)."""
 
     generation: int
     text: str
@@ -163,7 +163,7 @@ class MainScreen(PaperScreen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
-            yield Label(Text("Search"), id="search-label")
+            yield Static(Text("Search"), id="search-label")
             yield Input(
                 placeholder='words, "a phrase", title:…, author:…, tag:…, -word',
                 id="search-input",
@@ -252,7 +252,7 @@ class MainScreen(PaperScreen):
 
             self._progress = ProgressBar(total=100, show_eta=False, id="progress")
             row = Horizontal(
-                Label(Text("Building the search index "), id="progress-label"),
+                Static(Text("Building the search index "), id="progress-label"),
                 self._progress,
                 id="progress-row",
             )

@@ -19,7 +19,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.widgets import Label, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from paperterm.index.library.bookmarks import Bookmark
@@ -208,7 +208,7 @@ class PaperDetail(ScrollingText):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Nothing selected."), id="detail-body")
-        yield Label(Text("Related"), id="related-title")
+        yield Static(Text("Related"), id="related-title")
 
     def show(
         self,
@@ -243,7 +243,7 @@ class PaperDetail(ScrollingText):
         self._show_related(note)
 
     def _show_related(self, note: str) -> None:
-        title = self.query_one("#related-title", Label)
+        title = self.query_one("#related-title", Static)
         options = self._related_list
         shown = [hit.paper.id for hit in self._related]
         if options is None:
