@@ -34,7 +34,8 @@ def test_signal_ends_the_reader_cleanly_with_bookmarks_saved(
 
     os.kill(reader_pid(pane), signum)
 
-    assert wait_for_exit(pane) == 0
+    status = wait_for_exit(pane)
+    assert status == 0, f"exit status {status}; the pane showed:\n{pane.everything()}"
     assert "Traceback" not in pane.everything()
     assert (read_bookmarks(bookmarks) or {}).get("bookmarks") == saved
     assert sandbox.crash_logs() == []
