@@ -267,3 +267,31 @@ async def test_mouse_click_selects_a_row(reader):
         await settle(pilot)
         await pilot.click("#list", offset=(5, 3))
         assert app.main.paper_list.cursor == 3
+
+
+async def test_a_late_answer_to_a_removed_screen_is_dropped(reader):
+    """Messages can still arrive while the app ends (a SIGTERM under load): the widgets
+    that are mounted on their first use (the related list, the notice lines, the progress
+    row) must not be mounted on a screen that has left: a SIGTERM under the full suite's
+    load ended the reader with a MountError traceback and status 1 (and a removed detail,
+    its children gone, raised NoMatches)."""
+    app = reader()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"DNA", "enter")
+        await settle(pilot)
+        main = app.main
+        detail = main.detail
+        row, hits = detail.row, list(detail._related)
+        assert row is not None and hits
+        await main.query_one("#body").remove()
+        assert not detail.is_attached
+        detail._related_list = None  # as before the first related papers came
+        detail.set_related(row.id, hits)
+        assert detail._related_list is None
+        main.remove()
+        await settle(pilot)
+        assert not main.is_attached
+        main._show_line("late-line", "a late notice")
+        main._progress_bar()
+        assert not main.query("#late-line") and not main.query("#progress-row")

@@ -115,7 +115,7 @@ class PaperScreen(Screen):
 
     def _size_classes(self, width: int, height: int) -> None:
         tiny = width < MIN_WIDTH or height < MIN_HEIGHT
-        if tiny and not self._too_small:
+        if tiny and not self._too_small and self.is_attached:
             self._too_small = True
             self.mount(Static(Text("window too small"), id="too-small"))  # the last child
         self.set_class(tiny, "-tiny")

@@ -241,7 +241,8 @@ class MainScreen(PaperScreen):
             from paperterm.tui.widgets.views import ViewsPane
 
             self._views = ViewsPane(id="views")
-            await self.query_one("#body").mount(self._views, before="#panes")
+            if self.is_attached:  # else the app is ending
+                await self.query_one("#body").mount(self._views, before="#panes")
         return self._views
 
     def _progress_bar(self) -> ProgressBar:
@@ -256,7 +257,8 @@ class MainScreen(PaperScreen):
                 self._progress,
                 id="progress-row",
             )
-            self.mount(row, after="#body")
+            if self.is_attached:  # else the app is ending
+                self.mount(row, after="#body")
         return self._progress
 
     @property
@@ -992,6 +994,8 @@ class MainScreen(PaperScreen):
     ) -> None:
         """Show `text` in the line `line_id`, hidden when empty; the line is mounted (at
         `before` or `after`) the first time it has something to show."""
+        if not self.is_attached:
+            return  # the app is ending: a late message has nowhere to go
         if not self.query(f"#{line_id}"):
             if not text:
                 return

@@ -243,6 +243,8 @@ class PaperDetail(ScrollingText):
         self._show_related(note)
 
     def _show_related(self, note: str) -> None:
+        if not self.is_attached:
+            return  # removed (the app is ending): a late answer has nowhere to go
         title = self.query_one("#related-title", Static)
         options = self._related_list
         shown = [hit.paper.id for hit in self._related]
