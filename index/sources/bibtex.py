@@ -42,7 +42,7 @@ from bibtexparser.splitter import Splitter
 
 from paperterm.index.links import Known, arxiv_id, paper_links, pmlr_links
 from paperterm.index.papers import Paper
-from paperterm.index.problems import Problem
+from paperterm.index.problems import Problem, sorted_out
 from paperterm.index.sources import bibtex_chunks
 from paperterm.index.sources.bibtex_chunks import Chunk, chunks, parts
 from paperterm.index.text.field_text import clean, plain
@@ -287,16 +287,11 @@ def parse(
         else:
             entries.append(entry)
 
-    papers = []
-    for entry in entries:
-        found = _paper(path, entry, (entry.start_line or 0) + 1, strings, volumes, collection)
-        if isinstance(found, Problem):
-            problems.append(found)
-        else:
-            papers.append(found)
-    if not papers and not problems:
-        problems.append(Problem(str(path), 0, "no paper entries found"))
-    return papers, sorted(problems, key=lambda problem: problem.line)
+    found = (
+        _paper(path, entry, (entry.start_line or 0) + 1, strings, volumes, collection)
+        for entry in entries
+    )
+    return sorted_out(path, found, problems, "no paper entries found")
 
 
 def _paper(

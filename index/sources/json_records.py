@@ -20,7 +20,7 @@ from typing import Any
 
 from paperterm.index.links import Known, arxiv_id, paper_links
 from paperterm.index.papers import Paper, content_id
-from paperterm.index.problems import Problem
+from paperterm.index.problems import Problem, sorted_out
 from paperterm.index.text.field_text import clean, plain
 
 _LIST_KEYS = ("papers", "items", "records")
@@ -357,13 +357,5 @@ def parse(
         records, problems = _lines(path, text)
     else:
         records, problems = _records(path, text)
-    papers: list[Paper] = []
-    for line, record in records:
-        found = _from_record(path, line, record, collection)
-        if isinstance(found, Problem):
-            problems.append(found)
-        else:
-            papers.append(found)
-    if not papers and not problems:
-        problems.append(Problem(str(path), 0, "no papers found"))
-    return papers, sorted(problems, key=lambda problem: problem.line)
+    found = (_from_record(path, line, record, collection) for line, record in records)
+    return sorted_out(path, found, problems, "no papers found")
