@@ -240,9 +240,11 @@ class MainScreen(PaperScreen):
         if self._views is None:
             from paperterm.tui.widgets.views import ViewsPane
 
-            self._views = ViewsPane(id="views")
-            if self.is_attached:  # else the app is ending
-                await self.query_one("#body").mount(self._views, before="#panes")
+            views = ViewsPane(id="views")
+            if not self.is_attached:
+                return views  # the app is ending: shown nowhere, and not kept
+            self._views = views
+            await self.query_one("#body").mount(views, before="#panes")
         return self._views
 
     def _progress_bar(self) -> ProgressBar:
@@ -251,14 +253,16 @@ class MainScreen(PaperScreen):
         if self._progress is None:
             from textual.widgets import ProgressBar  # a first launch's only
 
-            self._progress = ProgressBar(total=100, show_eta=False, id="progress")
+            bar = ProgressBar(total=100, show_eta=False, id="progress")
+            if not self.is_attached:
+                return bar  # the app is ending: shown nowhere, and not kept
+            self._progress = bar
             row = Horizontal(
                 Static(Text("Building the search index "), id="progress-label"),
-                self._progress,
+                bar,
                 id="progress-row",
             )
-            if self.is_attached:  # else the app is ending
-                self.mount(row, after="#body")
+            self.mount(row, after="#body")
         return self._progress
 
     @property
