@@ -35,6 +35,8 @@ SORTS: dict[str, str] = {
     "like": "like my bookmarks",
 }
 DEFAULT_SORT = "relevance"
+#: The orders that do not change while the corpus does not, computed once (`SortKeys`).
+FIXED_SORTS = ("title", "newest")
 
 
 def next_sort(current: str, searching: bool) -> str:
@@ -113,9 +115,10 @@ class SortKeys:
         order)."""
         if sort in ("corpus", "relevance"):
             return range(len(self.papers))
-        if sort in ("title", "newest"):  # they do not change while the corpus does not
+        if sort in FIXED_SORTS:
             if sort not in self._orders:
-                self.prepare()
+                for _ in self.order_steps(sort):
+                    pass
             return self._orders[sort]
         ids = self.ids
         if sort == "unread":  # two passes, not a sort: 50,000 papers in ~5 ms
@@ -140,30 +143,50 @@ class SortKeys:
     def prepare_steps(self) -> Iterator[None]:
         """`prepare` a step at a time (~10-100 ms of CPU each at 500,000 papers), so that
         the reader's worker can pause between steps while keys come (they waited for the
-        interpreter's lock behind it). Each order is the corpus's positions sorted by the
-        key `order` gives their ids: the same order. At 500,000 papers ~2.1 s of CPU in all
-        (3.1 s when each order read all the rows and sorted by a key function of the id,
-        with three walks of the garbage collector over the rows, ~150-270 ms each, that held
-        up every thread)."""
-        if "title" in self._orders and "newest" in self._orders:
+        interpreter's lock behind it). At 500,000 papers ~2.1 s of CPU in all (3.1 s when
+        each order read all the rows and sorted by a key function of the id, with three
+        walks of the garbage collector over the rows, ~150-270 ms each, that held up every
+        thread)."""
+        for sort in FIXED_SORTS:
+            yield from self.order_steps(sort)
+
+    def order_steps(self, sort: str) -> Iterator[None]:
+        """Compute the fixed order `sort` (title or newest) a step at a time: the corpus's
+        positions sorted by the key `order` gives their ids, the same order."""
+        if sort in self._orders:
             return
         yield from self._read_facts()
         ids = self.ids
-        title = self.title
-        by_title: list[str] = []
-        for start in range(0, len(ids), SORT_RUN):
-            by_title += [title[paper_id] for paper_id in ids[start : start + SORT_RUN]]
-            yield
-        self._orders["title"] = yield from sorted_in_runs(by_title)
-        del by_title
-        yield
-        years, arxiv_ids = self._years_and_arxiv()
-        by_date: list[tuple[int, str]] = []
-        for start in range(0, len(ids), SORT_RUN):
-            part = ids[start : start + SORT_RUN]
-            by_date += [(years[paper_id], arxiv_ids[paper_id]) for paper_id in part]
-            yield
-        self._orders["newest"] = yield from sorted_in_runs(by_date, reverse=True)
+        keys: list[Any] = []
+        if sort == "title":
+            title = self.title
+            for start in range(0, len(ids), SORT_RUN):
+                keys += [title[paper_id] for paper_id in ids[start : start + SORT_RUN]]
+                yield
+        else:
+            years, arxiv_ids = self._years_and_arxiv()
+            for start in range(0, len(ids), SORT_RUN):
+                part = ids[start : start + SORT_RUN]
+                keys += [(years[paper_id], arxiv_ids[paper_id]) for paper_id in part]
+                yield
+        self._orders[sort] = yield from sorted_in_runs(keys, reverse=sort == "newest")
+
+    def ready(self, sort: str, *, whole: bool) -> bool:
+        """Whether `sort` costs no pass over every paper: for the whole corpus (`whole`,
+        `ordered`), whether its fixed order is computed; for a few items (`order`), whether
+        the titles or dates are read. The reader computes what is not ready in a worker
+        (`steps_for`)."""
+        if sort not in FIXED_SORTS:
+            return True
+        if whole:
+            return sort in self._orders
+        return self._arxiv_ids is not None  # the last of the facts `_read_facts` sets
+
+    def steps_for(self, sort: str, *, whole: bool) -> Iterator[None]:
+        """What makes `ready(sort, whole=whole)` true, a step at a time."""
+        if sort not in FIXED_SORTS:
+            return iter(())
+        return self.order_steps(sort) if whole else self._read_facts()
 
     @property
     def position(self) -> dict[str, int]:

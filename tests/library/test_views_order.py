@@ -205,3 +205,32 @@ def test_orders_prepared_a_step_at_a_time_are_the_orders_with_ties(sort, monkeyp
     assert len(steps) > 4  # it stops between steps (the reader's worker waits there)
     expected = SortKeys(papers).order([p.id for p in papers], str, sort)
     assert [papers[i].id for i in prepared.ordered(sort)] == expected
+
+
+@pytest.mark.parametrize("sort", list(SORTS))
+def test_a_sort_is_ready_once_its_steps_ran_and_then_costs_no_pass(sort, monkeypatch):
+    """`ready` tells the reader whether a sort would read every paper on its thread; the
+    steps `steps_for` gives make it ready, and computing them once is enough."""
+    monkeypatch.setattr(sorting, "SORT_RUN", 2)
+    for whole in (True, False):
+        keys = SortKeys(PAPERS)
+        fixed = sort in ("title", "newest")
+        assert keys.ready(sort, whole=whole) is not fixed
+        steps = list(keys.steps_for(sort, whole=whole))
+        assert bool(steps) is fixed
+        assert keys.ready(sort, whole=whole)
+        assert list(keys.steps_for(sort, whole=whole)) == []  # nothing left to compute
+        if whole:
+            expected = keys.order(list(IDS), str, "corpus" if sort == "relevance" else sort)
+            assert [PAPERS[i].id for i in keys.ordered(sort)] == expected
+        else:
+            assert keys.order(list(reversed(IDS)), str, sort) == order(sort)
+
+
+def test_one_fixed_order_computed_leaves_the_other_to_compute():
+    keys = SortKeys(PAPERS)
+    list(keys.order_steps("title"))
+    assert keys.ready("title", whole=True) and not keys.ready("newest", whole=True)
+    assert keys.ready("newest", whole=False)  # the dates are read with the titles
+    list(keys.order_steps("newest"))
+    assert [PAPERS[i].id for i in keys.ordered("newest")] == keys_order("newest")

@@ -28,11 +28,18 @@ from textual.containers import Container, Horizontal
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Static
+from textual.worker import get_current_worker
 
 from paperterm.index.library.filters import ALL, Filters, ViewKey, allowed_ids, like_seeds
 from paperterm.index.library.op_store import LibraryError
 from paperterm.index.library.place import Place
-from paperterm.index.library.sorting import DEFAULT_SORT, SORTS, effective_sort, next_sort
+from paperterm.index.library.sorting import (
+    DEFAULT_SORT,
+    SORTS,
+    SortKeys,
+    effective_sort,
+    next_sort,
+)
 from paperterm.index.search.hits import Matcher, Results, correction_note
 from paperterm.index.search.query import ParsedQuery, parse_query, pin_words
 from paperterm.index.text.display import one_line
@@ -108,6 +115,30 @@ class LikeRanked(Message):
         self.ranking = ranking
 
 
+class SortReady(Message):
+    """A sort's order (or the titles and dates it sorts by) is computed (`SortWait`)."""
+
+    def __init__(self, keys: SortKeys, sort: str, whole: bool) -> None:
+        super().__init__()
+        self.keys = keys
+        self.sort = sort
+        self.whole = whole
+
+
+class SortWait(NamedTuple):
+    """A view waiting for its sort: the sort keys a worker computes `sort`'s order in
+    (`whole`: for every paper, else the titles or dates a search's hits are sorted by), the
+    request, its view when it is a search's (else the rows are made when the order comes),
+    and the paper the cursor was on when it was asked for."""
+
+    keys: SortKeys
+    sort: str
+    whole: bool
+    request: ViewRequest
+    view: View | None
+    cursor_id: str | None
+
+
 class SearchesMatched(Message):
     """Every saved search's papers (None: the index is not ready)."""
 
@@ -160,6 +191,7 @@ class MainScreen(PaperScreen):
         self._views: ViewsPane | None = None  # mounted when first shown
         self._progress: ProgressBar | None = None  # the same
         self._resumed = False  # see on_screen_resume
+        self._sort_wait: SortWait | None = None  # a sort's order computed in a worker
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
@@ -499,6 +531,8 @@ class MainScreen(PaperScreen):
                 found = [i for i in matches if allowed is None or i in allowed]
                 rows = PaperRows(state.papers, [position[i] for i in found if i in position])
             else:
+                if not self._sort_ready(request, whole=True):
+                    return
                 rows = self._rows(allowed)
             if (
                 self.filters.bookmarks_only
@@ -571,6 +605,8 @@ class MainScreen(PaperScreen):
 
     def _apply(self, request: ViewRequest, view: View, ordered: bool = False) -> None:
         """Show a view; `ordered`: its rows are in the sort's order already."""
+        if not ordered and not self._sort_ready(request, whole=False, view=view):
+            return
         self.applied = request.generation
         rows = view.rows if ordered else self._sorted(list(view.rows))
         view = replace(view, rows=rows)
@@ -606,6 +642,55 @@ class MainScreen(PaperScreen):
             if seeds != self._like_seeds:
                 self._rank_like(seeds)
         return sort
+
+    def _sort_ready(self, request: ViewRequest, *, whole: bool, view: View | None = None) -> bool:
+        """Whether the sort can be applied now. Otherwise (title or newest, before their
+        order is computed: ~2 s at 500,000 papers) it is computed in a worker, the status
+        line says so, keys are answered meanwhile, and the request is shown when it comes
+        (`on_sort_ready`). A request whose sort is ready ends the wait (its worker too)."""
+        sort = effective_sort(self.sort, self.searching)
+        keys = self.state.sort_keys
+        wait = self._sort_wait
+        if keys.ready(sort, whole=whole):
+            if wait is not None:
+                self._sort_wait = None
+                self.workers.cancel_group(self, "sort")
+            return True
+        self._sort_wait = SortWait(keys, sort, whole, request, view, self._current_id())
+        if wait is None or (wait.keys, wait.sort, wait.whole) != (keys, sort, whole):
+            self._compute_sort(keys, sort, whole)
+        self.update_status()
+        return False
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="sort")
+    def _compute_sort(self, keys: SortKeys, sort: str, whole: bool) -> None:
+        worker = get_current_worker()
+        for _ in keys.steps_for(sort, whole=whole):
+            if worker.is_cancelled:
+                return
+        self.post_message(SortReady(keys, sort, whole))
+
+    def on_sort_ready(self, message: SortReady) -> None:
+        """Show the view that waited for the sort, the cursor on the paper it was on (or
+        on the one it was moved to meanwhile)."""
+        wait = self._sort_wait
+        if wait is None or (wait.keys, wait.sort, wait.whole) != (
+            message.keys,
+            message.sort,
+            message.whole,
+        ):
+            return  # a wait for another sort, or none: that worker's message is to come
+        self._sort_wait = None
+        request = wait.request
+        if request.generation != self.generation:
+            self.update_status()
+            return  # a newer request is on its way
+        current = self._current_id()
+        keep_id = request.keep_id if current == wait.cursor_id else current
+        if wait.view is None:
+            self.run_search(keep_id, bump=False, keep_index=request.keep_index is not None)
+        else:
+            self._apply(request._replace(keep_id=keep_id), wait.view)
 
     def _sorted(self, rows: list[Row]) -> list[Row]:
         state = self.state
@@ -1026,7 +1111,9 @@ class MainScreen(PaperScreen):
         if self.filters.bookmarks_only:
             parts.append(filter_part("bookmarks only", "★ only"))
         sort = effective_sort(self.sort, self.searching)
-        if sort != effective_sort(DEFAULT_SORT, self.searching):
+        if self._sort_wait is not None:
+            parts.append(Part(f"sorting by {SORTS[self._sort_wait.sort]}…", keep=4))
+        elif sort != effective_sort(DEFAULT_SORT, self.searching):
             waiting = sort == "like" and state.ranking is None
             parts.append(Part(f"sort: {SORTS[sort]}{' (ranking…)' if waiting else ''}", keep=4))
         for store, what in ((state.bookmarks, "bookmark"), (state.reading, "reading")):

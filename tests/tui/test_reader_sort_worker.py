@@ -1,0 +1,150 @@
+"""`s` onto an order not computed yet (title, newest: ~2 s at 500,000 papers) computes it in
+a worker: the status line says "sorting by …", keys are answered meanwhile, and the sorted
+list keeps the cursor on its paper.
+
+The worker's steps are held at a gate the test opens, so "a key is answered before the sort
+ends" is a fact of the run, not of the machine's speed."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+from reader_helpers import INSTANT, settle, status_line, type_text, until
+
+from paperterm.index.library.sorting import SortKeys
+from paperterm.index.papers import Paper
+from paperterm.index.sources.loader import Corpus
+
+COUNT = 20_000
+
+
+def shuffled_titles(count: int = COUNT) -> Corpus:
+    """Papers whose title order is far from their corpus order (7919 is prime to 20,000)."""
+    papers = [
+        Paper(
+            id=f"{index:012x}",
+            collection="Synthetic",
+            abstract=f"Abstract number {index} about topic {index % 97}.",
+            text=f"Abstract number {index} about topic {index % 97}.",
+            title=f"Paper {(index * 7919) % count:05d} on topic {index % 97}",
+        )
+        for index in range(count)
+    ]
+    return Corpus(papers=papers)
+
+
+class Gate:
+    """Holds every sort worker after its first step until `open()`; counts the steps."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.opened = threading.Event()
+        self.started = threading.Event()
+        self.steps = 0
+        real = SortKeys.steps_for
+
+        def held(keys: SortKeys, sort: str, *, whole: bool) -> Iterator[None]:
+            for step in real(keys, sort, whole=whole):
+                self.steps += 1
+                yield step
+                if self.steps == 1:
+                    self.started.set()
+                    assert self.opened.wait(timeout=60), "the test never opened the gate"
+
+        monkeypatch.setattr(SortKeys, "steps_for", held)
+
+    def open(self) -> None:
+        self.opened.set()
+
+
+def sort_workers(app) -> list:
+    return [w for w in app.workers if w.group == "sort" and not w.is_finished]
+
+
+async def test_sorting_a_large_corpus_by_title_answers_keys_and_keeps_the_cursor(
+    gated_reader, monkeypatch
+):
+    gate = Gate(monkeypatch)
+    app, _session = gated_reader(corpus=shuffled_titles())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, index=False)
+        screen = app.main
+        paper_list = screen.paper_list
+        await pilot.press("j", "j")
+        await pilot.pause()
+        before = [row.id for row in paper_list.rows]
+        assert paper_list.cursor == 2
+
+        await pilot.press("s")  # corpus order -> title, whose order is not computed yet
+        await until(pilot, gate.started.is_set, "the sort worker started")
+        assert sort_workers(app)
+        assert "sorting by title…" in status_line(app)
+        assert [row.id for row in paper_list.rows] == before  # shown when it is ready
+
+        await pilot.press("j")  # answered while the worker is held
+        await pilot.pause()
+        assert sort_workers(app), "the sort ended before the key was handled"
+        assert paper_list.cursor == 3
+        assert screen.detail.row.id == before[3]
+        assert "4/20000" in status_line(app)
+
+        gate.open()
+        await settle(pilot, index=False)
+        rows = list(paper_list.rows)
+        titles = [row.paper.title.casefold() for row in rows]
+        assert titles == sorted(titles)
+        assert [row.id for row in rows] != before
+        assert paper_list.current.id == before[3]  # the paper the cursor was moved to
+        assert paper_list.cursor == [row.id for row in rows].index(before[3])
+        assert "sort: title" in status_line(app) and "sorting" not in status_line(app)
+        assert gate.steps > 1
+
+
+async def test_another_sort_chosen_while_one_is_computed_cancels_it(gated_reader, monkeypatch):
+    gate = Gate(monkeypatch)
+    app, _session = gated_reader(corpus=shuffled_titles())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, index=False)
+        paper_list = app.main.paper_list
+        before = [row.id for row in paper_list.rows]
+        await pilot.press("s")
+        await until(pilot, gate.started.is_set, "the sort worker started")
+        worker = sort_workers(app)[0]
+        await pilot.press("s")  # title -> unread first: ready at once
+        await pilot.pause()
+        assert worker.is_cancelled
+        assert "sort: unread first" in status_line(app)
+        assert [row.id for row in paper_list.rows] == before  # nothing read: corpus order
+        gate.open()
+        await settle(pilot, index=False)
+        assert app.main.sort == "unread" and "sorting" not in status_line(app)
+        assert [row.id for row in paper_list.rows] == before
+
+
+async def test_a_search_sorted_by_title_waits_for_the_titles_in_a_worker(reader, monkeypatch):
+    """While searching, the hits are sorted by the titles of every paper, read once: in a
+    worker when they are not read yet (the index worker's orders wait for a pause in typing,
+    which never ends here)."""
+    gate = Gate(monkeypatch)
+    app = reader(timing=replace(INSTANT, quiet=1.0, clock=lambda: 1000.0))
+    app.state.typed_at = 1000.0  # a key typed just now, by a clock that never moves
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, index=False)
+        await pilot.press("slash")
+        await type_text(pilot, "learning")
+        await settle(pilot, index=False)
+        ranked = [row.id for row in app.main.paper_list.rows]
+        assert len(ranked) > 2
+        await pilot.press("escape")  # to the list: `s` is a key there
+        await settle(pilot, index=False)
+        await pilot.press("s", "s")  # relevance -> corpus order -> title
+        await until(pilot, gate.started.is_set, "the sort worker started")
+        assert "sorting by title…" in status_line(app)
+        gate.open()
+        await settle(pilot, index=False)
+        titles = [row.paper.title.casefold() for row in app.main.paper_list.rows]
+        assert sorted(row.id for row in app.main.paper_list.rows) == sorted(ranked)
+        assert titles == sorted(titles)
+        assert "sort: title" in status_line(app)
