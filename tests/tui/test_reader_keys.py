@@ -295,3 +295,9 @@ async def test_a_late_answer_to_a_removed_screen_is_dropped(reader):
         main._show_line("late-line", "a late notice")
         main._progress_bar()
         assert not main.query("#late-line") and not main.query("#progress-row")
+        # Nothing made then is kept: every later call would have had the detached one.
+        for _ in range(2):
+            assert main._progress_bar() is None and main._progress is None
+            assert await main._mount_views() is None and main._views is None
+            main._size_classes(20, 5)
+            assert main._too_small is None and not main.query("#too-small")

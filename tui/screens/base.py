@@ -26,6 +26,7 @@ from paperterm.tui.status import Part
 from paperterm.tui.view import Row, read_note
 from paperterm.tui.widgets.detail import PaperDetail
 from paperterm.tui.widgets.key_footer import KeyFooter
+from paperterm.tui.widgets.mount_once import mount_once
 from paperterm.tui.widgets.status_line import StatusLine
 
 #: Below this size the screen shows "window too small" instead of squeezed panes.
@@ -66,7 +67,7 @@ class PaperScreen(Screen):
         super().__init__()
         self.state = state
         self._related_timer: Timer | None = None
-        self._too_small = False  # the notice is mounted
+        self._too_small: Static | None = None  # the notice, once mounted
 
     # --- what the app asks of every paper screen -----------------------------------------
 
@@ -115,9 +116,10 @@ class PaperScreen(Screen):
 
     def _size_classes(self, width: int, height: int) -> None:
         tiny = width < MIN_WIDTH or height < MIN_HEIGHT
-        if tiny and not self._too_small and self.is_attached:
-            self._too_small = True
-            self.mount(Static(Text("window too small"), id="too-small"))  # the last child
+        if tiny:  # the notice is the last child
+            self._too_small = mount_once(
+                self, self._too_small, lambda: Static(Text("window too small"), id="too-small")
+            )
         self.set_class(tiny, "-tiny")
 
     def compose_footer(self) -> ComposeResult:

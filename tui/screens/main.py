@@ -27,6 +27,7 @@ from textual.app import ComposeResult
 from textual.containers import Container, Horizontal
 from textual.message import Message
 from textual.timer import Timer
+from textual.widget import AwaitMount
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
@@ -59,6 +60,7 @@ from paperterm.tui.view import (
     view_entries,
 )
 from paperterm.tui.widgets.detail import PaperDetail
+from paperterm.tui.widgets.mount_once import mount_once
 from paperterm.tui.widgets.paper_list import PaperList
 
 # The full-screen reading, the views sidebar and "like my bookmarks" are imported where they
@@ -191,6 +193,7 @@ class MainScreen(PaperScreen):
         self._views: ViewsPane | None = None  # mounted when first shown
         self._progress: ProgressBar | None = None  # the same
         self._resumed = False  # see on_screen_resume
+        self._lines: dict[str, Static] = {}  # `_show_line`'s, once mounted
         self._sort_wait: SortWait | None = None  # a sort's order computed in a worker
 
     def compose(self) -> ComposeResult:
@@ -267,34 +270,35 @@ class MainScreen(PaperScreen):
     def _views_shown(self) -> bool:
         return self._views is not None and self._views.display
 
-    async def _mount_views(self) -> ViewsPane:
-        """The sidebar, mounted the first time it is asked for (hidden, as #views is)."""
-        if self._views is None:
+    async def _mount_views(self) -> ViewsPane | None:
+        """The sidebar, mounted the first time it is asked for (hidden, as #views is); None
+        while the app ends."""
+        if self._views is None and self.is_attached:
             from paperterm.tui.widgets.views import ViewsPane
 
-            views = ViewsPane(id="views")
-            if not self.is_attached:
-                return views  # the app is ending: shown nowhere, and not kept
-            self._views = views
-            await self.query_one("#body").mount(views, before="#panes")
+            body = self.query_one("#body")
+            self._views = mount_once(body, None, lambda: ViewsPane(id="views"), before="#panes")
+            if self._views is not None:
+                await AwaitMount(body, [self._views])  # its width is known to fill it
         return self._views
 
-    def _progress_bar(self) -> ProgressBar:
+    def _progress_bar(self) -> ProgressBar | None:
         """The progress row's bar, mounted the first time (a first launch's build): the
-        row is shown while the screen has the -indexing class."""
+        row is shown while the screen has the -indexing class. None while the app ends."""
         if self._progress is None:
             from textual.widgets import ProgressBar  # a first launch's only
 
-            bar = ProgressBar(total=100, show_eta=False, id="progress")
-            if not self.is_attached:
-                return bar  # the app is ending: shown nowhere, and not kept
-            self._progress = bar
-            row = Horizontal(
-                Static(Text("Building the search index "), id="progress-label"),
-                bar,
-                id="progress-row",
+            def row(bar: ProgressBar) -> Horizontal:
+                label = Static(Text("Building the search index "), id="progress-label")
+                return Horizontal(label, bar, id="progress-row")
+
+            self._progress = mount_once(
+                self,
+                None,
+                lambda: ProgressBar(total=100, show_eta=False, id="progress"),
+                holder=row,
+                after="#body",
             )
-            self.mount(row, after="#body")
         return self._progress
 
     @property
@@ -319,7 +323,9 @@ class MainScreen(PaperScreen):
         self.run_search(keep_id=current.id if current else None)
 
     def progress_changed(self, done: int, total: int) -> None:
-        self._progress_bar().update(total=max(total, 1), progress=done)
+        bar = self._progress_bar()
+        if bar is not None:
+            bar.update(total=max(total, 1), progress=done)
         self.update_status()
 
     def index_changed(self) -> None:
@@ -771,6 +777,8 @@ class MainScreen(PaperScreen):
 
     async def action_toggle_views(self) -> None:
         views = await self._mount_views()
+        if views is None:
+            return  # the app is ending
         views.display = not views.display
         if views.display:
             self.update_views()
@@ -1085,10 +1093,13 @@ class MainScreen(PaperScreen):
         `before` or `after`) the first time it has something to show."""
         if not self.is_attached:
             return  # the app is ending: a late message has nowhere to go
-        if not self.query(f"#{line_id}"):
-            if not text:
-                return
-            self.mount(Static(id=line_id), before=before, after=after)
+        line = self._lines.get(line_id)
+        if line is None and not text:
+            return
+        line = mount_once(self, line, lambda: Static(id=line_id), before=before, after=after)
+        if line is None:
+            return
+        self._lines[line_id] = line
         self._set_text(f"#{line_id}", text)
         self.query_one(f"#{line_id}").display = bool(text)
 

@@ -29,6 +29,7 @@ from paperterm.index.search.hits import Hit, Matcher
 from paperterm.index.text.display import one_line, safe_text
 from paperterm.tui import keys
 from paperterm.tui.view import Row
+from paperterm.tui.widgets.mount_once import mount_once
 
 RELATED_WAITING = "Related papers appear once the search index is ready."
 #: The detail pane shows this much of an abstract: laying out and highlighting a
@@ -249,11 +250,8 @@ class PaperDetail(ScrollingText):
         options = self._related_list
         shown = [hit.paper.id for hit in self._related]
         if options is None:
-            if shown:
-                # Options added, not given: given, the first would be highlighted.
-                options = self._related_list = RelatedList(id="related", markup=False, compact=True)
-                options.add_options(self._related_options())
-                self.mount(options)  # under the title, as the last child
+            if shown:  # under the title, as the last child
+                self._related_list = mount_once(self, None, self._new_related_list)
         else:
             if shown != [option.id for option in options.options]:
                 options.clear_options()
@@ -264,6 +262,12 @@ class PaperDetail(ScrollingText):
             self._heading = heading
             title.update(Text(heading))
         title.display = bool(heading)
+
+    def _new_related_list(self) -> RelatedList:
+        # Options added, not given: given, the first would be highlighted.
+        options = RelatedList(id="related", markup=False, compact=True)
+        options.add_options(self._related_options())
+        return options
 
     def _related_options(self) -> list[Option]:
         return [Option(related_label(hit), id=hit.paper.id) for hit in self._related]
