@@ -44,7 +44,7 @@ from paperterm.index.links import Known, arxiv_id, paper_links, pmlr_links
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem, sorted_out
 from paperterm.index.sources import bibtex_chunks
-from paperterm.index.sources.bibtex_chunks import Chunk, chunks, parts
+from paperterm.index.sources.bibtex_chunks import Chunk, chunks, file_lines, parts
 from paperterm.index.text.field_text import clean, plain
 
 # The splitter logs each malformed entry; we report those as Problems, and without a
@@ -227,23 +227,33 @@ def _entry_type(entry: Entry) -> str:
     return written if written.lower() == entry.entry_type.lower() else entry.entry_type
 
 
-def _failure(
-    path: Path, block: ParsingFailedBlock, offset: int = 0, first: int | None = None
-) -> Problem:
-    """The problem a failed block is (`offset`: its chunk's first line; `first`: the line,
-    0-based, of the block a duplicate repeats the key of, when another chunk had it)."""
-    line = block.start_line + offset + 1 if block.start_line is not None else 0
+class _Lines:
+    """The file's line (0-based) where each block of a text starts (`file_lines`): a
+    chunk's text, `offset` lines into the file."""
+
+    def __init__(self, text: str, blocks: list[Block], offset: int = 0) -> None:
+        self.text = text
+        self.offset = offset
+        self._lines = file_lines(text, blocks)
+
+    def __call__(self, block: Block) -> int:
+        line = self._lines.get(id(block))
+        if line is None:  # not one of the blocks (a duplicate's earlier block)
+            line = file_lines(self.text, [block])[id(block)]
+        return line + self.offset
+
+
+def _failure(path: Path, block: ParsingFailedBlock, line: int, first: int | None) -> Problem:
+    """The problem a failed block at `line` is (`first`: the line of the block a duplicate
+    repeats the key of; lines 0-based)."""
     if isinstance(block, DuplicateBlockKeyBlock):
-        previous = first
-        if previous is None and block.previous_block.start_line is not None:
-            previous = block.previous_block.start_line + offset
-        said = f" (first at line {previous + 1})" if previous is not None else ""
-        return Problem(str(path), line, f"duplicate key '{block.key}'{said}; entry skipped")
+        said = f" (first at line {first + 1})" if first is not None else ""
+        return Problem(str(path), line + 1, f"duplicate key '{block.key}'{said}; entry skipped")
     match = _ENTRY_KEY.match(block.raw or "")
     key = f" '{match.group(1)}'" if match and match.group(1) else ""
     reason = getattr(block.error, "abort_reason", None) or str(block.error)
     reason = " ".join(reason.split())
-    return Problem(str(path), line, f"malformed entry{key} skipped: {reason}")
+    return Problem(str(path), line + 1, f"malformed entry{key} skipped: {reason}")
 
 
 def parse(
@@ -259,8 +269,9 @@ def parse(
     for string in library.strings:
         strings[string.key.strip().lower()] = _resolve(string.value, strings)
 
-    entries: list[Entry] = []
+    entries: list[tuple[Entry, int]] = []
     volumes: dict[str, _Volume] = {}
+    line_of = _Lines(text, library.blocks)
     for block in library.blocks:
         if isinstance(block, DuplicateFieldKeyBlock):
             kept = block.ignore_error_block
@@ -271,12 +282,12 @@ def parse(
             problems.append(
                 Problem(
                     str(path),
-                    (entry.start_line or 0) + 1,
+                    line_of(block) + 1,
                     f"entry '{entry.key}' repeats field(s) {repeated}; the first value is used",
                 )
             )
         elif isinstance(block, ParsingFailedBlock):
-            problems.append(_failure(path, block))
+            problems.append(_failure(path, block, line_of(block), _first(block, line_of)))
             continue
         elif isinstance(block, Entry):
             entry = block
@@ -285,13 +296,17 @@ def parse(
         if entry.entry_type.lower() in _VOLUME_TYPES:
             volumes.setdefault(entry.key.lower(), _volume(_fields(entry, strings)))
         else:
-            entries.append(entry)
+            entries.append((entry, line_of(block) + 1))
 
-    found = (
-        _paper(path, entry, (entry.start_line or 0) + 1, strings, volumes, collection)
-        for entry in entries
-    )
+    found = (_paper(path, entry, line, strings, volumes, collection) for entry, line in entries)
     return sorted_out(path, found, problems, "no paper entries found")
+
+
+def _first(block: ParsingFailedBlock, line_of: _Lines) -> int | None:
+    """The line of the block a duplicate repeats the key of (None: not a duplicate)."""
+    if isinstance(block, DuplicateBlockKeyBlock) and block.previous_block.start_line is not None:
+        return line_of(block.previous_block)
+    return None
 
 
 def _paper(
@@ -381,51 +396,51 @@ def stream(
     pending: list[tuple[int, int, int, Problem]] = []
     order = itertools.count()
     found = False
+    start = 0  # the file's line (0-based) the chunk starts on
     for chunk in chunks(read(True), entries):
         pending.sort(key=lambda item: item[:3])
-        while pending and pending[0][0] <= chunk.line:
+        while pending and pending[0][0] <= start:
             yield pending.pop(0)[3]
+        first_line, start = start, start + chunk.text.count("\n")  # a lookahead has none
         try:
             blocks = _blocks(chunk)
         except Exception as error:  # the splitter re-raises what it considers its own bugs
             found = True
             said = f"cannot read as BibTeX: {error}"
-            pending.append(
-                (chunk.line + 1, 0, next(order), Problem(str(path), chunk.line + 1, said))
-            )
+            problem = Problem(str(path), first_line + 1, said)
+            pending.append((first_line + 1, 0, next(order), problem))
             continue
+        line_of = _Lines(chunk.text, blocks, first_line)
         problems: list[Problem] = []
-        kept: list[Entry] = []
+        kept: list[tuple[Entry, int]] = []
         for block in blocks:
             if isinstance(block, (Entry, String, DuplicateBlockKeyBlock)):
                 seen = string_lines if _is_string(block) else entry_lines
                 key = str(block.key)
                 if key in seen:
-                    problems.append(_duplicate(path, block, chunk.line, seen[key]))
+                    problems.append(_duplicate(path, block, line_of(block), seen[key]))
                     continue
                 if not isinstance(block, DuplicateBlockKeyBlock):
-                    seen[key] = (block.start_line or 0) + chunk.line
+                    seen[key] = line_of(block)
             if isinstance(block, DuplicateFieldKeyBlock):
                 entry = block.ignore_error_block
                 if not isinstance(entry, Entry):
                     continue
                 repeated = ", ".join(sorted(block.duplicate_keys))
-                line = (entry.start_line or 0) + chunk.line + 1
                 said = f"entry '{entry.key}' repeats field(s) {repeated}; the first value is used"
-                problems.append(Problem(str(path), line, said))
+                problems.append(Problem(str(path), line_of(block) + 1, said))
             elif isinstance(block, ParsingFailedBlock):
-                problems.append(_failure(path, block, chunk.line))
+                problems.append(_failure(path, block, line_of(block), _first(block, line_of)))
                 continue
             elif isinstance(block, Entry):
                 entry = block
             else:
                 continue
             if entry.entry_type.lower() not in _VOLUME_TYPES:
-                kept.append(entry)
+                kept.append((entry, line_of(block) + 1))
         pending += ((problem.line, 0, next(order), problem) for problem in problems)
         papers: list[Paper] = []
-        for entry in kept:
-            line = (entry.start_line or 0) + chunk.line + 1
+        for entry, line in kept:
             paper = _paper(path, entry, line, strings, volumes, collection)
             if isinstance(paper, Problem):
                 pending.append((paper.line, 1, next(order), paper))
@@ -464,10 +479,10 @@ def _is_string(block: Block) -> bool:
 
 
 def _duplicate(
-    path: Path, block: Entry | String | DuplicateBlockKeyBlock, offset: int, first: int
+    path: Path, block: Entry | String | DuplicateBlockKeyBlock, line: int, first: int
 ) -> Problem:
-    """A block whose key an earlier chunk had (bibtexparser's library would have made it a
-    `DuplicateBlockKeyBlock`)."""
+    """A block at `line` whose key an earlier chunk had, at `first` (bibtexparser's library
+    would have made it a `DuplicateBlockKeyBlock`)."""
     if not isinstance(block, DuplicateBlockKeyBlock):
         block = DuplicateBlockKeyBlock(
             key=str(block.key),
@@ -476,7 +491,7 @@ def _duplicate(
             start_line=block.start_line,
             raw=block.raw,
         )
-    return _failure(path, block, offset, first)
+    return _failure(path, block, line, first)
 
 
 #: Where a block is: its chunk, where its part starts in it, its place in the part.

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 #: A line-start block start, as bibtexparser's `_BLOCK_START` with its `_is_at_line_start`
 #: (str.isspace white space back to a newline; `\s` is the same set).
@@ -52,6 +54,35 @@ class Chunk:
 def counted_lines(text: str) -> int:
     """The newlines of `text` the splitter counts (those not after a backslash)."""
     return text.count("\n") - text.count("\\\n")
+
+
+_COUNTED = re.compile(r"(?<!\\)\n")
+
+
+def file_lines(text: str, blocks: Iterable[Any]) -> dict[int, int]:
+    """The line in `text` (0-based) where each of `blocks` (bibtexparser's, in order; by
+    `id`) starts. The splitter's `start_line` counts no newline after a backslash
+    (`counted_lines`), and a LaTeX line break `\\\\` ends many a line: past one, its numbers
+    fall behind the file's. A block's `@` is on the splitter's line, found there by its
+    text; the blocks are in order, so each is looked for after the one before."""
+    lines: dict[int, int] = {}
+    if "\\\n" not in text:
+        for block in blocks:
+            lines[id(block)] = block.start_line or 0
+        return lines
+    starts = [0, *(match.end() for match in _COUNTED.finditer(text))]
+    newlines = [match.start() for match in re.finditer("\n", text)]
+    after = 0
+    for block in blocks:
+        start = starts[min(block.start_line or 0, len(starts) - 1)]
+        raw = block.raw or ""
+        at = text.find(raw, max(start, after)) if raw else -1
+        if at < 0:
+            at = start
+        else:
+            after = at + 1
+        lines[id(block)] = bisect_left(newlines, at)
+    return lines
 
 
 def chunks(pieces: Iterable[str], entries: int = ENTRIES, chars: int = CHARS) -> Iterator[Chunk]:

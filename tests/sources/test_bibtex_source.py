@@ -275,3 +275,34 @@ def test_real_pmlr_titles_are_exact_and_links_are_pmlrs(name):
         ]
         assert paper.entry_type == "InProceedings"
         assert paper.fields["volume"] == volume and paper.fields["publisher"] == "PMLR"
+
+
+#: LaTeX's line break `\\` and a backslash-newline at the end of lines: bibtexparser's
+#: splitter counts no newline after a backslash, so its line numbers fell behind the file's.
+BACKSLASHED = (
+    "@misc{first, title = {One},\n"  # 1
+    "  author = {A. Author \\\\\n"  # 2: a LaTeX line break ends the line
+    "  University of Somewhere},\n"  # 3
+    "  abstract = {Text \\\n"  # 4: a backslash-newline (a control space)
+    "  more text.}}\n"  # 5
+    "\n"  # 6
+    "@misc{broken, title = {Never closed\n"  # 7
+    "\n"  # 8
+    "@misc{second, title = {Two}, abstract = {b \\\\\nc}}\n"  # 9, 10
+    "@misc{first, title = {Again}}\n"  # 11
+    "@misc{bare}\n"  # 12
+)
+
+
+def test_lines_count_the_newlines_after_a_backslash():
+    path = Path("x.bib")
+    papers, problems = bibtex_source.parse(path, BACKSLASHED, None)
+    lines = BACKSLASHED.split("\n")
+    assert [(p.id, p.line) for p in papers] == [("first", 1), ("second", 9)]
+    for paper in papers:
+        assert lines[paper.line - 1].startswith(f"@misc{{{paper.id},")
+    assert [(problem.line, problem.message.split(":")[0]) for problem in problems] == [
+        (7, "malformed entry 'broken' skipped"),
+        (11, "duplicate key 'first' (first at line 1); entry skipped"),
+        (12, "entry 'bare' has neither title nor abstract; skipped"),
+    ]

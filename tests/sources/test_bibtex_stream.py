@@ -187,3 +187,12 @@ def test_chunks_cut_only_at_line_start_block_starts():
     assert "".join(bodies) + cut[-1].text == text
     assert [chunk.line for chunk in cut] == [0, 1, 2, 3, 4]
     assert [chunk.lookahead for chunk in cut] == [True, True, True, True, False]
+
+
+def test_lines_after_a_backslash_newline_are_the_files_in_every_chunking():
+    from test_bibtex_source import BACKSLASHED
+
+    expected = whole(BACKSLASHED)
+    assert "x.bib:7: malformed entry 'broken'" in expected[1][0]
+    for entries in (1, 2, 3, 100):
+        assert streamed(BACKSLASHED, entries, piece=5) == expected
