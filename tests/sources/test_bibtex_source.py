@@ -306,3 +306,13 @@ def test_lines_count_the_newlines_after_a_backslash():
         (11, "duplicate key 'first' (first at line 1); entry skipped"),
         (12, "entry 'bare' has neither title nor abstract; skipped"),
     ]
+
+
+def test_a_block_repeated_after_a_backslash_newline_is_on_its_own_line():
+    """Both blocks are on the splitter's line 0: each is found after the one before."""
+    text = "@misc{a, title = {T}} \\\n@misc{a, title = {T}}\n"
+    papers, problems = bibtex_source.parse(Path("x.bib"), text, None)
+    assert [(p.id, p.line) for p in papers] == [("a", 1)]
+    assert [(p.line, p.message) for p in problems] == [
+        (2, "duplicate key 'a' (first at line 1); entry skipped")
+    ]
