@@ -24,11 +24,11 @@ import struct
 import zlib
 from array import array
 from collections import Counter, OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from math import log
-from typing import Any
+from typing import Any, TypeAlias
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN
 from whoosh.reading import TermNotFound
@@ -37,11 +37,15 @@ from whoosh.searching import Searcher as WhooshSearcher
 from whoosh.util.numeric import byte_to_length
 
 from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
+from paperterm.index.search.whoosh_postings import Entry, PostingsTable
 
 #: Document -> score.
 Scores = dict[int, float]
 #: A block's weights: one each, None (all 1) or one number for all.
-_Weights = tuple[float, ...] | float | None
+_Weights: TypeAlias = "tuple[float, ...] | array[float] | float | None"
+#: A block of a term's postings in a leaf: documents' numbers in the leaf, the leaf's first
+#: number, their weights, the leaf's length bytes, their values (positions) or ().
+_Block: TypeAlias = tuple[Sequence[int], int, _Weights, bytes, tuple[bytes, ...]]
 _INT = struct.Struct("!i")
 #: Terms whose postings are kept from one query to the next (the words typed so far come
 #: back at every keystroke), up to this many postings in all: 12 bytes each, 24 MB.
@@ -61,10 +65,11 @@ class PlanScorer:
         if type(self.weighting) is not BM25F:
             raise ValueError("only BM25F scoring is run term at a time")
         self._leaves = [(leaf.reader(), offset) for leaf, offset in searcher.leaf_searchers()]
+        self._tables = [_table(reader) for reader, _ in self._leaves]
         self._count = int(searcher.doc_count_all())
         self._lengths: dict[tuple[int, str], bytes] = {}
         self._bases: dict[str, _Bases] = {}
-        self._infos: dict[tuple[str, str], list[tuple[int, Any]]] = {}
+        self._infos: dict[tuple[str, str], list[tuple[int, Entry]]] = {}
         self._cache: OrderedDict[tuple[str, str], _TermPostings] = OrderedDict()
         self._cached = 0
         self._value_cache: OrderedDict[tuple[str, str], dict[int, bytes]] = OrderedDict()
@@ -171,7 +176,11 @@ class PlanScorer:
         postings = _TermPostings(array("I"), array("d"))
         idf = self.idf(fieldname, text).__mul__
         bases = self._field_bases(fieldname)
-        blocks = self._postings(fieldname, text, positions=values is not None)
+        blocks = (
+            self._table_postings(fieldname, text)
+            if values is None
+            else self._postings(fieldname, text, positions=True)
+        )
         # Mapped built-in methods: a posting costs no Python bytecode of its own (and a list
         # goes into an array faster than a `map` does).
         for ids, offset, weights, lengths, positions in blocks:
@@ -188,31 +197,35 @@ class PlanScorer:
                 values.update(zip(docs, positions, strict=True))
         return postings
 
-    def term_infos(self, fieldname: str, text: str) -> list[tuple[int, Any]]:
-        """(leaf, term info) of each leaf holding the term: looked up once for the planner's
-        document frequency, the idf and the postings (Whoosh's hash-file look-ups, ~15 µs a
-        leaf, were made three times per term of a first query). Kept for the searcher's
-        life, up to `CACHE_TERM_INFOS` terms."""
+    def term_infos(self, fieldname: str, text: str) -> list[tuple[int, Entry]]:
+        """(leaf, entry in its postings file) of each leaf holding the term: looked up once
+        for the planner's document frequency, the idf and the postings. Kept for the
+        searcher's life, up to `CACHE_TERM_INFOS` terms."""
         key = (fieldname, text)
         found = self._infos.get(key)
         if found is None:
             found = []
-            schema = self.searcher.schema
-            if fieldname in schema and schema[fieldname].format is not None:
-                btext = schema[fieldname].to_bytes(text)
-                for leaf, (reader, _) in enumerate(self._leaves):
-                    try:
-                        found.append((leaf, reader.term_info(fieldname, btext)))
-                    except TermNotFound:
-                        continue
+            btext = self._btext(fieldname, text)
+            if btext is not None:
+                for leaf, table in enumerate(self._tables):
+                    entry = table.find(fieldname, btext) if table is not None else None
+                    if entry is not None:
+                        found.append((leaf, entry))
             if len(self._infos) >= CACHE_TERM_INFOS:
                 self._infos.clear()
             self._infos[key] = found
         return found
 
+    def _btext(self, fieldname: str, text: str) -> bytes | None:
+        """The term as the field keeps it (None: no such indexed field)."""
+        schema = self.searcher.schema
+        if fieldname not in schema or schema[fieldname].format is None:
+            return None
+        return bytes(schema[fieldname].to_bytes(text))
+
     def doc_frequency(self, fieldname: str, text: str) -> int:
         """How many documents hold the term (Whoosh's `doc_frequency`, summed over leaves)."""
-        return sum(int(info.doc_frequency()) for _, info in self.term_infos(fieldname, text))
+        return sum(entry[0] for _, entry in self.term_infos(fieldname, text))
 
     def idf(self, fieldname: str, text: str) -> float:
         """Whoosh's idf (`WeightingModel.idf`), from the term infos already read."""
@@ -300,18 +313,45 @@ class PlanScorer:
             found = self._lengths[key] = bytes(raw) + bytes(count - len(raw))
         return found
 
-    def _postings(
-        self, fieldname: str, text: str, positions: bool = False
-    ) -> Iterator[tuple[list[int], int, _Weights, bytes, tuple[bytes, ...]]]:
-        """Each block of a term's postings, in each leaf (segment): its documents' numbers
-        in the leaf, the leaf's first number in the index, their weights (None: all 1, a
-        number: all that number), the leaf's length bytes, and with `positions` the
-        postings' values."""
-        for leaf, info in self.term_infos(fieldname, text):
-            reader, offset = self._leaves[leaf]
+    def _table_postings(self, fieldname: str, text: str) -> Iterator[_Block]:
+        """A term's postings in each leaf (segment), as `_postings` gives them, from the
+        leaves' postings files (no positions): one block a leaf."""
+        for leaf, entry in self.term_infos(fieldname, text):
+            table = self._tables[leaf]
+            assert table is not None  # an entry was found in it
+            docs, weights = table.postings(entry)
+            yield docs, self._leaves[leaf][1], weights, self._leaf_lengths(leaf, fieldname), ()
+
+    def _postings(self, fieldname: str, text: str, positions: bool = False) -> Iterator[_Block]:
+        """Each block of a term's postings, in each leaf (segment), from Whoosh's own files
+        (what phrases read positions from): its documents' numbers in the leaf, the leaf's
+        first number in the index, their weights (None: all 1, a number: all that number),
+        the leaf's length bytes, and with `positions` the postings' values."""
+        btext = self._btext(fieldname, text)
+        if btext is None:
+            return
+        for leaf, (reader, offset) in enumerate(self._leaves):
+            try:
+                info = reader.term_info(fieldname, btext)
+            except TermNotFound:
+                continue
             lengths = self._leaf_lengths(leaf, fieldname)
             for ids, weights, values in _blocks(reader, info, positions):
                 yield ids, offset, weights, lengths, values
+
+    def close(self) -> None:
+        """Unmap the postings files (the searcher's files are closed with it)."""
+        for table in self._tables:
+            if table is not None:
+                table.close()
+
+
+def _table(reader: Any) -> PostingsTable | None:
+    """The postings file of a leaf (None: a leaf of no segment, an empty index's)."""
+    segment = getattr(reader, "_segment", None)
+    if segment is None:
+        return None
+    return PostingsTable.of_segment(reader._storage, segment)
 
 
 def _blocks(

@@ -47,6 +47,7 @@ from whoosh.system import pack_int, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from paperterm.index.search.analysis import WordTokenizer
+from paperterm.index.search.whoosh_postings import EXTENSION, PostingsWriter
 from paperterm.index.text.words import HAS_CJK, STEM_CACHE, WORD, cjk_pieces, stem
 
 #: A field's value: a text, or the parts of one as Whoosh would see them joined by newlines
@@ -131,6 +132,7 @@ class _FieldWriter(W3FieldWriter):  # type: ignore[misc]  # Whoosh has no type h
     def __init__(self, codec: W3Codec, storage: Storage, segment: Segment, protocol: int):
         super().__init__(codec, storage, segment)
         self._protocol = protocol
+        self._table = PostingsWriter()
 
     def start_field(self, fieldname: str, fieldobj: FieldType) -> None:
         super().start_field(fieldname, fieldobj)
@@ -148,6 +150,7 @@ class _FieldWriter(W3FieldWriter):  # type: ignore[misc]  # Whoosh has no type h
         docs = postings[0::3]
         weights = postings[1::3]
         values = postings[2::3]
+        self._table.add(self._fieldname, btext, docs, array("f", weights))
         info = W3TermInfo()
         offset = postfile.tell()
         postfile.write(WHOOSH3_HEADER_MAGIC)
@@ -203,6 +206,12 @@ class _FieldWriter(W3FieldWriter):  # type: ignore[misc]  # Whoosh has no type h
             postfile.write(pack_int(-length if stop == count else length) + head + data)
         info.set_extent(offset, postfile.tell() - offset)
         self._tindex.add(pack_ushort(self._fieldid) + btext, info.to_bytes())
+
+    def close(self) -> None:
+        """Whoosh's files, then the postings file the plan scorer reads
+        (`whoosh_postings.py`)."""
+        super().close()
+        self._table.write(self._segment.create_file(self._storage, EXTENSION))
 
 
 def _fast_kind(field: FieldType) -> str:

@@ -1,0 +1,176 @@
+"""A Whoosh segment's postings again, as plain arrays: what the plan scorer reads a term's
+documents and weights from, with no unpickling.
+
+Whoosh keeps a term's postings in pickled, compressed blocks of 128, found through its
+term index (a hash file read a few bytes at a time): reading a term anew cost a query's
+first run ~0.3 ms (issue 14). The segment builder writes this file beside the segment's
+own (`<segment id>.ptp`), from the same postings in the same pass: each term's documents
+(uint32) and weights (float32, as Whoosh keeps them; one number when all are the same),
+found through a hash table of the field name and term, read from a memory map. The Whoosh
+segment stays the index of record (its term index, positions, stored fields and lengths:
+phrases read positions there); this file is one of its files, so it is written in the
+build's folder with them, checksummed with the generation, and kept (hard-linked) with its
+part.
+
+Layout (little-endian): the magic; each term's data (documents, then its weights unless
+they are all one number); the keys (`field\\0term`, back to back); the entries (`_ENTRY`:
+key offset, key length, documents, data offset, the weight of every posting or NaN); the
+hash table (uint32 each, a power of two of them: 1 + an entry whose key's CRC-32 lands
+there or after it, linear probing; 0 free); the trailer (`_TRAILER`).
+"""
+
+from __future__ import annotations
+
+import mmap
+import struct
+import sys
+from array import array
+from collections.abc import Sequence
+from math import isnan
+from typing import Any
+from zlib import crc32
+
+#: The file's extension (after the segment's id, as Whoosh names a segment's files).
+EXTENSION = ".ptp"
+MAGIC = b"PTPOST01"
+_ENTRY = struct.Struct("<IIIIf")
+_TRAILER = struct.Struct("<QQQII8s")
+_SLOT = struct.Struct("<I")
+_UINT32 = next(code for code in "IL" if array(code).itemsize == 4)
+_SWAP = sys.byteorder != "little"
+_ALL_DIFFER = float("nan")
+
+#: (documents, data offset, weight: the one weight of every posting, or None when each
+#: has its own) of a term in one segment.
+Entry = tuple[int, int, float | None]
+
+
+class PostingsWriter:
+    """Collects a segment's terms as they are written (in any order), then writes the
+    file."""
+
+    def __init__(self) -> None:
+        self._data: list[bytes] = [MAGIC]
+        self._size = len(MAGIC)
+        self._keys: list[bytes] = []
+        self._entries: list[tuple[int, int, float]] = []
+
+    def add(self, fieldname: str, btext: bytes, docs: Sequence[int], weights: array[float]) -> None:
+        """One term's postings: its documents (ascending) and their weights (an array of
+        float32, as Whoosh keeps them)."""
+        data = array(_UINT32, docs)
+        first = weights[0]
+        same = weights.count(first) == len(weights)
+        if _SWAP:
+            data.byteswap()
+        chunks = [data.tobytes()]
+        if not same:
+            stored = array("f", weights) if _SWAP else weights
+            if _SWAP:
+                stored.byteswap()
+            chunks.append(stored.tobytes())
+        self._keys.append(fieldname.encode("utf-8") + b"\0" + btext)
+        self._entries.append((len(docs), self._size, first if same else _ALL_DIFFER))
+        for chunk in chunks:
+            self._data.append(chunk)
+            self._size += len(chunk)
+
+    def write(self, file: Any) -> None:
+        """The whole file into `file` (a writable binary file, which is then closed)."""
+        slots = 1 << max(3, (2 * len(self._keys)).bit_length())
+        mask = slots - 1
+        table = array(_UINT32, bytes(4 * slots))
+        keys_at = self._size
+        entries = bytearray()
+        position = keys_at
+        for number, (key, (count, offset, weight)) in enumerate(
+            zip(self._keys, self._entries, strict=True)
+        ):
+            entries += _ENTRY.pack(position, len(key), count, offset, weight)
+            position += len(key)
+            slot = crc32(key) & mask
+            while table[slot]:
+                slot = (slot + 1) & mask
+            table[slot] = number + 1
+        if _SWAP:
+            table.byteswap()
+        entries_at = position
+        table_at = entries_at + len(entries)
+        for chunk in self._data:
+            file.write(chunk)
+        file.write(b"".join(self._keys))
+        file.write(bytes(entries))
+        file.write(table.tobytes())
+        file.write(_TRAILER.pack(keys_at, entries_at, table_at, len(self._keys), slots, MAGIC))
+        file.close()
+
+
+class PostingsFileError(ValueError):
+    """The file is not a postings file (nor one this version writes)."""
+
+
+class PostingsTable:
+    """One segment's postings file, open for reading (a memory map, or the bytes of a file
+    in memory)."""
+
+    def __init__(self, data: mmap.mmap | bytes) -> None:
+        self._data = data
+        if len(data) < len(MAGIC) + _TRAILER.size or data[: len(MAGIC)] != MAGIC:
+            raise PostingsFileError("not a postings file")
+        trailer = _TRAILER.unpack_from(data, len(data) - _TRAILER.size)
+        _, self._entries_at, self._table_at, self.terms, slots, magic = trailer
+        if magic != MAGIC or slots & (slots - 1):
+            raise PostingsFileError("not a postings file")
+        self._mask = slots - 1
+
+    @classmethod
+    def of_segment(cls, storage: Any, segment: Any) -> PostingsTable:
+        """The postings file of a Whoosh segment in `storage` (a folder's files are mapped,
+        a `RamStorage`'s read)."""
+        handle = segment.open_file(storage, EXTENSION)
+        try:
+            if handle.is_real:
+                data: mmap.mmap | bytes = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            else:
+                data = handle.get(0, storage.file_length(segment.make_filename(EXTENSION)))
+        finally:
+            handle.close()
+        return cls(data)
+
+    def close(self) -> None:
+        if isinstance(self._data, mmap.mmap):
+            self._data.close()
+
+    def find(self, fieldname: str, btext: bytes) -> Entry | None:
+        """The term's entry (None: not in this segment)."""
+        key = fieldname.encode("utf-8") + b"\0" + btext
+        data = self._data
+        mask = self._mask
+        slot = crc32(key) & mask
+        while True:
+            (number,) = _SLOT.unpack_from(data, self._table_at + 4 * slot)
+            if not number:
+                return None
+            at, length, count, offset, weight = _ENTRY.unpack_from(
+                data, self._entries_at + _ENTRY.size * (number - 1)
+            )
+            if length == len(key) and data[at : at + length] == key:
+                return count, offset, None if isnan(weight) else weight
+            slot = (slot + 1) & mask
+
+    def postings(self, entry: Entry) -> tuple[array[int], float | array[float]]:
+        """A term's documents (ascending) and their weights (one number for all, or one
+        each)."""
+        count, offset, weight = entry
+        docs = array(_UINT32)
+        end = offset + 4 * count
+        docs.frombytes(self._data[offset:end])
+        if _SWAP:
+            docs.byteswap()
+        if weight is not None:
+            return docs, weight
+        weights = array("f")
+        weights.frombytes(self._data[end : end + 4 * count])
+        if _SWAP:
+            weights.byteswap()
+        return docs, weights
