@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from paperterm.index.papers import Paper
-from paperterm.index.text.words import HAS_CJK, WORD, cjk_pieces, stem
+from paperterm.index.text.words import WORD, cjk_pieces, has_cjk, stem
 
 SNIPPET_WORDS = 28
 
@@ -77,7 +77,7 @@ class Matcher:
         # lower-case text keeps every character where it was (no letter becomes two, as
         # `İ` does) and no CJK run is to be cut into pieces: nearly every abstract, ASCII or
         # not (a decoded accent or dash sent a third of them word by word, 4x slower).
-        if text.isascii() or (len(lower) == len(text) and not _may_have_cjk(text)):
+        if text.isascii() or (len(lower) == len(text) and not has_cjk(text)):
             return _merge(self._decisions().found(lower))
         return self.spans_word_by_word(text)
 
@@ -156,12 +156,6 @@ class _Decisions(dict[str, bool]):
 
 #: The rest of a word (`WORD`) from a place in it: it always matches (maybe nothing).
 _WORD_REST = re.compile(r"(?:\w|\.\w)*")
-
-
-def _may_have_cjk(text: str) -> bool:
-    """`HAS_CJK.search(text)`, without it for text of no character as high as CJK's first
-    (nearly every abstract): compiling its wide ranges took the first query ~3 ms."""
-    return max(text) >= "\u3040" and HAS_CJK.search(text) is not None
 
 
 def _starts_word(text: str, start: int) -> bool:
