@@ -1,20 +1,22 @@
 """A Whoosh segment's postings again, as plain arrays: what the plan scorer reads a term's
-documents and weights from, with no unpickling.
+documents, weights and positions from, with no unpickling.
 
 Whoosh keeps a term's postings in pickled, compressed blocks of 128, found through its
 term index (a hash file read a few bytes at a time): reading a term anew cost a query's
 first run ~0.3 ms (issue 14). The segment builder writes this file beside the segment's
 own (`<segment id>.ptp`), from the same postings in the same pass: each term's documents
-(uint32) and weights (float32, as Whoosh keeps them; one number when all are the same),
-found through a hash table of the field name and term, read from a memory map. The Whoosh
-segment stays the index of record (its term index, positions, stored fields and lengths:
-phrases read positions there); this file is one of its files, so it is written in the
-build's folder with them, checksummed with the generation, and kept (hard-linked) with its
-part.
+(uint32), weights (float32, as Whoosh keeps them; one number when all are the same) and
+positions (uint32; a phrase's first run unpickled them document by document), found
+through a hash table of the field name and term, read from a memory map. The Whoosh
+segment stays the index of record (Whoosh reads it: its term list, key terms, stored
+fields and lengths, which the scorer reads too); this file is one of its files, so it is
+written in the build's folder with them, checksummed with the generation, and kept
+(hard-linked) with its part.
 
-Layout (little-endian): the magic; each term's data (documents, then its weights unless
-they are all one number); the keys (`field\\0term`, back to back); the entries (`_ENTRY`:
-key offset, key length, documents, data offset, the weight of every posting or NaN); the
+Layout (little-endian): the magic; each term's data (documents; its weights unless they
+are all one number; in a field of positions, where each posting's positions end, then
+them all); the keys (`field\\0term`, back to back); the entries (`_ENTRY`: key offset,
+key length, documents, data offset, the weight of every posting or NaN, positions); the
 hash table (uint32 each, a power of two of them: 1 + an entry whose key's CRC-32 lands
 there or after it, linear probing; 0 free); the trailer (`_TRAILER`).
 """
@@ -26,14 +28,15 @@ import struct
 import sys
 from array import array
 from collections.abc import Sequence
+from itertools import accumulate, chain
 from math import isnan
 from typing import Any
 from zlib import crc32
 
 #: The file's extension (after the segment's id, as Whoosh names a segment's files).
 EXTENSION = ".ptp"
-MAGIC = b"PTPOST01"
-_ENTRY = struct.Struct("<IIIIf")
+MAGIC = b"PTPOST02"
+_ENTRY = struct.Struct("<IIIIfI")
 _TRAILER = struct.Struct("<QQQII8s")
 _SLOT = struct.Struct("<I")
 _UINT32 = next(code for code in "IL" if array(code).itemsize == 4)
@@ -41,8 +44,8 @@ _SWAP = sys.byteorder != "little"
 _ALL_DIFFER = float("nan")
 
 #: (documents, data offset, weight: the one weight of every posting, or None when each
-#: has its own) of a term in one segment.
-Entry = tuple[int, int, float | None]
+#: has its own; positions kept: 0 when the field keeps none) of a term in one segment.
+Entry = tuple[int, int, float | None, int]
 
 
 class PostingsWriter:
@@ -53,24 +56,37 @@ class PostingsWriter:
         self._data: list[bytes] = [MAGIC]
         self._size = len(MAGIC)
         self._keys: list[bytes] = []
-        self._entries: list[tuple[int, int, float]] = []
+        self._entries: list[tuple[int, int, float, int]] = []
 
-    def add(self, fieldname: str, btext: bytes, docs: Sequence[int], weights: array[float]) -> None:
-        """One term's postings: its documents (ascending) and their weights (an array of
-        float32, as Whoosh keeps them)."""
-        data = array(_UINT32, docs)
+    def add(
+        self,
+        fieldname: str,
+        btext: bytes,
+        docs: Sequence[int],
+        weights: array[float],
+        positions: Sequence[Sequence[int]] | None,
+    ) -> None:
+        """One term's postings: its documents (ascending), their weights (an array of
+        float32, as Whoosh keeps them) and, in a field that keeps them, the term's
+        positions in each document."""
         first = weights[0]
         same = weights.count(first) == len(weights)
-        if _SWAP:
-            data.byteswap()
-        chunks = [data.tobytes()]
+        arrays: list[array[Any]] = [array(_UINT32, docs)]
         if not same:
-            stored = array("f", weights) if _SWAP else weights
+            arrays.append(array("f", weights) if _SWAP else weights)
+        kept = 0
+        if positions is not None:
+            ends = array(_UINT32, accumulate(map(len, positions)))
+            arrays += [ends, array(_UINT32, chain.from_iterable(positions))]
+            kept = ends[-1]
+        chunks = []
+        for found in arrays:
             if _SWAP:
-                stored.byteswap()
-            chunks.append(stored.tobytes())
+                found = array(found.typecode, found)
+                found.byteswap()
+            chunks.append(found.tobytes())
         self._keys.append(fieldname.encode("utf-8") + b"\0" + btext)
-        self._entries.append((len(docs), self._size, first if same else _ALL_DIFFER))
+        self._entries.append((len(docs), self._size, first if same else _ALL_DIFFER, kept))
         for chunk in chunks:
             self._data.append(chunk)
             self._size += len(chunk)
@@ -83,10 +99,10 @@ class PostingsWriter:
         keys_at = self._size
         entries = bytearray()
         position = keys_at
-        for number, (key, (count, offset, weight)) in enumerate(
+        for number, (key, (count, offset, weight, kept)) in enumerate(
             zip(self._keys, self._entries, strict=True)
         ):
-            entries += _ENTRY.pack(position, len(key), count, offset, weight)
+            entries += _ENTRY.pack(position, len(key), count, offset, weight, kept)
             position += len(key)
             slot = crc32(key) & mask
             while table[slot]:
@@ -151,26 +167,33 @@ class PostingsTable:
             (number,) = _SLOT.unpack_from(data, self._table_at + 4 * slot)
             if not number:
                 return None
-            at, length, count, offset, weight = _ENTRY.unpack_from(
+            at, length, count, offset, weight, kept = _ENTRY.unpack_from(
                 data, self._entries_at + _ENTRY.size * (number - 1)
             )
             if length == len(key) and data[at : at + length] == key:
-                return count, offset, None if isnan(weight) else weight
+                return count, offset, None if isnan(weight) else weight, kept
             slot = (slot + 1) & mask
 
     def postings(self, entry: Entry) -> tuple[array[int], float | array[float]]:
         """A term's documents (ascending) and their weights (one number for all, or one
         each)."""
-        count, offset, weight = entry
-        docs = array(_UINT32)
-        end = offset + 4 * count
-        docs.frombytes(self._data[offset:end])
-        if _SWAP:
-            docs.byteswap()
+        count, offset, weight, _ = entry
+        docs = self._array(_UINT32, offset, count)
         if weight is not None:
             return docs, weight
-        weights = array("f")
-        weights.frombytes(self._data[end : end + 4 * count])
+        return docs, self._array("f", offset + 4 * count, count)
+
+    def positions(self, entry: Entry) -> tuple[array[int], array[int]]:
+        """A term's positions: where each posting's end (the first posting's start at 0),
+        and all of them, posting after posting (none when the field keeps none)."""
+        count, offset, weight, kept = entry
+        start = offset + 4 * count * (2 if weight is None else 1)
+        ends = self._array(_UINT32, start, count if kept else 0)
+        return ends, self._array(_UINT32, start + 4 * len(ends), kept)
+
+    def _array(self, typecode: str, offset: int, count: int) -> array[Any]:
+        found = array(typecode)
+        found.frombytes(self._data[offset : offset + 4 * count])
         if _SWAP:
-            weights.byteswap()
-        return docs, weights
+            found.byteswap()
+        return found

@@ -25,8 +25,8 @@ import zlib
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from itertools import pairwise
-from operator import sub
+from itertools import compress, pairwise
+from operator import not_, sub
 from pickle import dumps
 from typing import Any
 
@@ -61,6 +61,10 @@ _COMPRESS_FROM = 64
 _UINT = struct.Struct("!I").pack
 #: `Positions.encode` of a term found once, at position p (most postings are these).
 _ONCE = [_UINT(1) + dumps([p], 2) for p in range(1024)]
+#: The positions of a term found once, at p < 1024: one tuple each, shared by its postings.
+_ONE = [(p,) for p in range(len(_ONCE))]
+#: Positions -> `Positions.encode` of them, for those of `_ONE`.
+_ENCODED = dict(zip(_ONE, _ONCE, strict=True))
 
 
 def cut(text: str) -> list[str]:
@@ -80,10 +84,9 @@ def cut(text: str) -> list[str]:
     return pieces
 
 
-def _encode(positions: list[int]) -> bytes:
-    """`whoosh.formats.Positions.encode`: the count, then the gaps, pickled."""
-    if len(positions) == 1 and positions[0] < len(_ONCE):
-        return _ONCE[positions[0]]
+def _encode(positions: Sequence[int]) -> bytes:
+    """`whoosh.formats.Positions.encode`: the count, then the gaps, pickled (`_ENCODED`
+    holds those of a term found once early on)."""
     gaps = [positions[0]]
     gaps += [b - a for a, b in pairwise(positions)]
     return _UINT(len(gaps)) + dumps(gaps, 2)
@@ -141,8 +144,13 @@ class _FieldWriter(W3FieldWriter):  # type: ignore[misc]  # Whoosh has no type h
             "none" if fixed == 0 else "tuple" if fixed is None or fixed < 0 else "join"
         )
 
-    def write_term(self, btext: bytes, postings: list[Any], lengths: array[int] | None) -> None:
-        """All postings of one term: document, weight, value, ... in one flat list."""
+    def write_term(
+        self, btext: bytes, postings: list[Any], lengths: array[int] | None, positions: bool
+    ) -> None:
+        """All postings of one term: document, weight, value, ... in one flat list. With
+        `positions`, each value is the term's positions in the document (a tuple), which
+        are encoded here as Whoosh keeps them (`Positions.encode`); otherwise it is the
+        value as Whoosh keeps it."""
         protocol = self._protocol
         size = self._codec._blocklimit
         compression = self._codec._compression
@@ -150,7 +158,14 @@ class _FieldWriter(W3FieldWriter):  # type: ignore[misc]  # Whoosh has no type h
         docs = postings[0::3]
         weights = postings[1::3]
         values = postings[2::3]
-        self._table.add(self._fieldname, btext, docs, array("f", weights))
+        self._table.add(
+            self._fieldname, btext, docs, array("f", weights), values if positions else None
+        )
+        if positions:
+            values = list(map(_ENCODED.get, values))  # a term found once: nearly all
+            raw = postings[2::3]
+            for index in compress(range(len(values)), map(not_, values)):
+                values[index] = _encode(raw[index])
         info = W3TermInfo()
         offset = postfile.tell()
         postfile.write(WHOOSH3_HEADER_MAGIC)
@@ -261,7 +276,9 @@ class SegmentBuilder:
         self.segment: Segment = self.codec.new_segment(storage, indexname)
         self._perdoc = W3PerDocWriter(self.codec, _OwnScratch(storage), self.segment)
         names = schema.names()
-        #: field -> term -> its postings so far: document, frequency, encoded value, ...
+        #: field -> term -> its postings so far: document, frequency, value, ... (the
+        #: value: the term's positions in the document in a field of our tokenizer's,
+        #: else as Whoosh encodes it)
         self._postings: dict[str, defaultdict[str | bytes, list[Any]]] = {
             name: defaultdict(list) for name in names
         }
@@ -350,12 +367,12 @@ class SegmentBuilder:
             else:
                 found_at.append(position)
         self.postings += len(positions)
-        once, once_limit = _ONCE, len(_ONCE)
+        once, once_limit = _ONE, len(_ONE)
         for term, where in positions.items():
             if len(where) == 1 and where[0] < once_limit:
                 terms[term] += (docnum, boost, once[where[0]])
             else:
-                terms[term] += (docnum, len(where) * boost, _encode(where))
+                terms[term] += (docnum, len(where) * boost, tuple(where))
         return len(kept)
 
     def finish(self) -> Segment:
@@ -373,8 +390,9 @@ class SegmentBuilder:
                 (term if isinstance(term, bytes) else field.to_bytes(term), postings)
                 for term, postings in terms.items()
             )
+            positions = self._fast[fieldname] == "words"
             for btext, postings in encoded:
-                writer.write_term(btext, postings, lengths)
+                writer.write_term(btext, postings, lengths, positions)
             writer.finish_field()
         writer.close()
         self._postings.clear()

@@ -226,21 +226,21 @@ def test_document_frequencies_and_idfs_are_whooshs(searchers, monkeypatch):
         assert searcher.engine.df("all", held[0]) == whoosh.doc_frequency("all", held[0]) > 0
 
 
-def test_a_phrase_decodes_each_word_once_and_the_caches_count_what_they_hold(
+def test_a_phrase_reads_each_words_positions_once_and_the_caches_count_what_they_hold(
     searchers, monkeypatch
 ):
-    """A phrase word's scores and positions come from one reading of its blocks; the
-    postings and positions kept are counted as they are (what bounds them)."""
+    """A phrase word's positions are read once (then kept); the postings and positions
+    kept are counted as they are (what bounds them)."""
     searcher = searchers[1]
     scorer = PlanScorer(searcher.engine._searcher)
     reads: list[tuple[str, str]] = []
-    real = PlanScorer._postings
+    real = PlanScorer._read_positions
 
-    def spy(self, fieldname, text, positions=False):
+    def spy(self, fieldname, text):
         reads.append((fieldname, text))
-        return real(self, fieldname, text, positions)
+        return real(self, fieldname, text)
 
-    monkeypatch.setattr(PlanScorer, "_postings", spy)
+    monkeypatch.setattr(PlanScorer, "_read_positions", spy)
     for query in ('"generated part"', "generated part", '"part generated"', "generated"):
         for plan in plans_of(searcher, query):
             scorer.collect(plan, 10, None)
@@ -253,9 +253,9 @@ def test_a_phrase_decodes_each_word_once_and_the_caches_count_what_they_hold(
 
 def test_the_postings_files_hold_whooshs_postings_and_score_as_its_blocks(searchers):
     """Every term of every field of every segment: the postings file gives the documents,
-    weights and document frequency Whoosh's own matcher gives, and the scores read from it
-    are those read from Whoosh's blocks (the formula the scorer used before it), exactly,
-    and Whoosh's BM25F's."""
+    weights, positions and document frequency Whoosh's own matcher gives, and the scores
+    read from it are those of the formula the scorer used on Whoosh's postings before it,
+    exactly, and Whoosh's BM25F's."""
     for searcher in searchers:
         whoosh = searcher.engine._searcher
         scorer = PlanScorer(whoosh)
@@ -267,10 +267,12 @@ def test_the_postings_files_hold_whooshs_postings_and_score_as_its_blocks(search
             for fieldname, btext in reader.all_terms():
                 terms.add((fieldname, btext))
                 matcher = reader.postings(fieldname, btext)
-                ids, weights = [], []
+                kept = matcher.supports("positions")
+                ids, weights, positions = [], [], []
                 while matcher.is_active():
                     ids.append(matcher.id())
                     weights.append(matcher.weight())
+                    positions += matcher.value_as("positions") if kept else []
                     matcher.next()
                 entry = table.find(fieldname, btext)
                 assert entry is not None and entry[0] == reader.doc_frequency(fieldname, btext)
@@ -279,24 +281,29 @@ def test_the_postings_files_hold_whooshs_postings_and_score_as_its_blocks(search
                 assert (list(found) if not isinstance(found, float) else [found] * len(ids)) == (
                     weights
                 )
+                ends, found_positions = table.positions(entry)
+                assert list(found_positions) == positions
+                assert len(ends) == (len(ids) if kept else 0)
             assert table.find("all", b"no such term") is None
         for fieldname, btext in sorted(terms):
             text = btext.decode("utf-8")
             if not whoosh.schema[fieldname].scorable:
                 continue
             new = scorer._read_term(fieldname, text)
-            old = scorer._read_term(fieldname, text, values={})
-            assert new == old
-            expected = {}
-            for leaf, offset in whoosh.leaf_searchers():
+            idf, bases = scorer.idf(fieldname, text), scorer._field_bases(fieldname)
+            expected, old = {}, []
+            for number, (leaf, offset) in enumerate(whoosh.leaf_searchers()):
                 if (fieldname, btext) not in leaf.reader():
                     continue
+                lengths = scorer._leaf_lengths(number, fieldname)
                 bm25 = whoosh.weighting.scorer(leaf, fieldname, text)
                 matcher = leaf.reader().postings(fieldname, btext)
                 while matcher.is_active():
                     expected[offset + matcher.id()] = bm25.score(matcher)
+                    old.append(idf * bases[matcher.weight()][lengths[matcher.id()]])
                     matcher.next()
             assert list(new.docs) == list(expected)
+            assert list(new.scores) == old
             assert list(new.scores) == pytest.approx(list(expected.values()), rel=1e-12)
 
 
