@@ -338,10 +338,11 @@ def _following(candidates: set[int], words: list[_TermPositions]) -> Iterator[in
 
 def _sum_of(alternatives: list[Scores]) -> Scores:
     """Documents matching any, with the sum of the scores of those they match."""
-    if len(alternatives) == 1:
-        return alternatives[0]
-    total: Scores = {}
-    for scores in alternatives:
+    if len(alternatives) < 2:
+        return alternatives[0] if alternatives else {}
+    first, *others = alternatives
+    total = dict(first)  # copied in C: the first (the word as typed) is most often the largest
+    for scores in others:
         for docnum, score in scores.items():
             total[docnum] = total.get(docnum, 0.0) + score
     return total
