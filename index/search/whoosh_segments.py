@@ -13,6 +13,10 @@ would write: the same terms, postings, block statistics, field lengths and store
 Only fields analyzed by our `WordTokenizer` (with positions) and untokenized `ID` fields take
 the fast path; any other field is indexed the way Whoosh indexes it (`Field.index`).
 
+With Whoosh's files, the segment gets a postings file of ours (`whoosh_postings.py`), written
+from the same postings: the plan scorer reads a term's documents, weights and positions
+there (positions are kept for the fields of the fast path).
+
 `finish()` writes the segment and returns Whoosh's segment object; putting it into an index
 (its table of contents) is the caller's step, so several processes can write segments of one
 index at the same time.
