@@ -14,9 +14,10 @@ written in the build's folder with them, checksummed with the generation, and ke
 (hard-linked) with its part.
 
 Layout (little-endian): the magic; each term's data (documents; its weights unless they
-are all one number; in a field of positions, where each posting's positions end, then
-them all); the keys (`field\\0term`, back to back); the entries (`_ENTRY`: key offset,
-key length, documents, data offset, the weight of every posting or NaN, positions); the
+are all one number; in a field of positions, how many each posting has, then them all;
+numbers in 1, 2 or 4 bytes as they need); the keys (`field\\0term`, back to back); the
+entries (`_ENTRY`: key offset, key length, documents, data offset, the weight of every
+posting or NaN, positions, the widths); the
 hash table (uint32 each, a power of two of them: 1 + an entry whose key's CRC-32 lands
 there or after it, linear probing; 0 free); the trailer (`_TRAILER`).
 """
@@ -35,17 +36,29 @@ from zlib import crc32
 
 #: The file's extension (after the segment's id, as Whoosh names a segment's files).
 EXTENSION = ".ptp"
-MAGIC = b"PTPOST02"
-_ENTRY = struct.Struct("<IIIIfI")
+MAGIC = b"PTPOST03"
+_ENTRY = struct.Struct("<IIIIfI3s")
 _TRAILER = struct.Struct("<QQQII8s")
 _SLOT = struct.Struct("<I")
 _UINT32 = next(code for code in "IL" if array(code).itemsize == 4)
 _SWAP = sys.byteorder != "little"
 _ALL_DIFFER = float("nan")
+#: How the file keeps unsigned numbers, by width: a term's documents, position counts and
+#: positions each in the narrowest that holds them (most fit in a byte or two).
+_CODE_OF = {1: "B", 2: "H", 4: "I"}
+_ITEM_SIZE = {"B": 1, "H": 2, "I": 4, "f": 4}
+_TYPECODE = {"B": "B", "H": "H", "I": _UINT32, "f": "f"}
+
+
+def _narrow(numbers: Sequence[int], top: int) -> array[int]:
+    """`numbers` (none above `top`) in the narrowest unsigned array that holds them."""
+    return array("B" if top < 1 << 8 else "H" if top < 1 << 16 else _UINT32, numbers)
+
 
 #: (documents, data offset, weight: the one weight of every posting, or None when each
-#: has its own; positions kept: 0 when the field keeps none) of a term in one segment.
-Entry = tuple[int, int, float | None, int]
+#: has its own; positions kept: 0 when the field keeps none; the widths of its documents,
+#: counts of positions and positions: `_CODE_OF`) of a term in one segment.
+Entry = tuple[int, int, float | None, int, str]
 
 
 class PostingsWriter:
@@ -56,7 +69,7 @@ class PostingsWriter:
         self._data: list[bytes] = [MAGIC]
         self._size = len(MAGIC)
         self._keys: list[bytes] = []
-        self._entries: list[tuple[int, int, float, int]] = []
+        self._entries: list[tuple[int, int, float, int, bytes]] = []
 
     def add(
         self,
@@ -71,14 +84,16 @@ class PostingsWriter:
         positions in each document."""
         first = weights[0]
         same = weights.count(first) == len(weights)
-        arrays: list[array[Any]] = [array(_UINT32, docs)]
+        arrays: list[array[Any]] = [_narrow(docs, docs[-1])]
         if not same:
             arrays.append(array("f", weights) if _SWAP else weights)
         kept = 0
         if positions is not None:
-            ends = array(_UINT32, accumulate(map(len, positions)))
-            arrays += [ends, array(_UINT32, chain.from_iterable(positions))]
-            kept = ends[-1]
+            counts = list(map(len, positions))
+            every = list(chain.from_iterable(positions))
+            arrays += [_narrow(counts, max(counts)), _narrow(every, max(every))]
+            kept = len(every)
+        codes = "".join(_CODE_OF[found.itemsize] for found in arrays if found.typecode != "f")
         chunks = []
         for found in arrays:
             if _SWAP:
@@ -86,7 +101,8 @@ class PostingsWriter:
                 found.byteswap()
             chunks.append(found.tobytes())
         self._keys.append(fieldname.encode("utf-8") + b"\0" + btext)
-        self._entries.append((len(docs), self._size, first if same else _ALL_DIFFER, kept))
+        entry = (len(docs), self._size, first if same else _ALL_DIFFER, kept, codes.encode())
+        self._entries.append(entry)
         for chunk in chunks:
             self._data.append(chunk)
             self._size += len(chunk)
@@ -99,10 +115,8 @@ class PostingsWriter:
         keys_at = self._size
         entries = bytearray()
         position = keys_at
-        for number, (key, (count, offset, weight, kept)) in enumerate(
-            zip(self._keys, self._entries, strict=True)
-        ):
-            entries += _ENTRY.pack(position, len(key), count, offset, weight, kept)
+        for number, (key, entry) in enumerate(zip(self._keys, self._entries, strict=True)):
+            entries += _ENTRY.pack(position, len(key), *entry)
             position += len(key)
             slot = crc32(key) & mask
             while table[slot]:
@@ -167,33 +181,41 @@ class PostingsTable:
             (number,) = _SLOT.unpack_from(data, self._table_at + 4 * slot)
             if not number:
                 return None
-            at, length, count, offset, weight, kept = _ENTRY.unpack_from(
+            at, length, count, offset, weight, kept, codes = _ENTRY.unpack_from(
                 data, self._entries_at + _ENTRY.size * (number - 1)
             )
             if length == len(key) and data[at : at + length] == key:
-                return count, offset, None if isnan(weight) else weight, kept
+                return count, offset, None if isnan(weight) else weight, kept, codes.decode()
             slot = (slot + 1) & mask
 
     def postings(self, entry: Entry) -> tuple[array[int], float | array[float]]:
         """A term's documents (ascending) and their weights (one number for all, or one
         each)."""
-        count, offset, weight, _ = entry
-        docs = self._array(_UINT32, offset, count)
+        count, offset, weight, _, codes = entry
+        docs, offset = self._array(codes[0], offset, count)
         if weight is not None:
             return docs, weight
-        return docs, self._array("f", offset + 4 * count, count)
+        return docs, self._array("f", offset, count)[0]
 
     def positions(self, entry: Entry) -> tuple[array[int], array[int]]:
         """A term's positions: where each posting's end (the first posting's start at 0),
         and all of them, posting after posting (none when the field keeps none)."""
-        count, offset, weight, kept = entry
-        start = offset + 4 * count * (2 if weight is None else 1)
-        ends = self._array(_UINT32, start, count if kept else 0)
-        return ends, self._array(_UINT32, start + 4 * len(ends), kept)
+        count, offset, weight, kept, codes = entry
+        if not kept:
+            return array("I"), array("I")
+        offset += _ITEM_SIZE[codes[0]] * count
+        if weight is None:
+            offset += 4 * count
+        counts, offset = self._array(codes[1], offset, count)
+        return array("I", accumulate(counts)), self._array(codes[2], offset, kept)[0]
 
-    def _array(self, typecode: str, offset: int, count: int) -> array[Any]:
-        found = array(typecode)
-        found.frombytes(self._data[offset : offset + 4 * count])
-        if _SWAP:
+    def _array(self, code: str, offset: int, count: int) -> tuple[array[Any], int]:
+        """`count` numbers of the file's type `code` from `offset`, as an array of floats
+        ("f") or of unsigned ints ("I"); and the offset after them."""
+        size = _ITEM_SIZE[code]
+        found = array(_TYPECODE[code])
+        end = offset + size * count
+        found.frombytes(self._data[offset:end])
+        if _SWAP and size > 1:
             found.byteswap()
-        return found
+        return (found if found.typecode in "fI" else array("I", found)), end
