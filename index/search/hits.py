@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from paperterm.index.papers import Paper
-from paperterm.index.text.words import HAS_CJK, WORD, cjk_pieces, stem
+from paperterm.index.text.words import WORD, cjk_pieces, has_cjk, stem
 
 SNIPPET_WORDS = 28
 
@@ -73,16 +73,12 @@ class Matcher:
         if not self or not text:
             return []
         lower = text.lower()
-        # Only the words that could match are looked at (`_Decisions.candidates`), where
-        # the lower-case text keeps every character where it was (no letter becomes two, as
+        # Only the words that could match are looked at (`_Decisions.starts`), where the
+        # lower-case text keeps every character where it was (no letter becomes two, as
         # `İ` does) and no CJK run is to be cut into pieces: nearly every abstract, ASCII or
         # not (a decoded accent or dash sent a third of them word by word, 4x slower).
-        if text.isascii() or (len(lower) == len(text) and not HAS_CJK.search(text)):
-            decided = self._decisions()
-            found = decided.candidates.finditer(lower)
-            return _merge(
-                [m.span() for m in found if _starts_word(lower, m.start()) and decided[m.group()]]
-            )
+        if text.isascii() or (len(lower) == len(text) and not has_cjk(text)):
+            return _merge(self._decisions().found(lower))
         return self.spans_word_by_word(text)
 
     def spans_word_by_word(self, text: str) -> list[Span]:
@@ -111,17 +107,13 @@ _Words = tuple[frozenset[str], frozenset[str], tuple[str, ...]]
 
 
 class _Decisions(dict[str, bool]):
-    """Word -> whether the query matches it (each decided once), and `candidates`: a
-    pattern that finds, in lower-case ASCII text, every word (as `WORD` cuts words) that
-    could: the query's words, its prefixes, and the words that start as its stems do (a
-    word's Porter stem differs from it in its last letter at most, `happi`/`happy`: the
-    stem but its last two letters is kept). Scanning a text with it is C's work; deciding
-    each of an abstract's ~170 words in Python took 0.1 ms a snippet.
-
-    The pattern begins with its words, so that the regex engine skips to the characters
-    that begin one (a lookbehind first had it try the words at every character, 2.5x
-    slower); whether a match begins a word is checked after (`_starts_word`), and a match
-    inside a word runs to the word's end, so it hides no word after it."""
+    """Word -> whether the query matches it (each decided once), and `starts`: how every
+    word (as `WORD` cuts words) that could match begins: the query's words, its prefixes,
+    and its stems but their last two letters (a word's Porter stem differs from it in its
+    last letter at most, `happi`/`happy`). `found` looks for them in lower-case text with
+    `str.find`, which is C's work; deciding each of an abstract's ~170 words in Python took
+    0.1 ms a snippet. (A pattern of the starts did the same, but compiling it took 0.1 to
+    0.4 ms, every query's first run, and scanning with it was slower.)"""
 
     def __init__(self, matches: Callable[[str], bool], words: _Words) -> None:
         super().__init__()
@@ -132,18 +124,38 @@ class _Decisions(dict[str, bool]):
         # No word ends in a dot (a stem cut short can): a match then never runs past a dot
         # into the next word (`a..b`).
         starts = {word.rstrip(".") for word in starts}
-        # A word that another starts adds nothing: the rest of a word is matched anyway, as
-        # `WORD` runs (a shorter pattern compiles sooner: compiling is a first query's).
-        kept: list[str] = []
+        # A word that another starts adds nothing: the rest of a word is taken anyway, as
+        # `WORD` runs; and no two starts are then found at the same place.
+        self.starts: list[str] = []
         for word in sorted(filter(None, starts)):  # a word's longer forms follow it
-            if not (kept and word.startswith(kept[-1])):
-                kept.append(word)
-        alternatives = "|".join(map(re.escape, kept))
-        self.candidates = re.compile(rf"(?:{alternatives})(?:\w|\.\w)*")
+            if not (self.starts and word.startswith(self.starts[-1])):
+                self.starts.append(word)
+
+    def found(self, lower: str) -> list[Span]:
+        """The spans of the words of `lower` (lower-case, as `spans` takes it) that match:
+        each start found where a word begins (`_starts_word`), taken to the word's end."""
+        spans: list[Span] = []
+        find = lower.find
+        rest = _WORD_REST.match
+        for start in self.starts:
+            at = find(start)
+            while at >= 0:
+                if _starts_word(lower, at):
+                    end = rest(lower, at + len(start)).end()  # type: ignore[union-attr]
+                    if self[lower[at:end]]:
+                        spans.append((at, end))
+                    at = find(start, end)
+                else:
+                    at = find(start, at + 1)
+        return spans
 
     def __missing__(self, word: str) -> bool:
         decided = self[word] = self.matches(word)
         return decided
+
+
+#: The rest of a word (`WORD`) from a place in it: it always matches (maybe nothing).
+_WORD_REST = re.compile(r"(?:\w|\.\w)*")
 
 
 def _starts_word(text: str, start: int) -> bool:

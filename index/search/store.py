@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     from paperterm.index.search.vocabulary import Vocabulary
 
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 #: Bump when parsing or derivation (names, titles, display text) or what a source's record
 #: file holds (its header's merge keys) changes.
 PARSER_VERSION = 5

@@ -69,6 +69,7 @@ class WhooshEngine:
         self._scorer = PlanScorer(self._searcher)
 
     def close(self) -> None:
+        self._scorer.close()
         self._searcher.close()
 
     def paper_count(self) -> int:

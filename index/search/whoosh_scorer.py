@@ -4,45 +4,43 @@ the work.
 Whoosh runs a query as a tree of matcher objects that step through the documents together,
 scoring each match with a few dozen Python calls: ~40 µs a matching paper, so `learning` at
 50,000 abstracts (30,000 matches) took 160 ms. This runs the same plan (plan.py) one term
-at a time: each term's postings are read a block at a time (one `pickle.loads` per 128
-postings), scored from a table of the 256 field lengths a document can have (Whoosh keeps
-lengths in one byte) and gathered in dicts; groups, phrases, boosts and exclusions are then
-set operations. Scores are Whoosh's BM25F (same idf, average lengths, B and K1, the same
-boosts), summed in another order, so they agree to ~1e-12; ties go to the earlier document,
-as in Whoosh (tests/search/test_whoosh_scorer.py runs both on the same plans).
+at a time: each term's postings are read from each segment's postings file
+(whoosh_postings.py: arrays, no unpickling), scored from a table of the 256 field lengths
+a document can have (Whoosh keeps lengths in one byte) and gathered in dicts; groups,
+phrases, boosts and exclusions are then set operations. Scores are Whoosh's BM25F (same
+idf, average lengths, B and K1, the same boosts), summed in another order, so they agree
+to ~1e-12; ties go to the earlier document, as in Whoosh (tests/search/test_whoosh_scorer.py
+runs both on the same plans).
 
-Phrases need positions: the postings of a phrase's words are read with their positions, and
-a paper matches when the words follow each other there.
+Phrases need positions: those of a phrase's words are read from the same files, and a paper
+matches when the words follow each other there.
 """
 
 from __future__ import annotations
 
 import heapq
-import io
-import pickle
-import struct
-import zlib
 from array import array
 from collections import Counter, OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
 from math import log
-from typing import Any
+from typing import Any, TypeAlias
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN
-from whoosh.reading import TermNotFound
 from whoosh.scoring import BM25F
 from whoosh.searching import Searcher as WhooshSearcher
 from whoosh.util.numeric import byte_to_length
 
 from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
+from paperterm.index.search.whoosh_postings import Entry, PostingsTable
 
 #: Document -> score.
 Scores = dict[int, float]
-#: A block's weights: one each, None (all 1) or one number for all.
-_Weights = tuple[float, ...] | float | None
-_INT = struct.Struct("!i")
+#: A term's weights in a leaf: one each, or one number for all.
+_Weights: TypeAlias = "array[float] | float"
+#: A term's postings in a leaf: documents' numbers in the leaf, the leaf's first number,
+#: their weights, the leaf's length bytes.
+_Block: TypeAlias = tuple[Sequence[int], int, _Weights, bytes]
 #: Terms whose postings are kept from one query to the next (the words typed so far come
 #: back at every keystroke), up to this many postings in all: 12 bytes each, 24 MB.
 CACHE_POSTINGS = 2_000_000
@@ -61,13 +59,14 @@ class PlanScorer:
         if type(self.weighting) is not BM25F:
             raise ValueError("only BM25F scoring is run term at a time")
         self._leaves = [(leaf.reader(), offset) for leaf, offset in searcher.leaf_searchers()]
+        self._tables = [_table(reader) for reader, _ in self._leaves]
         self._count = int(searcher.doc_count_all())
         self._lengths: dict[tuple[int, str], bytes] = {}
         self._bases: dict[str, _Bases] = {}
-        self._infos: dict[tuple[str, str], list[tuple[int, Any]]] = {}
+        self._infos: dict[tuple[str, str], list[tuple[int, Entry]]] = {}
         self._cache: OrderedDict[tuple[str, str], _TermPostings] = OrderedDict()
         self._cached = 0
-        self._value_cache: OrderedDict[tuple[str, str], dict[int, bytes]] = OrderedDict()
+        self._value_cache: OrderedDict[tuple[str, str], _TermPositions] = OrderedDict()
         self._values_cached = 0
 
     # --- a plan ----------------------------------------------------------------------------
@@ -161,58 +160,55 @@ class PlanScorer:
             self._cached -= len(dropped.docs)
         self._cache[key] = found
 
-    def _read_term(
-        self, fieldname: str, text: str, values: dict[int, bytes] | None = None
-    ) -> _TermPostings:
+    def _read_term(self, fieldname: str, text: str) -> _TermPostings:
         """A term's postings scored: `idf * base[weight][length byte]`, the base rows shared
         by every term of the field (a row per term and weight, 256 scores each, was a third
-        of a first query's reading). With `values`, each document's positions go there from
-        the same blocks."""
+        of a first query's reading)."""
         postings = _TermPostings(array("I"), array("d"))
         idf = self.idf(fieldname, text).__mul__
         bases = self._field_bases(fieldname)
-        blocks = self._postings(fieldname, text, positions=values is not None)
         # Mapped built-in methods: a posting costs no Python bytecode of its own (and a list
         # goes into an array faster than a `map` does).
-        for ids, offset, weights, lengths, positions in blocks:
+        for ids, offset, weights, lengths in self._table_postings(fieldname, text):
             found = map(lengths.__getitem__, ids)
-            if weights is None or isinstance(weights, float):
-                base = bases[1.0 if weights is None else weights]
+            if isinstance(weights, float):
+                base = bases[weights]
                 postings.scores.fromlist(list(map(idf, map(base.__getitem__, found))))
             else:
                 rows = map(bases.__getitem__, weights)
                 postings.scores.fromlist(list(map(idf, map(list.__getitem__, rows, found))))
-            docs = list(map(offset.__add__, ids)) if offset else ids
-            postings.docs.extend(docs)
-            if values is not None:
-                values.update(zip(docs, positions, strict=True))
+            postings.docs.extend(map(offset.__add__, ids) if offset else ids)
         return postings
 
-    def term_infos(self, fieldname: str, text: str) -> list[tuple[int, Any]]:
-        """(leaf, term info) of each leaf holding the term: looked up once for the planner's
-        document frequency, the idf and the postings (Whoosh's hash-file look-ups, ~15 µs a
-        leaf, were made three times per term of a first query). Kept for the searcher's
-        life, up to `CACHE_TERM_INFOS` terms."""
+    def term_infos(self, fieldname: str, text: str) -> list[tuple[int, Entry]]:
+        """(leaf, entry in its postings file) of each leaf holding the term: looked up once
+        for the planner's document frequency, the idf and the postings. Kept for the
+        searcher's life, up to `CACHE_TERM_INFOS` terms."""
         key = (fieldname, text)
         found = self._infos.get(key)
         if found is None:
             found = []
-            schema = self.searcher.schema
-            if fieldname in schema and schema[fieldname].format is not None:
-                btext = schema[fieldname].to_bytes(text)
-                for leaf, (reader, _) in enumerate(self._leaves):
-                    try:
-                        found.append((leaf, reader.term_info(fieldname, btext)))
-                    except TermNotFound:
-                        continue
+            btext = self._btext(fieldname, text)
+            if btext is not None:
+                for leaf, table in enumerate(self._tables):
+                    entry = table.find(fieldname, btext) if table is not None else None
+                    if entry is not None:
+                        found.append((leaf, entry))
             if len(self._infos) >= CACHE_TERM_INFOS:
                 self._infos.clear()
             self._infos[key] = found
         return found
 
+    def _btext(self, fieldname: str, text: str) -> bytes | None:
+        """The term as the field keeps it (None: no such indexed field)."""
+        schema = self.searcher.schema
+        if fieldname not in schema or schema[fieldname].format is None:
+            return None
+        return bytes(schema[fieldname].to_bytes(text))
+
     def doc_frequency(self, fieldname: str, text: str) -> int:
         """How many documents hold the term (Whoosh's `doc_frequency`, summed over leaves)."""
-        return sum(int(info.doc_frequency()) for _, info in self.term_infos(fieldname, text))
+        return sum(entry[0] for _, entry in self.term_infos(fieldname, text))
 
     def idf(self, fieldname: str, text: str) -> float:
         """Whoosh's idf (`WeightingModel.idf`), from the term infos already read."""
@@ -221,7 +217,7 @@ class PlanScorer:
     def _phrase(self, phrase: Phrase) -> Scores:
         """Documents where the phrase's words follow each other, scored as Whoosh scores a
         phrase: the sum of its words' scores, times its weight."""
-        words = [self._phrase_word(phrase.field, word) for word in phrase.words]
+        words = [self._term_postings(phrase.field, word) for word in phrase.words]
         if not all(word.docs for word in words):
             return {}
         smallest = min(words, key=lambda word: len(word.docs))
@@ -238,34 +234,35 @@ class PlanScorer:
                 scores[docnum] *= phrase.weight
         return scores
 
-    def _phrase_word(self, fieldname: str, text: str) -> _TermPostings:
-        """A phrase word's postings; read with its positions when neither is kept: they are
-        in the same blocks, which were decoded twice (a phrase's first run reads its words'
-        every block)."""
-        key = (fieldname, text)
-        if key in self._cache or key in self._value_cache:
-            return self._term_postings(fieldname, text)
-        values: dict[int, bytes] = {}
-        postings = self._read_term(fieldname, text, values)
-        self._keep_postings(key, postings)
-        self._keep_values(key, values)
-        return postings
-
-    def _values(self, fieldname: str, text: str) -> dict[int, bytes]:
-        """Document -> the term's encoded positions there (kept like postings)."""
+    def _values(self, fieldname: str, text: str) -> _TermPositions:
+        """The term's positions in each document holding it (kept like postings)."""
         key = (fieldname, text)
         found = self._value_cache.pop(key, None)
         if found is not None:
             self._value_cache[key] = found  # now the most recently used
             return found
-        found = {}
-        for ids, offset, _, _, values in self._postings(fieldname, text, positions=True):
-            docs = [offset + d for d in ids] if offset else ids
-            found.update(zip(docs, values, strict=True))
+        found = self._read_positions(fieldname, text)
         self._keep_values(key, found)
         return found
 
-    def _keep_values(self, key: tuple[str, str], found: dict[int, bytes]) -> None:
+    def _read_positions(self, fieldname: str, text: str) -> _TermPositions:
+        found = _TermPositions({}, array("I"), array("I"))
+        for leaf, entry in self.term_infos(fieldname, text):
+            table = self._tables[leaf]
+            assert table is not None  # an entry was found in it
+            ends, positions = table.positions(entry)
+            if not ends:  # a field that keeps no positions
+                continue
+            docs, _ = table.postings(entry)
+            offset, total, count = self._leaves[leaf][1], len(found.all), len(found.ends)
+            numbers = range(count, count + len(docs))
+            docs_here = map(offset.__add__, docs) if offset else docs
+            found.at.update(zip(docs_here, numbers, strict=True))
+            found.ends.extend(map(total.__add__, ends) if total else ends)
+            found.all.extend(positions)
+        return found
+
+    def _keep_values(self, key: tuple[str, str], found: _TermPositions) -> None:
         """Keep a term's positions read now, the least recently used dropped past
         `CACHE_VALUES`."""
         self._values_cached += len(found)
@@ -300,82 +297,52 @@ class PlanScorer:
             found = self._lengths[key] = bytes(raw) + bytes(count - len(raw))
         return found
 
-    def _postings(
-        self, fieldname: str, text: str, positions: bool = False
-    ) -> Iterator[tuple[list[int], int, _Weights, bytes, tuple[bytes, ...]]]:
-        """Each block of a term's postings, in each leaf (segment): its documents' numbers
-        in the leaf, the leaf's first number in the index, their weights (None: all 1, a
-        number: all that number), the leaf's length bytes, and with `positions` the
-        postings' values."""
-        for leaf, info in self.term_infos(fieldname, text):
-            reader, offset = self._leaves[leaf]
-            lengths = self._leaf_lengths(leaf, fieldname)
-            for ids, weights, values in _blocks(reader, info, positions):
-                yield ids, offset, weights, lengths, values
+    def _table_postings(self, fieldname: str, text: str) -> Iterator[_Block]:
+        """A term's postings in each leaf (segment), from the leaves' postings files: its
+        documents' numbers in the leaf, the leaf's first number in the index, their weights
+        (a number: all that number), the leaf's length bytes."""
+        for leaf, entry in self.term_infos(fieldname, text):
+            table = self._tables[leaf]
+            assert table is not None  # an entry was found in it
+            docs, weights = table.postings(entry)
+            yield docs, self._leaves[leaf][1], weights, self._leaf_lengths(leaf, fieldname)
+
+    def close(self) -> None:
+        """Unmap the postings files (the searcher's files are closed with it)."""
+        for table in self._tables:
+            if table is not None:
+                table.close()
 
 
-def _blocks(
-    reader: Any, info: Any, values: bool
-) -> Iterator[tuple[list[int], _Weights, tuple[bytes, ...]]]:
-    """A term's postings in one segment, a block at a time: (document numbers, weights,
-    values or ())."""
-    if info.is_inlined():
-        ids, weights, found = info.inlined_postings()
-        yield list(ids), tuple(weights), tuple(found) if values else ()
-        return
-    offset, length = info.extent()
-    if isinstance(length, tuple):  # W3TermInfo.from_bytes reads it with `unpack_int`
-        (length,) = length
-    data = reader._terms._postfile.get(offset, length)
-    stream = io.BytesIO(data)
-    stream.seek(4)  # the "W3Bl" tag
-    while True:
-        (size,) = _INT.unpack(stream.read(4))
-        start = stream.tell()
-        about = pickle.load(stream)
-        block = data[stream.tell() : start + abs(size)]
-        if about[3]:
-            block = zlib.decompress(block)
-        deltas, weights, found = pickle.loads(block)
-        yield list(accumulate(deltas)), weights, (found or ()) if values else ()
-        if size < 0:
-            return
-        stream.seek(start + size)
+def _table(reader: Any) -> PostingsTable | None:
+    """The postings file of a leaf (None: a leaf of no segment, an empty index's)."""
+    segment = getattr(reader, "_segment", None)
+    if segment is None:
+        return None
+    return PostingsTable.of_segment(reader._storage, segment)
 
 
-def _following(candidates: set[int], values: list[dict[int, bytes]]) -> Iterator[int]:
-    """The candidates where the words (their positions: `values`) follow each other.
-
-    A position list is `Positions.encode`'s: the count, then the gaps pickled (protocol 2);
-    13 bytes long exactly when the word is there once, before position 256, which is then
-    its 11th byte: most postings are these, and are read without unpickling."""
-    first, *rest = values
+def _following(candidates: set[int], words: list[_TermPositions]) -> Iterator[int]:
+    """The candidates where the words (their positions: `words`) follow each other."""
+    first, *rest = words
     for docnum in candidates:
-        value = first[docnum]
-        starts = {value[10]} if len(value) == 13 else _positions(value)
-        for shift, found in enumerate(rest, start=1):
-            value = found[docnum]
-            if len(value) == 13:
-                start = value[10] - shift
-                starts = {start} if start in starts else set()
-            else:
-                starts &= {p - shift for p in _positions(value)}
+        starts = set(first.of(docnum))
+        for shift, word in enumerate(rest, start=1):
+            starts.intersection_update(map(shift.__rsub__, word.of(docnum)))
             if not starts:
                 break
         else:
-            yield docnum
-
-
-def _positions(value: bytes) -> set[int]:
-    return set(accumulate(pickle.loads(value[4:])))
+            if starts:
+                yield docnum
 
 
 def _sum_of(alternatives: list[Scores]) -> Scores:
     """Documents matching any, with the sum of the scores of those they match."""
-    if len(alternatives) == 1:
-        return alternatives[0]
-    total: Scores = {}
-    for scores in alternatives:
+    if len(alternatives) < 2:
+        return alternatives[0] if alternatives else {}
+    first, *others = alternatives
+    total = dict(first)  # copied in C: the first (the word as typed) is most often the largest
+    for scores in others:
         for docnum, score in scores.items():
             total[docnum] = total.get(docnum, 0.0) + score
     return total
@@ -410,6 +377,26 @@ class _Bases(dict[float, list[float]]):
         row = [(weight * k1) / (weight + norm) for norm in self.norms]
         self[weight] = row
         return row
+
+
+@dataclass(frozen=True, slots=True)
+class _TermPositions:
+    """A term's positions: `at` each document holding it, the number of its posting, where
+    whose positions end in `all` (`ends`; the first's start at 0)."""
+
+    at: dict[int, int]
+    ends: array[int]
+    all: array[int]
+
+    def __len__(self) -> int:
+        return len(self.at)
+
+    def of(self, docnum: int) -> array[int] | tuple[()]:
+        """The term's positions in a document (none when it is not there)."""
+        number = self.at.get(docnum)
+        if number is None:
+            return ()
+        return self.all[self.ends[number - 1] if number else 0 : self.ends[number]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,10 @@ would write: the same terms, postings, block statistics, field lengths and store
 Only fields analyzed by our `WordTokenizer` (with positions) and untokenized `ID` fields take
 the fast path; any other field is indexed the way Whoosh indexes it (`Field.index`).
 
+With Whoosh's files, the segment gets a postings file of ours (`whoosh_postings.py`), written
+from the same postings: the plan scorer reads a term's documents, weights and positions
+there (positions are kept for the fields of the fast path).
+
 `finish()` writes the segment and returns Whoosh's segment object; putting it into an index
 (its table of contents) is the caller's step, so several processes can write segments of one
 index at the same time.
@@ -25,8 +29,8 @@ import zlib
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from itertools import pairwise
-from operator import sub
+from itertools import compress, pairwise
+from operator import not_, sub
 from pickle import dumps
 from typing import Any
 
@@ -47,6 +51,7 @@ from whoosh.system import pack_int, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from paperterm.index.search.analysis import WordTokenizer
+from paperterm.index.search.whoosh_postings import EXTENSION, PostingsWriter
 from paperterm.index.text.words import HAS_CJK, STEM_CACHE, WORD, cjk_pieces, stem
 
 #: A field's value: a text, or the parts of one as Whoosh would see them joined by newlines
@@ -60,6 +65,10 @@ _COMPRESS_FROM = 64
 _UINT = struct.Struct("!I").pack
 #: `Positions.encode` of a term found once, at position p (most postings are these).
 _ONCE = [_UINT(1) + dumps([p], 2) for p in range(1024)]
+#: The positions of a term found once, at p < 1024: one tuple each, shared by its postings.
+_ONE = [(p,) for p in range(len(_ONCE))]
+#: Positions -> `Positions.encode` of them, for those of `_ONE`.
+_ENCODED = dict(zip(_ONE, _ONCE, strict=True))
 
 
 def cut(text: str) -> list[str]:
@@ -79,10 +88,9 @@ def cut(text: str) -> list[str]:
     return pieces
 
 
-def _encode(positions: list[int]) -> bytes:
-    """`whoosh.formats.Positions.encode`: the count, then the gaps, pickled."""
-    if len(positions) == 1 and positions[0] < len(_ONCE):
-        return _ONCE[positions[0]]
+def _encode(positions: Sequence[int]) -> bytes:
+    """`whoosh.formats.Positions.encode`: the count, then the gaps, pickled (`_ENCODED`
+    holds those of a term found once early on)."""
     gaps = [positions[0]]
     gaps += [b - a for a, b in pairwise(positions)]
     return _UINT(len(gaps)) + dumps(gaps, 2)
@@ -131,6 +139,7 @@ class _FieldWriter(W3FieldWriter):  # type: ignore[misc]  # Whoosh has no type h
     def __init__(self, codec: W3Codec, storage: Storage, segment: Segment, protocol: int):
         super().__init__(codec, storage, segment)
         self._protocol = protocol
+        self._table = PostingsWriter()
 
     def start_field(self, fieldname: str, fieldobj: FieldType) -> None:
         super().start_field(fieldname, fieldobj)
@@ -139,8 +148,13 @@ class _FieldWriter(W3FieldWriter):  # type: ignore[misc]  # Whoosh has no type h
             "none" if fixed == 0 else "tuple" if fixed is None or fixed < 0 else "join"
         )
 
-    def write_term(self, btext: bytes, postings: list[Any], lengths: array[int] | None) -> None:
-        """All postings of one term: document, weight, value, ... in one flat list."""
+    def write_term(
+        self, btext: bytes, postings: list[Any], lengths: array[int] | None, positions: bool
+    ) -> None:
+        """All postings of one term: document, weight, value, ... in one flat list. With
+        `positions`, each value is the term's positions in the document (a tuple), which
+        are encoded here as Whoosh keeps them (`Positions.encode`); otherwise it is the
+        value as Whoosh keeps it."""
         protocol = self._protocol
         size = self._codec._blocklimit
         compression = self._codec._compression
@@ -148,6 +162,14 @@ class _FieldWriter(W3FieldWriter):  # type: ignore[misc]  # Whoosh has no type h
         docs = postings[0::3]
         weights = postings[1::3]
         values = postings[2::3]
+        self._table.add(
+            self._fieldname, btext, docs, array("f", weights), values if positions else None
+        )
+        if positions:
+            values = list(map(_ENCODED.get, values))  # a term found once: nearly all
+            raw = postings[2::3]
+            for index in compress(range(len(values)), map(not_, values)):
+                values[index] = _encode(raw[index])
         info = W3TermInfo()
         offset = postfile.tell()
         postfile.write(WHOOSH3_HEADER_MAGIC)
@@ -204,6 +226,12 @@ class _FieldWriter(W3FieldWriter):  # type: ignore[misc]  # Whoosh has no type h
         info.set_extent(offset, postfile.tell() - offset)
         self._tindex.add(pack_ushort(self._fieldid) + btext, info.to_bytes())
 
+    def close(self) -> None:
+        """Whoosh's files, then the postings file the plan scorer reads
+        (`whoosh_postings.py`)."""
+        super().close()
+        self._table.write(self._segment.create_file(self._storage, EXTENSION))
+
 
 def _fast_kind(field: FieldType) -> str:
     """ "words" for a field our tokenizer cuts, with positions; "id" for an untokenized ID
@@ -252,7 +280,9 @@ class SegmentBuilder:
         self.segment: Segment = self.codec.new_segment(storage, indexname)
         self._perdoc = W3PerDocWriter(self.codec, _OwnScratch(storage), self.segment)
         names = schema.names()
-        #: field -> term -> its postings so far: document, frequency, encoded value, ...
+        #: field -> term -> its postings so far: document, frequency, value, ... (the
+        #: value: the term's positions in the document in a field of our tokenizer's,
+        #: else as Whoosh encodes it)
         self._postings: dict[str, defaultdict[str | bytes, list[Any]]] = {
             name: defaultdict(list) for name in names
         }
@@ -341,12 +371,12 @@ class SegmentBuilder:
             else:
                 found_at.append(position)
         self.postings += len(positions)
-        once, once_limit = _ONCE, len(_ONCE)
+        once, once_limit = _ONE, len(_ONE)
         for term, where in positions.items():
             if len(where) == 1 and where[0] < once_limit:
                 terms[term] += (docnum, boost, once[where[0]])
             else:
-                terms[term] += (docnum, len(where) * boost, _encode(where))
+                terms[term] += (docnum, len(where) * boost, tuple(where))
         return len(kept)
 
     def finish(self) -> Segment:
@@ -364,8 +394,9 @@ class SegmentBuilder:
                 (term if isinstance(term, bytes) else field.to_bytes(term), postings)
                 for term, postings in terms.items()
             )
+            positions = self._fast[fieldname] == "words"
             for btext, postings in encoded:
-                writer.write_term(btext, postings, lengths)
+                writer.write_term(btext, postings, lengths, positions)
             writer.finish_field()
         writer.close()
         self._postings.clear()

@@ -88,3 +88,18 @@ def test_a_papers_words_are_its_lowered_texts_words(text):
     paper = Paper(id="p", collection="C", abstract=text, title=text[::-1], text=text)
     paper.name = text[:3]
     assert paper_words(paper) == WORD.findall(f"{text[:3]} {text[::-1]} {text}".lower())
+
+
+@settings(max_examples=300)
+@given(
+    st.text(
+        alphabet=st.characters(min_codepoint=0x20, max_codepoint=0xFFFF)
+        | st.sampled_from(["a", "é", "\u303f", "\u3040", "\u30ff", "论", "\ud7af", "\ud7b0"]),
+        max_size=20,
+    )
+)
+def test_has_cjk_is_the_cjk_patterns_answer(text):
+    """Answered without compiling the pattern (a first query's ~3 ms), the same."""
+    from paperterm.index.text.words import HAS_CJK, has_cjk
+
+    assert has_cjk(text) == (HAS_CJK.search(text) is not None)

@@ -127,6 +127,21 @@ def test_adding_a_source_keeps_the_tantivy_part_of_the_others(tmp_path):
     assert [hit.paper.collections for hit in searcher.search("herons").hits] == [["B"]]
 
 
+def test_an_in_memory_whoosh_index_scores_as_the_built_one(tmp_path):
+    """Its segments' postings files are read from memory, not mapped: the same hits, in
+    the same order, with the same scores."""
+    session = _session(tmp_path / "data", "whoosh")
+    memory = session.build_in_memory()
+    built = session.open()[0]
+    assert memory.location == ":memory:" and built.location != ":memory:"
+    for query in ["transformer", '"language models"', "dna model", "collection:论文"]:
+        found = [
+            [(hit.paper.id, hit.score) for hit in searcher.search(query, limit=None).hits]
+            for searcher in (Searcher(o.ix, o.papers, o.vocabulary()) for o in (memory, built))
+        ]
+        assert found[0] == found[1] and found[0]
+
+
 def test_an_in_memory_tantivy_index_answers_as_the_built_one(tmp_path):
     session = _session(tmp_path / "data", "tantivy")
     memory = session.build_in_memory()

@@ -452,7 +452,7 @@ _TEXT_PIECES = st.sampled_from(
     prefixes=st.lists(st.sampled_from(["mod", "trans", "att", "x"]), max_size=2),
     text=st.lists(_TEXT_PIECES, max_size=40).map("".join),
 )
-def test_spans_found_by_pattern_are_those_found_word_by_word(words, prefixes, text):
+def test_spans_found_from_their_starts_are_those_found_word_by_word(words, prefixes, text):
     matcher = Matcher({stem(w) for w in words[::2]}, set(words[1::2]), tuple(prefixes))
     assert matcher.spans(text) == matcher.spans_word_by_word(text)
 

@@ -226,21 +226,21 @@ def test_document_frequencies_and_idfs_are_whooshs(searchers, monkeypatch):
         assert searcher.engine.df("all", held[0]) == whoosh.doc_frequency("all", held[0]) > 0
 
 
-def test_a_phrase_decodes_each_word_once_and_the_caches_count_what_they_hold(
+def test_a_phrase_reads_each_words_positions_once_and_the_caches_count_what_they_hold(
     searchers, monkeypatch
 ):
-    """A phrase word's scores and positions come from one reading of its blocks; the
-    postings and positions kept are counted as they are (what bounds them)."""
+    """A phrase word's positions are read once (then kept); the postings and positions
+    kept are counted as they are (what bounds them)."""
     searcher = searchers[1]
     scorer = PlanScorer(searcher.engine._searcher)
     reads: list[tuple[str, str]] = []
-    real = PlanScorer._postings
+    real = PlanScorer._read_positions
 
-    def spy(self, fieldname, text, positions=False):
+    def spy(self, fieldname, text):
         reads.append((fieldname, text))
-        return real(self, fieldname, text, positions)
+        return real(self, fieldname, text)
 
-    monkeypatch.setattr(PlanScorer, "_postings", spy)
+    monkeypatch.setattr(PlanScorer, "_read_positions", spy)
     for query in ('"generated part"', "generated part", '"part generated"', "generated"):
         for plan in plans_of(searcher, query):
             scorer.collect(plan, 10, None)
@@ -249,3 +249,76 @@ def test_a_phrase_decodes_each_word_once_and_the_caches_count_what_they_hold(
     assert scorer._cached == sum(len(found.docs) for found in scorer._cache.values())
     assert scorer._values_cached == sum(len(found) for found in scorer._value_cache.values())
     assert scorer._cached > 0 and scorer._values_cached > 0
+
+
+def test_the_postings_files_hold_whooshs_postings_and_score_as_its_blocks(searchers):
+    """Every term of every field of every segment: the postings file gives the documents,
+    weights, positions and document frequency Whoosh's own matcher gives, and the scores
+    read from it are those of the formula the scorer used on Whoosh's postings before it,
+    exactly, and Whoosh's BM25F's."""
+    for searcher in searchers:
+        whoosh = searcher.engine._searcher
+        scorer = PlanScorer(whoosh)
+        leaves = [leaf.reader() for leaf, _ in whoosh.leaf_searchers()]
+        terms = set()
+        for leaf, reader in enumerate(leaves):
+            table = scorer._tables[leaf]
+            assert table is not None and table.terms == len(list(reader.all_terms()))
+            for fieldname, btext in reader.all_terms():
+                terms.add((fieldname, btext))
+                matcher = reader.postings(fieldname, btext)
+                kept = matcher.supports("positions")
+                ids, weights, positions = [], [], []
+                while matcher.is_active():
+                    ids.append(matcher.id())
+                    weights.append(matcher.weight())
+                    positions += matcher.value_as("positions") if kept else []
+                    matcher.next()
+                entry = table.find(fieldname, btext)
+                assert entry is not None and entry[0] == reader.doc_frequency(fieldname, btext)
+                docs, found = table.postings(entry)
+                assert list(docs) == ids
+                assert (list(found) if not isinstance(found, float) else [found] * len(ids)) == (
+                    weights
+                )
+                ends, found_positions = table.positions(entry)
+                assert list(found_positions) == positions
+                assert len(ends) == (len(ids) if kept else 0)
+            assert table.find("all", b"no such term") is None
+        for fieldname, btext in sorted(terms):
+            text = btext.decode("utf-8")
+            if not whoosh.schema[fieldname].scorable:
+                continue
+            new = scorer._read_term(fieldname, text)
+            idf, bases = scorer.idf(fieldname, text), scorer._field_bases(fieldname)
+            expected, old = {}, []
+            for number, (leaf, offset) in enumerate(whoosh.leaf_searchers()):
+                if (fieldname, btext) not in leaf.reader():
+                    continue
+                lengths = scorer._leaf_lengths(number, fieldname)
+                bm25 = whoosh.weighting.scorer(leaf, fieldname, text)
+                matcher = leaf.reader().postings(fieldname, btext)
+                while matcher.is_active():
+                    expected[offset + matcher.id()] = bm25.score(matcher)
+                    old.append(idf * bases[matcher.weight()][lengths[matcher.id()]])
+                    matcher.next()
+            assert list(new.docs) == list(expected)
+            assert list(new.scores) == old
+            assert list(new.scores) == pytest.approx(list(expected.values()), rel=1e-12)
+
+
+def test_the_postings_files_are_files_of_their_segment_and_checksummed(searchers, tmp_path):
+    """Kept (hard-linked) with their part, and recorded in meta.json with every other file
+    of a generation, so a damaged one means a rebuild."""
+    from paperterm.index.search.store import ENGINE_FOLDER
+    from paperterm.index.search.whoosh_index import WhooshFiles
+
+    source = tmp_path / "one.txt"
+    source.write_text("One\n\nA single abstract about otters.\n")
+    opened, _ = Session.create(tmp_path / "data", [source], Config()).open()
+    folder = Path(opened.location) / ENGINE_FOLDER
+    files = WhooshFiles()
+    for part in files.parts(folder).values():
+        name = f"{part.segment_id()}.ptp"
+        assert name in files.part_files(folder, part)
+        assert f"{ENGINE_FOLDER}/{name}" in opened.meta.files
