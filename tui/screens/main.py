@@ -195,6 +195,8 @@ class MainScreen(PaperScreen):
         self._resumed = False  # see on_screen_resume
         self._lines: dict[str, Static] = {}  # `_show_line`'s, once mounted
         self._sort_wait: SortWait | None = None  # a sort's order computed in a worker
+        #: The query, filters and corpus (its sort keys) of the rows shown.
+        self._shown_for: tuple[str, Filters, SortKeys] | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
@@ -531,15 +533,18 @@ class MainScreen(PaperScreen):
         if not parsed.clauses:
             self.waiting_for_index = False
             rows: Sequence[Row]
+            ready = True
             if matches is not None and effective_sort(self.sort, True) == "relevance":
                 # a saved search's view: its own order is relevance
                 position = state.sort_keys.position
                 found = [i for i in matches if allowed is None or i in allowed]
                 rows = PaperRows(state.papers, [position[i] for i in found if i in position])
             else:
-                if not self._sort_ready(request, whole=True):
-                    return
-                rows = self._rows(allowed)
+                ready = self._sort_ready(request, whole=True)
+                if not ready and self._shown_for == (text, self.filters, state.sort_keys):
+                    return  # the list keeps its rows until the sort's order comes
+                # Not ready: the rows in corpus order meanwhile, sorted when the order comes.
+                rows = self._rows(allowed, None if ready else "corpus")
             if (
                 self.filters.bookmarks_only
                 or parsed.tags
@@ -548,6 +553,13 @@ class MainScreen(PaperScreen):
             ):
                 rows = [*rows, *missing_rows(marks, state.by_id, allowed)]
             self._apply(request, View(rows, len(rows), parsed.notes), ordered=True)
+            wait = self._sort_wait
+            if not ready and wait is not None:
+                # Sorted when the order comes, the cursor on the paper it is on then.
+                current = self._current_id()
+                self._sort_wait = wait._replace(
+                    request=request._replace(keep_id=current), cursor_id=current
+                )
             return
         if state.searcher is None:
             self.waiting_for_index = True
@@ -556,13 +568,13 @@ class MainScreen(PaperScreen):
             return
         self._search(state.searcher, request)
 
-    def _rows(self, allowed: set[str] | None) -> Sequence[Row]:
-        """The rows of the papers `allowed` (None: all), in the sort's order: one pass over
-        the corpus's ids in that order (index/library/sorting.py), no sort; rows are made
-        when shown (a `PaperList`'s papers read then). The whole corpus in a fixed order is
-        kept."""
+    def _rows(self, allowed: set[str] | None, sort: str | None = None) -> Sequence[Row]:
+        """The rows of the papers `allowed` (None: all), in the sort's order (or `sort`'s):
+        one pass over the corpus's ids in that order (index/library/sorting.py), no sort;
+        rows are made when shown (a `PaperList`'s papers read then). The whole corpus in a
+        fixed order is kept."""
         state = self.state
-        sort = self._effective_sort()
+        sort = sort or self._effective_sort()
         fixed = sort in ("corpus", "title", "newest")
         if allowed is None and fixed and sort in self._all_rows:
             return self._all_rows[sort]
@@ -614,6 +626,7 @@ class MainScreen(PaperScreen):
         if not ordered and not self._sort_ready(request, whole=False, view=view):
             return
         self.applied = request.generation
+        self._shown_for = (request.text, self.filters, self.state.sort_keys)
         rows = view.rows if ordered else self._sorted(list(view.rows))
         view = replace(view, rows=rows)
         self.view = view
