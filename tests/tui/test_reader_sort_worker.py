@@ -15,7 +15,8 @@ import pytest
 from reader_helpers import INSTANT, settle, status_line, type_text, until
 
 from paperterm.index.library.place import Place, save_place
-from paperterm.index.library.sorting import SortKeys
+from paperterm.index.library.reading import mark_read
+from paperterm.index.library.sorting import SORT_RUN, SortKeys
 from paperterm.index.papers import Paper
 from paperterm.index.sources.loader import Corpus
 
@@ -46,8 +47,8 @@ class Gate:
         self.steps = 0
         real = SortKeys.steps_for
 
-        def held(keys: SortKeys, sort: str, *, whole: bool) -> Iterator[None]:
-            for step in real(keys, sort, whole=whole):
+        def held(keys: SortKeys, sort: str, *, whole: bool, **inputs) -> Iterator[None]:
+            for step in real(keys, sort, whole=whole, **inputs):
                 self.steps += 1
                 yield step
                 if self.steps == 1:
@@ -199,3 +200,31 @@ async def test_a_cursor_moved_while_the_saved_sort_is_computed_stays_on_its_pape
         titles = [row.paper.title.casefold() for row in paper_list.rows]
         assert titles == sorted(titles)
         assert paper_list.current.id == corpus.papers[3].id
+
+
+async def test_unread_first_of_a_large_corpus_is_sorted_in_a_worker_for_the_newest_reads(
+    gated_reader, monkeypatch
+):
+    """Unread first depends on what is read: at more than `SORT_RUN` papers it is computed in
+    a worker (two passes over 500,000 papers: ~0.2 s), and an order of an older reading
+    state is never shown over a newer one."""
+    gate = Gate(monkeypatch)
+    count = SORT_RUN + 5_000
+    app, _session = gated_reader(corpus=shuffled_titles(count))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, index=False)
+        screen, reading = app.main, app.state.reading
+        ids = [row.id for row in screen.paper_list.rows]
+        reading.stage(mark_read(ids[:2]))
+        screen.set_sort("unread")
+        await until(pilot, gate.started.is_set, "the sort worker started")
+        assert "sorting by unread first…" in status_line(app)
+        assert [row.id for row in screen.paper_list.rows] == ids  # kept until the order comes
+
+        reading.stage(mark_read([ids[2]]))  # read meanwhile: the held order is stale
+        screen.set_sort("unread")
+        await until(pilot, lambda: "sorting" not in status_line(app), "the newer order came")
+        gate.open()
+        await settle(pilot, index=False)
+        assert [row.id for row in screen.paper_list.rows] == [*ids[3:], *ids[:3]]
+        assert "sort: unread first" in status_line(app)
