@@ -681,10 +681,11 @@ class MainScreen(PaperScreen):
         line says so, keys are answered meanwhile, and the request is shown when it comes
         (`on_sort_ready`). A request whose sort is ready ends the wait (its worker too)."""
         state = self.state
+        sort = self._effective_sort()  # asks for the like ranking if it is due: first
         ranking = state.ranking
         job = SortJob(
             state.sort_keys,
-            self._effective_sort(),  # asks for the like ranking first if it is due
+            sort,
             whole,
             state.reading.entries,
             state.bookmarks.entries,
