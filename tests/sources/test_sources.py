@@ -19,7 +19,13 @@ from paperterm.index.sources import json_records as json_source
 from paperterm.index.sources import text_list as text_source
 from paperterm.index.sources.enrich import render
 from paperterm.index.sources.files import SourceSpec, discover
-from paperterm.index.sources.loader import load_file, load_sources, merge_duplicates, pick_parser
+from paperterm.index.sources.loader import (
+    Reading,
+    load_file,
+    load_sources,
+    merge_duplicates,
+    pick_parser,
+)
 
 
 def test_every_format_is_registered():
@@ -86,6 +92,26 @@ def test_load_file_decodes_bom_and_latin1(tmp_path):
     papers, problems = load_file(latin)
     assert papers[0].title == "Méthode"
     assert [p.message for p in problems] == ["not valid UTF-8; read as Latin-1"]
+
+
+def test_json_lines_of_mixed_encodings_read_whole_as_line_by_line(tmp_path):
+    """A UTF-8 JSON Lines file with one Latin-1 line: only that line is read as Latin-1,
+    read whole (`load_file`) as a build reads it line by line (`Reading`), one warning
+    naming the first such line."""
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_bytes(
+        '{"title": "Caf\u00e9 one", "abstract": "Na\u00efve."}\n'.encode()
+        + '{"title": "M\u00e9thode", "abstract": "Une."}\n'.encode("latin-1")
+        + '{"title": "\u00c9t\u00e9 three", "abstract": "\u2014 dash."}\n'.encode()
+    )
+    expected = ["Café one", "Méthode", "Été three"]
+    papers, problems = load_file(mixed)
+    assert [paper.title for paper in papers] == expected
+    assert [paper.abstract for paper in papers][2] == "— dash."
+    assert [(p.line, p.message) for p in problems] == [(2, "not valid UTF-8; read as Latin-1")]
+    reading = Reading(mixed)
+    assert [paper.title for paper in reading.papers()] == expected
+    assert [(p.line, p.message) for p in reading.problems] == [(2, problems[0].message)]
 
 
 def test_bom_and_crlf_are_read_as_text(hostile):
