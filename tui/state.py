@@ -313,6 +313,7 @@ class ReaderState:
         if searcher is None:
             return None
         papers, marks = self.papers, self.marks
+        self.sort_keys.position  # noqa: B018 - made here, not when a search's view is shown
         found: dict[str, list[str]] = {}
         with self.search_lock:
             for search in self.saved_searches:

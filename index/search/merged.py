@@ -42,6 +42,14 @@ class MergedCorpus:
             self.starts.append(total)
             total += source.count
         self._files: dict[int, RecordFile] = {}
+        try:
+            self._merge(sources)
+        finally:
+            for files in self._files.values():
+                files.close()
+            self._files.clear()
+
+    def _merge(self, sources: list[SourceRecords]) -> None:
         keys = [key for source in sources for key in source.keys]
         into, renamed = plan_merge(keys, self._texts)
         self.absorbed = {index for index, first in enumerate(into) if first != index}
@@ -70,9 +78,6 @@ class MergedCorpus:
         for index in self.absorbed:
             self.counts[self._spot(index)[0]] -= 1
         self._digests: dict[int, str] = {}
-        for files in self._files.values():
-            files.close()
-        self._files.clear()
 
     def _spot(self, index: int) -> tuple[int, int]:
         spot = bisect_right(self.starts, index) - 1

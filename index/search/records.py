@@ -127,6 +127,16 @@ class RecordFile:
                 self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
             except ValueError:  # an empty file cannot be mapped
                 raise RecordFileError(f"{path}: empty") from None
+        try:
+            self._check(path, kind)
+        except BaseException:
+            if hasattr(self, "_offsets"):
+                self._offsets.release()  # a map with a view of it open cannot be closed
+            self._map.close()
+            raise
+
+    def _check(self, path: Path, kind: bytes) -> None:
+        """Read the header and the offset table (`RecordFileError` when they are wrong)."""
         data = self._map
         start = len(_MAGIC) + len(kind)
         if data[: len(_MAGIC)] != _MAGIC or data[len(_MAGIC) : start] != kind:

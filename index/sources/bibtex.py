@@ -461,6 +461,15 @@ def _blocks(chunk: Chunk) -> list[Block]:
     return blocks[:-1] if chunk.lookahead else blocks
 
 
+def _blocks_or_none(chunk: Chunk) -> list[Block]:
+    """`_blocks` for the pass before the papers': none when the splitter fails (it raises
+    what it takes for its own bugs), which the papers' pass reports, with the chunk's line."""
+    try:
+        return _blocks(chunk)
+    except Exception:  # the splitter's own; said by the papers' pass (`stream`)
+        return []
+
+
 def _unlinked(blocks: list[Block]) -> list[Block]:
     """`blocks` with their errors' tracebacks dropped: a failed block keeps its exception,
     whose traceback holds the splitter's frames and so the library of every block, a cycle
@@ -510,7 +519,7 @@ def _declarations(
     for chunk in chunks(read(False), entries):
         declared = [match.start() for match in _DECLARES.finditer(chunk.text)]
         for start, part in parts(chunk, declared):
-            for number, block in enumerate(_blocks(part)):
+            for number, block in enumerate(_blocks_or_none(part)):
                 if isinstance(block, String):
                     if block.key not in string_keys:
                         string_keys.add(block.key)
@@ -562,7 +571,7 @@ def _first_places(
             if key is None or (key in firsts and (chunk.index, position) <= firsts[key][:2])
         ]
         for start, part in parts(chunk, keyed):
-            for number, block in enumerate(_blocks(part)):
+            for number, block in enumerate(_blocks_or_none(part)):
                 if isinstance(block, (Entry, DuplicateBlockKeyBlock)) and not _is_string(block):
                     key = str(getattr(block, "key", ""))
                     place = (chunk.index, start, number)

@@ -77,8 +77,28 @@ def looks_binary(data: bytes) -> bool:
     return controls / len(head) > 0.05
 
 
+#: The byte order marks of the wide Unicode encodings (what Windows editors save as
+#: "Unicode"), UTF-32's first: its little-endian mark begins with UTF-16's.
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
 def decode(path: Path, data: bytes) -> tuple[str | None, list[Problem]]:
-    """Bytes to text: UTF-8 (with or without BOM), else Latin-1 with a warning."""
+    """Bytes to text: UTF-16 or UTF-32 with a byte order mark; else UTF-8 (with or without
+    BOM), a line that is not as Latin-1, with a warning at the first (as a build reads JSON
+    Lines, line by line: `Reading._lines`)."""
+    wide = next((codec for bom, codec in _WIDE_BOMS if data.startswith(bom)), None)
+    if wide is not None:
+        try:
+            return data.decode(wide), []
+        except UnicodeDecodeError as error:
+            line = data[: error.start].decode(wide, "replace").count("\n") + 1
+            reason = f"not valid {wide.upper()} text; save it as UTF-8"
+            return None, [Problem(str(path), line, reason)]
     if looks_binary(data):
         return None, [Problem(str(path), 0, "not a text file (binary content); skipped")]
     try:
@@ -86,7 +106,16 @@ def decode(path: Path, data: bytes) -> tuple[str | None, list[Problem]]:
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         warning = Problem(str(path), line, "not valid UTF-8; read as Latin-1")
-        return data.decode("latin-1"), [warning]
+        lines = data.split(b"\n")
+        return "\n".join(_line_text(raw, i == 0) for i, raw in enumerate(lines)), [warning]
+
+
+def _line_text(raw: bytes, first: bool) -> str:
+    """One line's text: UTF-8 (the first line's BOM dropped), else Latin-1."""
+    try:
+        return raw.decode("utf-8-sig" if first else "utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
 
 
 def pick_parser(path: Path, text: str) -> Parser:

@@ -214,7 +214,8 @@ def test_a_sort_is_ready_once_its_steps_ran_and_then_costs_no_pass(sort, monkeyp
     monkeypatch.setattr(sorting, "SORT_RUN", 2)
     for whole in (True, False):
         keys = SortKeys(PAPERS)
-        fixed = sort in ("title", "newest")
+        # unread and like (above SORT_RUN papers, 2 here): a pass over every paper
+        fixed = sort in ("title", "newest") or (whole and sort in ("unread", "like"))
         assert keys.ready(sort, whole=whole) is not fixed
         steps = list(keys.steps_for(sort, whole=whole))
         assert bool(steps) is fixed
@@ -234,3 +235,38 @@ def test_one_fixed_order_computed_leaves_the_other_to_compute():
     assert keys.ready("newest", whole=False)  # the dates are read with the titles
     list(keys.order_steps("newest"))
     assert [PAPERS[i].id for i in keys.ordered("newest")] == keys_order("newest")
+
+
+def test_the_unread_and_like_orders_of_a_large_corpus_are_computed_for_their_inputs():
+    """Above `SORT_RUN` papers the unread and like orders are computed a step at a time (the
+    reader's worker) and kept for the reading state, bookmarks and scores they are of: equal
+    but newer dicts are a newer state, so not ready."""
+    count = sorting.SORT_RUN + 10
+    papers = [Paper(id=f"p{i:06d}", collection="C", abstract="a", text="a") for i in range(count)]
+    keys = SortKeys(papers)
+    read = {"p000003": 1, "p000001": 1}
+    bookmarked = {"p000004": 1}
+    scores = {"p000007": 0.5, "p000009": 0.9, "p000003": 0.8}
+    inputs = {"read": read, "bookmarked": bookmarked, "scores": scores}
+    for sort in ("unread", "like"):
+        assert not keys.ready(sort, whole=True, **inputs)
+        assert keys.ready(sort, whole=False, **inputs)  # a search's hits: sorted at once
+        steps = sum(1 for _ in keys.steps_for(sort, whole=True, **inputs))
+        assert steps > 1
+        assert keys.ready(sort, whole=True, **inputs)
+        assert list(keys.steps_for(sort, whole=True, **inputs)) == []
+        assert not keys.ready(sort, whole=True, **{**inputs, "read": dict(read)})
+    ids = [paper.id for paper in papers]
+    unread = keys.ordered("unread", **inputs)
+    assert [ids[i] for i in unread[:2]] == ["p000000", "p000002"]
+    assert [ids[i] for i in unread[-2:]] == ["p000001", "p000003"]
+    like = [ids[i] for i in keys.ordered("like", **inputs)]
+    assert like[:3] == ["p000009", "p000007", "p000000"]
+    assert like[-3:] == ["p000001", "p000003", "p000004"]
+    assert like == keys.order(ids, str, "like", **inputs)
+
+
+def test_a_small_corpus_is_sorted_unread_first_at_once():
+    keys = SortKeys([Paper(id=f"p{i}", collection="C", abstract="a", text="a") for i in range(5)])
+    assert keys.ready("unread", whole=True, read={"p1": 1})
+    assert [keys.ids[i] for i in keys.ordered("unread", read={"p1": 1})][-1] == "p1"

@@ -6,11 +6,22 @@ from __future__ import annotations
 
 import copy
 import json
+import mmap
 from pathlib import Path
 
+import pytest
+
 from paperterm.index.papers import Paper, paper_tuple
+from paperterm.index.search import records
 from paperterm.index.search.merged import MergedCorpus
-from paperterm.index.search.records import PAPERS, ROW_AUTHORS, ROWS, RecordFile, write_papers
+from paperterm.index.search.records import (
+    PAPERS,
+    ROW_AUTHORS,
+    ROWS,
+    RecordFile,
+    RecordFileError,
+    write_papers,
+)
 from paperterm.index.search.source_records import prepare_source
 from paperterm.index.search.store import SourceFile
 
@@ -114,3 +125,49 @@ def test_distinct_titles_are_those_of_the_titles_by_position(tmp_path: Path) -> 
     changes = title_changes(pairs, lambda position: others[position])
     assert corpus.absorbed and changes
     assert corpus.titles == {staying[position]: title for position, title in changes.items()}
+
+
+class _Opened:
+    """Every memory map `RecordFile` makes (its `mmap.mmap`), to see that each is closed."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.maps: list[mmap.mmap] = []
+        real = mmap.mmap
+
+        def spy(*args, **kwargs) -> mmap.mmap:
+            made = real(*args, **kwargs)
+            self.maps.append(made)
+            return made
+
+        monkeypatch.setattr(records.mmap, "mmap", spy)
+
+
+def test_a_record_file_with_a_damaged_header_closes_its_map(tmp_path: Path, monkeypatch) -> None:
+    opened = _Opened(monkeypatch)
+    out = tmp_path / "out"
+    out.mkdir()
+    write_papers(
+        out, [paper_tuple(Paper(id="p", collection="C", abstract="A", text="A"))], "papers", "rows"
+    )
+    damaged = bytearray((out / "rows").read_bytes())
+    damaged[-8:] = b"\xff" * 8  # the header's place, repeated at the end: no longer equal
+    (out / "rows").write_bytes(bytes(damaged))
+    with pytest.raises(RecordFileError, match="damaged header"):
+        RecordFile(out / "rows", ROWS)
+    assert len(opened.maps) == 1 and opened.maps[0].closed
+
+
+def test_a_merge_that_fails_closes_the_files_it_opened(tmp_path: Path, monkeypatch) -> None:
+    lines = [json.dumps(_rows(n, titled=True)) for n in range(1, 10)]
+    folder = tmp_path / "sources"
+    folder.mkdir()
+    sources = []
+    for name in ("a", "b"):  # b repeats a: merging reads a's records, then b's
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        sources.append(prepare_source(SourceFile(0, path, path.stem), folder))
+    (folder / sources[1].cache).write_bytes(b"not a record file at all")
+    opened = _Opened(monkeypatch)
+    with pytest.raises(RecordFileError):
+        MergedCorpus(folder, sources)
+    assert len(opened.maps) == 2 and all(made.closed for made in opened.maps)

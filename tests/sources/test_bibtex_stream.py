@@ -196,3 +196,26 @@ def test_lines_after_a_backslash_newline_are_the_files_in_every_chunking():
     assert "x.bib:7: malformed entry 'broken'" in expected[1][0]
     for entries in (1, 2, 3, 100):
         assert streamed(BACKSLASHED, entries, piece=5) == expected
+
+
+def test_a_splitter_failure_in_the_first_pass_is_a_problem_not_a_crash(monkeypatch):
+    """The splitter raises what it takes for its own bugs: the pass that finds the @strings
+    and volumes guards it as the papers' pass does (one line with file and line; the other
+    chunks' papers are read)."""
+    real = bibtex_source.Splitter
+
+    class Failing(real):  # type: ignore[misc, valid-type]
+        def split(self, *args, **kwargs):
+            if "BOOM" in self.bibstr:
+                raise ValueError("splitter bug")
+            return super().split(*args, **kwargs)
+
+    monkeypatch.setattr(bibtex_source, "Splitter", Failing)
+    text = (
+        "@misc{a, title = {First}, abstract = {One.}}\n"
+        "@string{s = {BOOM}}\n"
+        "@misc{b, title = {Second}, abstract = {Two.}}\n"
+    )
+    papers, problems = streamed(text, entries=1)
+    assert len(papers) == 2  # a and b, each in its own chunk
+    assert problems == [f"{PATH}:2: cannot read as BibTeX: splitter bug"]

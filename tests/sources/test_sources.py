@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import codecs
 import errno
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hostile.corpus import MARKERS, REPORTED
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from locations import CORPORA, FIXTURES
+from locations import CORPORA, FIXTURES, ROOT
 
 from paperterm.index.papers import Paper, content_id
 from paperterm.index.sources import bibtex as bibtex_source
@@ -19,7 +21,13 @@ from paperterm.index.sources import json_records as json_source
 from paperterm.index.sources import text_list as text_source
 from paperterm.index.sources.enrich import render
 from paperterm.index.sources.files import SourceSpec, discover
-from paperterm.index.sources.loader import load_file, load_sources, merge_duplicates, pick_parser
+from paperterm.index.sources.loader import (
+    Reading,
+    load_file,
+    load_sources,
+    merge_duplicates,
+    pick_parser,
+)
 
 
 def test_every_format_is_registered():
@@ -86,6 +94,65 @@ def test_load_file_decodes_bom_and_latin1(tmp_path):
     papers, problems = load_file(latin)
     assert papers[0].title == "Méthode"
     assert [p.message for p in problems] == ["not valid UTF-8; read as Latin-1"]
+
+
+def test_json_lines_of_mixed_encodings_read_whole_as_line_by_line(tmp_path):
+    """A UTF-8 JSON Lines file with one Latin-1 line: only that line is read as Latin-1,
+    read whole (`load_file`) as a build reads it line by line (`Reading`), one warning
+    naming the first such line."""
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_bytes(
+        '{"title": "Caf\u00e9 one", "abstract": "Na\u00efve."}\n'.encode()
+        + '{"title": "M\u00e9thode", "abstract": "Une."}\n'.encode("latin-1")
+        + '{"title": "\u00c9t\u00e9 three", "abstract": "\u2014 dash."}\n'.encode()
+    )
+    expected = ["Café one", "Méthode", "Été three"]
+    papers, problems = load_file(mixed)
+    assert [paper.title for paper in papers] == expected
+    assert [paper.abstract for paper in papers][2] == "— dash."
+    assert [(p.line, p.message) for p in problems] == [(2, "not valid UTF-8; read as Latin-1")]
+    reading = Reading(mixed)
+    assert [paper.title for paper in reading.papers()] == expected
+    assert [(p.line, p.message) for p in reading.problems] == [(2, problems[0].message)]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("seed.txt", (ROOT / "seeds" / "02-icml2024-lunwen-liebiao.txt").read_text()),
+        ("k.bib", "@misc{k, title = {Na\u00efve \u8bba\u6587}, abstract = {An abstract.}}\n"),
+        ("k.json", '[{"title": "Na\u00efve \u8bba\u6587", "abstract": "An abstract."}]\n'),
+        ("k.jsonl", '{"title": "Na\u00efve \u8bba\u6587", "abstract": "An abstract."}\n'),
+    ],
+)
+def test_a_utf16_or_utf32_file_with_a_bom_is_read_as_its_text(tmp_path, name, text, encoding):
+    """UTF-16 and UTF-32 (with a byte order mark: what Windows editors save as "Unicode")
+    were "binary content; skipped"; they are read as the same file in UTF-8 is, read whole
+    or by a build."""
+    bom = codecs.BOM_UTF16_BE if encoding == "utf-16-be" else b""  # the others write one
+    plain = tmp_path / "utf8" / name
+    plain.parent.mkdir()
+    plain.write_text(text, encoding="utf-8")
+    wide = tmp_path / name
+    wide.write_bytes(bom + text.encode(encoding))
+    papers, problems = load_file(plain)
+    assert papers and problems == []
+    expected = [replace(paper, source=str(wide)) for paper in papers]
+    assert load_file(wide) == (expected, [])
+    reading = Reading(wide)
+    assert list(reading.papers()) == expected and reading.problems == []
+
+
+def test_a_utf16_file_that_does_not_decode_says_where_and_what_to_do(tmp_path):
+    broken = tmp_path / "broken.txt"
+    lone_surrogate = b"\x00\xd8"
+    broken.write_bytes(codecs.BOM_UTF16_LE + "A list\n\nok\n".encode("utf-16-le") + lone_surrogate)
+    papers, problems = load_file(broken)
+    assert papers == []
+    assert [(p.line, p.message) for p in problems] == [
+        (4, "not valid UTF-16 text; save it as UTF-8")
+    ]
 
 
 def test_bom_and_crlf_are_read_as_text(hostile):

@@ -14,7 +14,9 @@ from dataclasses import replace
 import pytest
 from reader_helpers import INSTANT, settle, status_line, type_text, until
 
-from paperterm.index.library.sorting import SortKeys
+from paperterm.index.library.place import Place, save_place
+from paperterm.index.library.reading import mark_read
+from paperterm.index.library.sorting import SORT_RUN, SortKeys
 from paperterm.index.papers import Paper
 from paperterm.index.sources.loader import Corpus
 
@@ -45,8 +47,8 @@ class Gate:
         self.steps = 0
         real = SortKeys.steps_for
 
-        def held(keys: SortKeys, sort: str, *, whole: bool) -> Iterator[None]:
-            for step in real(keys, sort, whole=whole):
+        def held(keys: SortKeys, sort: str, *, whole: bool, **inputs) -> Iterator[None]:
+            for step in real(keys, sort, whole=whole, **inputs):
                 self.steps += 1
                 yield step
                 if self.steps == 1:
@@ -148,3 +150,81 @@ async def test_a_search_sorted_by_title_waits_for_the_titles_in_a_worker(reader,
         assert sorted(row.id for row in app.main.paper_list.rows) == sorted(ranked)
         assert titles == sorted(titles)
         assert "sort: title" in status_line(app)
+
+
+async def test_a_saved_sort_shows_the_stored_order_at_once_then_sorts(
+    gated_reader, tmp_path, monkeypatch
+):
+    """Start-up with a saved sort by title: the rows are shown at once in the order that is
+    ready (corpus order), the status line says "sorting by title…", and when the order comes
+    the list is sorted with the cursor on the paper it was on."""
+    gate = Gate(monkeypatch)
+    corpus = shuffled_titles()
+    saved = corpus.papers[5].id
+    save_place(tmp_path / "data", Place(sort="title", paper=saved))
+    app, _session = gated_reader(corpus=corpus)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, gate.started.is_set, "the sort worker started")
+        await until(pilot, lambda: bool(app.main.paper_list.rows), "rows are shown")
+        paper_list = app.main.paper_list
+        assert [row.id for row in paper_list.rows] == [paper.id for paper in corpus.papers]
+        assert paper_list.current.id == saved
+        assert "sorting by title…" in status_line(app)
+        assert sort_workers(app), "the sort ended before the rows were shown"
+
+        gate.open()
+        await settle(pilot, index=False)
+        titles = [row.paper.title.casefold() for row in paper_list.rows]
+        assert titles == sorted(titles)
+        assert paper_list.current.id == saved
+        assert "sort: title" in status_line(app) and "sorting" not in status_line(app)
+
+
+async def test_a_cursor_moved_while_the_saved_sort_is_computed_stays_on_its_paper(
+    gated_reader, tmp_path, monkeypatch
+):
+    gate = Gate(monkeypatch)
+    corpus = shuffled_titles()
+    save_place(tmp_path / "data", Place(sort="title"))
+    app, _session = gated_reader(corpus=corpus)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, gate.started.is_set, "the sort worker started")
+        await until(pilot, lambda: bool(app.main.paper_list.rows), "rows are shown")
+        paper_list = app.main.paper_list
+        app.main.set_focus(paper_list)
+        await pilot.press("j", "j", "j")
+        await pilot.pause()
+        assert paper_list.current.id == corpus.papers[3].id
+        gate.open()
+        await settle(pilot, index=False)
+        titles = [row.paper.title.casefold() for row in paper_list.rows]
+        assert titles == sorted(titles)
+        assert paper_list.current.id == corpus.papers[3].id
+
+
+async def test_unread_first_of_a_large_corpus_is_sorted_in_a_worker_for_the_newest_reads(
+    gated_reader, monkeypatch
+):
+    """Unread first depends on what is read: at more than `SORT_RUN` papers it is computed in
+    a worker (two passes over 500,000 papers: ~0.2 s), and an order of an older reading
+    state is never shown over a newer one."""
+    gate = Gate(monkeypatch)
+    count = SORT_RUN + 5_000
+    app, _session = gated_reader(corpus=shuffled_titles(count))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, index=False)
+        screen, reading = app.main, app.state.reading
+        ids = [row.id for row in screen.paper_list.rows]
+        reading.stage(mark_read(ids[:2]))
+        screen.set_sort("unread")
+        await until(pilot, gate.started.is_set, "the sort worker started")
+        assert "sorting by unread first…" in status_line(app)
+        assert [row.id for row in screen.paper_list.rows] == ids  # kept until the order comes
+
+        reading.stage(mark_read([ids[2]]))  # read meanwhile: the held order is stale
+        screen.set_sort("unread")
+        await until(pilot, lambda: "sorting" not in status_line(app), "the newer order came")
+        gate.open()
+        await settle(pilot, index=False)
+        assert [row.id for row in screen.paper_list.rows] == [*ids[3:], *ids[:3]]
+        assert "sort: unread first" in status_line(app)

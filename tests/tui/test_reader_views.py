@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from reader_helpers import flat, row_ids, said, screen_text, settle, status_line, type_text
 
 from paperterm.index.config import parse_config
@@ -10,6 +12,7 @@ from paperterm.index.library.filters import ViewKey
 from paperterm.index.library.place import PLACE_FILENAME
 from paperterm.index.library.reading import ReadingStore, mark_read
 from paperterm.index.library.searches import SearchesStore
+from paperterm.index.search.records import PaperList
 from paperterm.tui.screens.dialogs import NameScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.widgets.views import ViewsPane
@@ -243,3 +246,29 @@ async def test_the_palette_exports_the_view_as_a_reading_list(reader, data_dir):
         for kind, suffix in (("bibtex", "bib"), ("ris", "ris"), ("csv", "csv")):
             app.export_view(kind)
             assert titles[0][:20] in (data_dir / f"view-export.{suffix}").read_text("utf-8")
+
+
+async def test_a_saved_search_view_finds_its_papers_places_off_the_ui_thread(reader, monkeypatch):
+    """A saved search's view lists its papers by their places in the corpus: the id ->
+    place table (500,000 entries: ~0.1 s) is the row store's (made once, in the worker that
+    finds the searches' papers if not before), not another made on the UI thread when the
+    view is first shown."""
+    built_on: list[bool] = []
+    real = PaperList._id_table
+
+    def spy(self):
+        built_on.append(threading.current_thread() is threading.main_thread())
+        return real(self)
+
+    monkeypatch.setattr(PaperList, "_id_table", spy)
+    app = reader(config=DNA)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.state.papers, PaperList)
+        made_before = len(built_on)
+        app.main.set_view(ViewKey("search", "dna"))
+        await settle(pilot)
+        (only,) = app.main.paper_list.rows
+        assert only.paper.title.startswith("Caduceus")
+        assert app.state.sort_keys.position is app.state.papers.positions
+        assert len(built_on) == made_before == 1  # made once, at start-up (a kept paper)

@@ -16,7 +16,7 @@ pushed on the jump list before a search, a view change or a followed related pap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
@@ -117,25 +117,38 @@ class LikeRanked(Message):
         self.ranking = ranking
 
 
-class SortReady(Message):
-    """A sort's order (or the titles and dates it sorts by) is computed (`SortWait`)."""
-
-    def __init__(self, keys: SortKeys, sort: str, whole: bool) -> None:
-        super().__init__()
-        self.keys = keys
-        self.sort = sort
-        self.whole = whole
-
-
-class SortWait(NamedTuple):
-    """A view waiting for its sort: the sort keys a worker computes `sort`'s order in
-    (`whole`: for every paper, else the titles or dates a search's hits are sorted by), the
-    request, its view when it is a search's (else the rows are made when the order comes),
-    and the paper the cursor was on when it was asked for."""
+class SortJob(NamedTuple):
+    """What a sort worker computes: `sort`'s order in these sort keys (`whole`: for every
+    paper, else the titles or dates a search's hits are sorted by), for this reading state,
+    these bookmarks and "like" scores (the unread and like orders depend on them)."""
 
     keys: SortKeys
     sort: str
     whole: bool
+    read: Collection[str]
+    bookmarked: Collection[str]
+    scores: Mapping[str, float] | None
+
+    def same(self, other: SortJob) -> bool:
+        """The same job: the same objects (the reading state and bookmarks publish a new
+        dict on every change), so an order of an older state is never taken for a newer."""
+        return all(a is b for a, b in zip(self, other, strict=True))
+
+
+class SortReady(Message):
+    """A sort's order (or the titles and dates it sorts by) is computed (`SortWait`)."""
+
+    def __init__(self, job: SortJob) -> None:
+        super().__init__()
+        self.job = job
+
+
+class SortWait(NamedTuple):
+    """A view waiting for its sort: the job a worker computes, the request, its view when
+    it is a search's (else the rows are made when the order comes), and the paper the
+    cursor was on when it was asked for."""
+
+    job: SortJob
     request: ViewRequest
     view: View | None
     cursor_id: str | None
@@ -195,6 +208,8 @@ class MainScreen(PaperScreen):
         self._resumed = False  # see on_screen_resume
         self._lines: dict[str, Static] = {}  # `_show_line`'s, once mounted
         self._sort_wait: SortWait | None = None  # a sort's order computed in a worker
+        #: The query, filters and corpus (its sort keys) of the rows shown.
+        self._shown_for: tuple[str, Filters, SortKeys] | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
@@ -531,15 +546,18 @@ class MainScreen(PaperScreen):
         if not parsed.clauses:
             self.waiting_for_index = False
             rows: Sequence[Row]
+            ready = True
             if matches is not None and effective_sort(self.sort, True) == "relevance":
                 # a saved search's view: its own order is relevance
                 position = state.sort_keys.position
                 found = [i for i in matches if allowed is None or i in allowed]
                 rows = PaperRows(state.papers, [position[i] for i in found if i in position])
             else:
-                if not self._sort_ready(request, whole=True):
-                    return
-                rows = self._rows(allowed)
+                ready = self._sort_ready(request, whole=True)
+                if not ready and self._shown_for == (text, self.filters, state.sort_keys):
+                    return  # the list keeps its rows until the sort's order comes
+                # Not ready: the rows in corpus order meanwhile, sorted when the order comes.
+                rows = self._rows(allowed, None if ready else "corpus")
             if (
                 self.filters.bookmarks_only
                 or parsed.tags
@@ -548,6 +566,13 @@ class MainScreen(PaperScreen):
             ):
                 rows = [*rows, *missing_rows(marks, state.by_id, allowed)]
             self._apply(request, View(rows, len(rows), parsed.notes), ordered=True)
+            wait = self._sort_wait
+            if not ready and wait is not None:
+                # Sorted when the order comes, the cursor on the paper it is on then.
+                shown = self._current_id()
+                self._sort_wait = wait._replace(
+                    request=request._replace(keep_id=shown), cursor_id=shown
+                )
             return
         if state.searcher is None:
             self.waiting_for_index = True
@@ -556,13 +581,13 @@ class MainScreen(PaperScreen):
             return
         self._search(state.searcher, request)
 
-    def _rows(self, allowed: set[str] | None) -> Sequence[Row]:
-        """The rows of the papers `allowed` (None: all), in the sort's order: one pass over
-        the corpus's ids in that order (index/library/sorting.py), no sort; rows are made
-        when shown (a `PaperList`'s papers read then). The whole corpus in a fixed order is
-        kept."""
+    def _rows(self, allowed: set[str] | None, sort: str | None = None) -> Sequence[Row]:
+        """The rows of the papers `allowed` (None: all), in the sort's order (or `sort`'s):
+        one pass over the corpus's ids in that order (index/library/sorting.py), no sort;
+        rows are made when shown (a `PaperList`'s papers read then). The whole corpus in a
+        fixed order is kept."""
         state = self.state
-        sort = self._effective_sort()
+        sort = sort or self._effective_sort()
         fixed = sort in ("corpus", "title", "newest")
         if allowed is None and fixed and sort in self._all_rows:
             return self._all_rows[sort]
@@ -614,6 +639,7 @@ class MainScreen(PaperScreen):
         if not ordered and not self._sort_ready(request, whole=False, view=view):
             return
         self.applied = request.generation
+        self._shown_for = (request.text, self.filters, self.state.sort_keys)
         rows = view.rows if ordered else self._sorted(list(view.rows))
         view = replace(view, rows=rows)
         self.view = view
@@ -654,37 +680,47 @@ class MainScreen(PaperScreen):
         order is computed: ~2 s at 500,000 papers) it is computed in a worker, the status
         line says so, keys are answered meanwhile, and the request is shown when it comes
         (`on_sort_ready`). A request whose sort is ready ends the wait (its worker too)."""
-        sort = effective_sort(self.sort, self.searching)
-        keys = self.state.sort_keys
+        state = self.state
+        sort = self._effective_sort()  # asks for the like ranking if it is due: first
+        ranking = state.ranking
+        job = SortJob(
+            state.sort_keys,
+            sort,
+            whole,
+            state.reading.entries,
+            state.bookmarks.entries,
+            ranking.scores if ranking is not None else None,
+        )
         wait = self._sort_wait
-        if keys.ready(sort, whole=whole):
+        if job.keys.ready(
+            job.sort, whole=whole, read=job.read, bookmarked=job.bookmarked, scores=job.scores
+        ):
             if wait is not None:
                 self._sort_wait = None
                 self.workers.cancel_group(self, "sort")
             return True
-        self._sort_wait = SortWait(keys, sort, whole, request, view, self._current_id())
-        if wait is None or (wait.keys, wait.sort, wait.whole) != (keys, sort, whole):
-            self._compute_sort(keys, sort, whole)
+        self._sort_wait = SortWait(job, request, view, self._current_id())
+        if wait is None or not wait.job.same(job):
+            self._compute_sort(job)
         self.update_status()
         return False
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="sort")
-    def _compute_sort(self, keys: SortKeys, sort: str, whole: bool) -> None:
+    def _compute_sort(self, job: SortJob) -> None:
         worker = get_current_worker()
-        for _ in keys.steps_for(sort, whole=whole):
+        steps = job.keys.steps_for(
+            job.sort, whole=job.whole, read=job.read, bookmarked=job.bookmarked, scores=job.scores
+        )
+        for _ in steps:
             if worker.is_cancelled:
                 return
-        self.post_message(SortReady(keys, sort, whole))
+        self.post_message(SortReady(job))
 
     def on_sort_ready(self, message: SortReady) -> None:
         """Show the view that waited for the sort, the cursor on the paper it was on (or
         on the one it was moved to meanwhile)."""
         wait = self._sort_wait
-        if wait is None or (wait.keys, wait.sort, wait.whole) != (
-            message.keys,
-            message.sort,
-            message.whole,
-        ):
+        if wait is None or not wait.job.same(message.job):
             return  # a wait for another sort, or none: that worker's message is to come
         self._sort_wait = None
         request = wait.request
@@ -1123,7 +1159,7 @@ class MainScreen(PaperScreen):
             parts.append(filter_part("bookmarks only", "★ only"))
         sort = effective_sort(self.sort, self.searching)
         if self._sort_wait is not None:
-            parts.append(Part(f"sorting by {SORTS[self._sort_wait.sort]}…", keep=4))
+            parts.append(Part(f"sorting by {SORTS[self._sort_wait.job.sort]}…", keep=4))
         elif sort != effective_sort(DEFAULT_SORT, self.searching):
             waiting = sort == "like" and state.ranking is None
             parts.append(Part(f"sort: {SORTS[sort]}{' (ranking…)' if waiting else ''}", keep=4))
