@@ -60,7 +60,7 @@ from paperterm.tui.app import check_reader_config
 from paperterm.tui.cli import main
 from paperterm.tui.lifecycle import run_reader
 check_reader_config(Config())
-main.build_parser([])
+main.parse_arguments([])
 from paperterm.index.text import words
 compiled = [words.HAS_CJK._compiled is not None, words._CJK_RUN._compiled is not None]
 print(json.dumps({"modules": sorted(sys.modules), "compiled": compiled}))
