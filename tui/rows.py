@@ -11,13 +11,16 @@ with `rich.cells`, as Textual draws them: CJK and emoji take two, combining mark
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len, set_cell_size
 
-from paperterm.index.search.hits import Matcher, snippet
 from paperterm.index.text.display import one_line
 from paperterm.index.text.person_names import family_name
 from paperterm.tui.view import Row
+
+if TYPE_CHECKING:
+    from paperterm.index.search.hits import Matcher
 
 BOOKMARK_MARK = "★"
 UNREAD_MARK = "•"
@@ -139,6 +142,9 @@ def _tail(row: RowText, room: int, show_collection: bool) -> list[Cell]:
 def snippet_cells(text: str, matcher: Matcher, width: int) -> list[Cell]:
     """The line under a search result: where the query matched in `text`, its words marked,
     in exactly `width` cells (indented under the title)."""
+    # Imported here: a search's, not the first frame's (hits.py is ~2 ms of the start).
+    from paperterm.index.search.hits import snippet
+
     if width <= MARKS_WIDTH:
         return [(" " * max(width, 0), "plain")] if width > 0 else []
     room = width - MARKS_WIDTH

@@ -14,7 +14,7 @@ import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from platformdirs import user_log_dir
 
@@ -24,7 +24,6 @@ from paperterm.index.config import (
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.filters import Filters, allowed_ids
 from paperterm.index.papers import name_label
-from paperterm.index.search.hits import Results, correction_note, mark
 from paperterm.index.search.query import parse_query
 from paperterm.index.session import SessionError
 from paperterm.index.text.display import safe_text
@@ -45,6 +44,9 @@ from paperterm.tui.cli.reading import (
     paper_record,
     select,
 )
+
+if TYPE_CHECKING:
+    from paperterm.index.search.hits import Results
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,7 +86,7 @@ class _TopParser(_Parser):
         return super().format_help() + "\n" + places_text(given)
 
 
-def _common_parser() -> argparse.ArgumentParser:
+def _common_parser() -> _Parser:
     """The options every command shares (and the reader's)."""
     common = _Parser(add_help=False)
     common.add_argument(
@@ -326,6 +328,9 @@ def cmd_search(ctx: Context) -> int:
 
 
 def _print_results(ctx: Context, results: Results) -> None:
+    # Imported here, as the searcher is: the reader's start does without them.
+    from paperterm.index.search.hits import correction_note, mark
+
     bold = ctx.out.isatty() and "NO_COLOR" not in os.environ
     if results.corrected:
         ctx.line(

@@ -33,7 +33,6 @@ from paperterm.index.library.filters import ALL, Filters, ViewKey, allowed_ids, 
 from paperterm.index.library.op_store import LibraryError
 from paperterm.index.library.place import Place
 from paperterm.index.library.sorting import DEFAULT_SORT, SORTS, effective_sort, next_sort
-from paperterm.index.search.hits import Matcher, Results, correction_note
 from paperterm.index.search.query import ParsedQuery, parse_query, pin_words
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
@@ -60,6 +59,7 @@ if TYPE_CHECKING:
     from textual.widgets import ProgressBar
 
     from paperterm.index.library.affinity import Ranking
+    from paperterm.index.search.hits import Matcher, Results
     from paperterm.index.search.searcher import Searcher
     from paperterm.tui.widgets.views import ViewsPane
 
@@ -1079,6 +1079,8 @@ class MainScreen(PaperScreen):
                 parts.append(f"search starts when the index is ready ({state.index_percent}%)")
         else:
             if view.corrected:
+                from paperterm.index.search.hits import correction_note  # a search's only
+
                 how = state.key_text("search_as_typed")
                 parts += correction_note(view.corrected, view.corrections, how)
             parts += view.notes
