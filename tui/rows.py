@@ -10,8 +10,7 @@ with `rich.cells`, as Textual draws them: CJK and emoji take two, combining mark
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 
@@ -41,9 +40,9 @@ GAP = 2
 Cell = tuple[str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class RowText:
-    """What one row shows, as plain one-line strings."""
+class RowText(NamedTuple):
+    """What one row shows, as plain one-line strings (a named tuple: ~0.3 ms less to define
+    than a frozen dataclass as the reader starts, issue 14)."""
 
     id: str
     title: str

