@@ -52,6 +52,7 @@ LATER = (
     "paperterm.index.problems",  # a source's problems: made by a build, or a missing source
     "hashlib",  # its OpenSSL load (~2 ms): the index's keys use `_blake2` (hashlib's blake2b)
     "paperterm.index.search.hits",  # a search's results (the first frame shows none)
+    "paperterm.index.search.listener",  # a build's progress (a built index builds nothing)
 )
 
 START = """
