@@ -53,6 +53,7 @@ LATER = (
     "hashlib",  # its OpenSSL load (~2 ms): the index's keys use `_blake2` (hashlib's blake2b)
     "paperterm.index.search.hits",  # a search's results (the first frame shows none)
     "paperterm.index.search.listener",  # a build's progress (a built index builds nothing)
+    "tomli_w",  # the library's files are written on a save (the start saves nothing)
 )
 
 START = """
