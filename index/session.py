@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperterm.index.config import Config
-from paperterm.index.search.listener import Listener
 from paperterm.index.search.records import PaperList
 from paperterm.index.search.store import (
     Meta,
@@ -24,6 +23,7 @@ from paperterm.index.sources.files import SourceSpec, bundled_seeds, discover
 
 if TYPE_CHECKING:
     from paperterm.index.problems import Problem
+    from paperterm.index.search.listener import Listener
     from paperterm.index.sources.loader import Corpus
 
 
@@ -173,6 +173,9 @@ class Session:
         """Build what changed (or wait for another process's build of the same sources;
         `force` builds anew whatever is there), falling back to memory when the data dir
         cannot be written: the result's `location` is then ":memory:"."""
+        # Imported here: a start with a built index builds nothing (issue 14).
+        from paperterm.index.search.listener import Listener
+
         listener = listener or Listener(
             progress=progress, read_bytes=read_bytes, cancelled=cancelled
         )

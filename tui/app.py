@@ -50,7 +50,6 @@ from paperterm.index.library.reading import mark_read, mark_unread
 from paperterm.index.library.sorting import SORTS, SortKeys
 from paperterm.index.links import split_links
 from paperterm.index.papers import Paper
-from paperterm.index.search.listener import Listener
 from paperterm.index.search.records import PaperList
 from paperterm.index.search.store import BuildCancelled, OpenIndex
 from paperterm.index.session import Session
@@ -346,6 +345,8 @@ class ReaderApp(App[int]):
     def _build(self) -> OpenIndex:
         """The first launch (or a source changed): build, showing the papers as they are
         read, and searching what is indexed so far."""
+        from paperterm.index.search.listener import Listener  # a build's only
+
         problems = self.session.problems
         self.post_message(CorpusLoaded([], problems, building=True))
         shown = _Throttle(READ_PAPERS_EVERY)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Container, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from operator import attrgetter
 from typing import NamedTuple
@@ -26,9 +25,10 @@ from paperterm.index.papers import Paper
 from paperterm.index.text.display import one_line
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One line of the list: a paper, or a bookmark whose paper left the corpus."""
+class Row(NamedTuple):
+    """One line of the list: a paper, or a bookmark whose paper left the corpus. A named
+    tuple, not a frozen dataclass: ~0.3 ms less to define as the reader starts (issue 14),
+    and cheaper to make (a row is made for every row the list draws)."""
 
     id: str
     paper: Paper | None

@@ -27,8 +27,6 @@ from datetime import date, datetime, time, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import tomli_w
-
 # The bookmark itself is bookmark_record.py's (below the operations, which make them).
 from paperterm.index.library.bookmark_record import Bookmark as Bookmark
 from paperterm.index.library.bookmark_record import normalize_tags as normalize_tags
@@ -124,6 +122,8 @@ class BookmarksFormat(FileFormat[Bookmark]):
                 entry["note"] = mark.note
             entry.update(mark.extra)
             entries.append(entry)
+        import tomli_w  # written on a save only: the reader's start writes nothing (issue 14)
+
         body = {"version": FORMAT_VERSION, **document.extra, "bookmarks": entries}
         # Notes read best as multi-line strings, but tomli_w writes a CR LF inside one as a
         # bare LF: an id `0\r\n` (or a kept unknown key's value) would come back changed.

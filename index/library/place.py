@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-import tomli_w
-
 from paperterm.index.library.filters import ViewKey
 from paperterm.index.library.sorting import DEFAULT_SORT, SORTS
 from paperterm.index.toml_text import TomlSyntaxError, parse_toml
@@ -73,6 +71,8 @@ def load_place(data_dir: Path) -> tuple[Place, list[str]]:
 
 def save_place(data_dir: Path, place: Place) -> None:
     """Write the place (atomically); OSError when it cannot be."""
+    import tomli_w  # written on a save only: the reader's start writes nothing (issue 14)
+
     body = {"version": 1, **{spec.name: getattr(place, spec.name) for spec in fields(Place)}}
     text = _HEADER + tomli_w.dumps(body)
     write_user_file(Path(data_dir) / PLACE_FILENAME, text.encode("utf-8"), make_parents=True)

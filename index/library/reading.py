@@ -23,8 +23,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import tomli_w
-
 from paperterm.index.library.bookmarks import as_utc, utc_now
 from paperterm.index.library.op_store import (
     FORMAT_VERSION,
@@ -76,6 +74,8 @@ class ReadingFormat(FileFormat[datetime]):
     def render(self, document: Document[datetime]) -> str:
         """Written by hand, not by tomli_w: a save of 50,000 entries takes 60 ms this way
         and 0.5 s through tomli_w (it runs in a worker, but holds the GIL meanwhile)."""
+        import tomli_w  # written on a save only: the reader's start writes nothing (issue 14)
+
         head = {"version": FORMAT_VERSION, **document.extra}
         lines = [_HEADER + tomli_w.dumps(head), "[read]"]
         for paper_id, when in sorted(document.entries.items(), key=lambda item: item[1]):
@@ -86,6 +86,8 @@ class ReadingFormat(FileFormat[datetime]):
 
 def _quoted(key: str) -> str:
     """A TOML key for any string (tomli_w knows every escape TOML needs)."""
+    import tomli_w
+
     return tomli_w.dumps({key: 0}).rsplit(" = ", 1)[0].strip()
 
 

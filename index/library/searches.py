@@ -22,8 +22,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from paperterm.index.library.bookmarks import as_utc, utc_now
 from paperterm.index.library.op_store import (
     FORMAT_VERSION,
@@ -80,6 +78,8 @@ class SearchesFormat(FileFormat[SavedSearch]):
             if search.added is not None:
                 table["added"] = search.added
             tables.append(table)
+        import tomli_w  # written on a save only: the reader's start writes nothing (issue 14)
+
         body = {"version": FORMAT_VERSION, **document.extra, "searches": tables}
         return _HEADER + tomli_w.dumps(body)
 

@@ -53,13 +53,9 @@ def discover(spec: SourceSpec) -> tuple[list[Path], list[Problem]]:
     Folders are walked in sorted order (so results do not depend on the file system),
     symlinked folders are followed once (loops are cut), unreadable entries are reported.
     """
-    # Imported here: the reader's start imports this module, and a problem's class is a
-    # frozen dataclass (~0.3 ms to define, issue 14) that a start with no problem never makes.
-    from paperterm.index.problems import Problem
-
     path = spec.path
     if not path.exists():
-        return [], [Problem(str(path), 0, "no such file or folder")]
+        return [], [_problem(path, "no such file or folder")]
     if not path.is_dir():
         return [path], []
     found: list[Path] = []
@@ -70,7 +66,7 @@ def discover(spec: SourceSpec) -> tuple[list[Path], list[Problem]]:
         try:
             info = folder.stat()
         except OSError as error:
-            problems.append(Problem(str(folder), 0, f"cannot read folder: {error.strerror}"))
+            problems.append(_problem(folder, f"cannot read folder: {error.strerror}"))
             return
         key = (info.st_dev, info.st_ino)
         if key in seen_dirs:
@@ -79,7 +75,7 @@ def discover(spec: SourceSpec) -> tuple[list[Path], list[Problem]]:
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as error:
-            problems.append(Problem(str(folder), 0, f"cannot read folder: {error.strerror}"))
+            problems.append(_problem(folder, f"cannot read folder: {error.strerror}"))
             return
         for entry in entries:
             child = Path(entry.path)
@@ -89,7 +85,16 @@ def discover(spec: SourceSpec) -> tuple[list[Path], list[Problem]]:
                 elif entry.is_file() and child.suffix.lower() in FORMATS:
                     found.append(child)
             except OSError as error:
-                problems.append(Problem(str(child), 0, f"cannot read: {error.strerror}"))
+                problems.append(_problem(child, f"cannot read: {error.strerror}"))
 
     walk(path)
     return found, problems
+
+
+def _problem(path: Path, message: str) -> Problem:
+    """A problem with a source's files. Its class is imported here, when one is made: a
+    start walks the sources (whether they changed) and a frozen dataclass is ~0.3 ms to
+    define (issue 14)."""
+    from paperterm.index.problems import Problem
+
+    return Problem(str(path), 0, message)

@@ -51,6 +51,9 @@ LATER = (
     "paperterm.index.library.pending",  # ... nor any kept pending
     "paperterm.index.problems",  # a source's problems: made by a build, or a missing source
     "hashlib",  # its OpenSSL load (~2 ms): the index's keys use `_blake2` (hashlib's blake2b)
+    "paperterm.index.search.hits",  # a search's results (the first frame shows none)
+    "paperterm.index.search.listener",  # a build's progress (a built index builds nothing)
+    "tomli_w",  # the library's files are written on a save (the start saves nothing)
 )
 
 START = """
@@ -60,7 +63,10 @@ from paperterm.tui.app import check_reader_config
 from paperterm.tui.cli import main
 from paperterm.tui.lifecycle import run_reader
 check_reader_config(Config())
-main.build_parser([])
+main.parse_arguments([])
+from paperterm.index.sources.files import bundled_seeds, discover
+for spec in bundled_seeds():  # the start walks its sources (have they changed?)
+    discover(spec)
 from paperterm.index.text import words
 compiled = [words.HAS_CJK._compiled is not None, words._CJK_RUN._compiled is not None]
 print(json.dumps({"modules": sorted(sys.modules), "compiled": compiled}))

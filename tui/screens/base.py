@@ -10,6 +10,8 @@ and reports its workers' failures by message.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
@@ -19,7 +21,6 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from paperterm.index.search.hits import Hit
 from paperterm.tui import keys
 from paperterm.tui.state import ReaderState
 from paperterm.tui.status import Part
@@ -28,6 +29,9 @@ from paperterm.tui.widgets.detail import PaperDetail
 from paperterm.tui.widgets.key_footer import KeyFooter
 from paperterm.tui.widgets.mount_once import mount_once
 from paperterm.tui.widgets.status_line import StatusLine
+
+if TYPE_CHECKING:
+    from paperterm.index.search.hits import Hit
 
 #: Below this size the screen shows "window too small" instead of squeezed panes.
 MIN_WIDTH = 40

@@ -12,7 +12,7 @@ terminal as a control sequence.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -25,11 +25,13 @@ from textual.widgets.option_list import Option
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.links import safe_url, split_links
 from paperterm.index.papers import Paper, name_label
-from paperterm.index.search.hits import Hit, Matcher
 from paperterm.index.text.display import one_line, safe_text
 from paperterm.tui import keys
 from paperterm.tui.view import Row
 from paperterm.tui.widgets.mount_once import mount_once
+
+if TYPE_CHECKING:
+    from paperterm.index.search.hits import Hit, Matcher
 
 RELATED_WAITING = "Related papers appear once the search index is ready."
 #: The detail pane shows this much of an abstract: laying out and highlighting a

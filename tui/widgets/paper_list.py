@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import attrgetter
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -24,11 +24,13 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from paperterm.index.search.hits import Matcher
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
 from paperterm.tui.rows import Cell, fit, row_cells, row_text, snippet_cells
 from paperterm.tui.view import Row, row_index
+
+if TYPE_CHECKING:
+    from paperterm.index.search.hits import Matcher
 
 #: The snippet line looks for the query in this much of the abstract: it is drawn for every
 #: visible row on every frame, and a megabyte "abstract" must not stall a frame.

@@ -1,0 +1,84 @@
+"""The command line read the short way for the reader (its shared options only) and the full
+way for everything else: the same namespace, the same errors and help (issue 14)."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from paperterm.tui.cli import main as cli
+from paperterm.tui.cli.context import UsageError
+
+
+def full(argv: list[str]) -> argparse.Namespace:
+    return cli.build_parser(argv).parse_args(argv)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--data-dir", "/tmp/d"],
+        ["--data-dir", "/tmp/d", "--source", "a.txt", "--source", "b.bib"],
+        ["--config", "c.toml", "--engine", "tantivy"],
+        ["--data", "/tmp/d", "--eng", "whoosh"],  # abbreviations, as argparse allows them
+        ["--data-dir", "list"],  # a command's name as an option's value
+        ["--source=a.txt"],
+    ],
+)
+def test_the_reader_s_arguments_read_as_the_full_parser_reads_them(argv, monkeypatch):
+    expected = full(argv)
+    built: list[list[str]] = []
+    real = cli.build_parser
+
+    def counted(given: list[str]) -> argparse.ArgumentParser:
+        built.append(given)
+        return real(given)
+
+    monkeypatch.setattr(cli, "build_parser", counted)
+    assert cli.parse_arguments(argv) == expected
+    assert built == []  # no sub-command's parser was made
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["list"],
+        ["--data-dir", "/tmp/d", "search", "graph", "--limit", "3"],
+        ["bookmarks", "list"],
+    ],
+)
+def test_a_command_is_read_by_the_full_parser(argv):
+    assert cli.parse_arguments(argv) == full(argv)
+    assert cli.parse_arguments(argv).command is not None
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["frobnicate"],
+        ["--engine", "nope"],
+        ["--data-dir"],
+        ["--colour"],
+        ["--"],
+        ["--", "list"],
+    ],
+)
+def test_mistakes_get_the_full_parser_s_error(argv):
+    with pytest.raises(UsageError) as expected:
+        full(argv)
+    with pytest.raises(UsageError) as got:
+        cli.parse_arguments(argv)
+    assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h", "--he"])
+def test_help_is_the_full_parser_s(flag, capsys):
+    with pytest.raises(SystemExit):
+        full([flag])
+    expected = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli.parse_arguments([flag])
+    got = capsys.readouterr().out
+    assert "COMMAND" in got and got == expected
