@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 from generated import write_generated_corpus
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from whoosh.collectors import UnlimitedCollector
 from wild_queries import WILD_QUERIES
 
 from paperterm.index.config import Config
 from paperterm.index.search import build as build_module
-from paperterm.index.search.plan import Plan
+from paperterm.index.search.plan import AnyOf, Phrase, Plan
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.whoosh_engine import compile_plan
@@ -322,3 +322,26 @@ def test_the_postings_files_are_files_of_their_segment_and_checksummed(searchers
         name = f"{part.segment_id()}.ptp"
         assert name in files.part_files(folder, part)
         assert f"{ENGINE_FOLDER}/{name}" in opened.meta.files
+
+
+@settings(max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_phrases_of_frequent_words_agree(searchers, data):
+    """Phrases read from the postings files' positions match where Whoosh's phrase query
+    matches: words drawn from each field's most frequent terms (so that many phrases match),
+    a word repeated, in any order, with a weight."""
+    for searcher in searchers:
+        reader = searcher.engine._searcher.reader()
+        field = data.draw(st.sampled_from(["all", "title", "authors"]))
+        common = sorted(reader.most_frequent_terms(field, 12))
+        if not common:
+            continue
+        words = data.draw(
+            st.lists(st.sampled_from([t.decode() for _, t in common]), min_size=2, max_size=4)
+        )
+        weight = data.draw(st.sampled_from([1.0, 2.5]))
+        phrase = Phrase(field, tuple(words), weight)
+        plan = Plan(required=(AnyOf((phrase,), cost=0),))
+        same(searcher, plan)
+        matched = PlanScorer(searcher.engine._searcher).collect(plan, None, None)[1]
+        event("matched" if matched else "matched none")
