@@ -345,3 +345,21 @@ def test_phrases_of_frequent_words_agree(searchers, data):
         same(searcher, plan)
         matched = PlanScorer(searcher.engine._searcher).collect(plan, None, None)[1]
         event("matched" if matched else "matched none")
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads Linux's /proc")
+def test_closing_a_searcher_unmaps_its_postings_files(tmp_path):
+    """A mapped file keeps its disk space after the generation holding it is removed, for
+    as long as it stays mapped: closing the searcher unmaps them all."""
+    source = tmp_path / "one.txt"
+    source.write_text("One\n\nA single abstract about otters.\n")
+    opened, _ = Session.create(tmp_path / "data", [source], Config()).open()
+
+    def mapped() -> list[str]:
+        maps = Path("/proc/self/maps").read_text().splitlines()
+        return [line for line in maps if opened.location in line and line.endswith(".ptp")]
+
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    assert searcher.search("otters").hits and mapped()
+    searcher.close()
+    assert mapped() == []
