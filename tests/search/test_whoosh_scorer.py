@@ -363,3 +363,18 @@ def test_closing_a_searcher_unmaps_its_postings_files(tmp_path):
     assert searcher.search("otters").hits and mapped()
     searcher.close()
     assert mapped() == []
+
+
+@pytest.mark.parametrize("text", ["-vision", "graph -neural", "otters", '"a b"', "ott*"])
+def test_an_empty_index_matches_nothing_and_says_nothing(tmp_path, text):
+    """A corpus of no papers (an empty source): every query finds nothing, with no note (a
+    query of exclusions only said 'query could not run (ValueError)': the idf of a term of
+    an index of no documents is the log of 0)."""
+    source = tmp_path / "empty.txt"
+    source.write_text("")
+    opened, _ = Session.create(tmp_path / "data", [source], Config()).open()
+    assert len(opened.papers) == 0
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    results = searcher.search(text)
+    assert (results.total, results.hits, results.notes) == (0, [], [])
+    searcher.close()
