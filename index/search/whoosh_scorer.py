@@ -77,6 +77,8 @@ class PlanScorer:
         """The best `limit` documents `plan` matches (all when None), among `allowed`, with
         their scores, best first (the earlier document first among equals), and how many
         documents match in all."""
+        if not self._count:  # no documents: no idf either (the log of 0)
+            return [], 0
         groups = [self._group(group) for group in plan.required]
         matched: Counter[int] | None = None
         if not groups:

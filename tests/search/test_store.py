@@ -93,7 +93,48 @@ def test_schema_change_rebuilds(tmp_path, monkeypatch):
     assert second.meta.schema == store_module.SCHEMA_VERSION
 
 
-@pytest.mark.parametrize("damage", ["toc", "segment", "papers", "meta", "current"])
+def test_an_index_of_schema_7_is_rebuilt_once(tmp_path):
+    """An index written before segments had postings files of their own (SCHEMA_VERSION 7:
+    no `.ptp`) is rebuilt on the first launch after the upgrade, from scratch (none of its
+    parts is kept, as they have no postings files), and the new one is then reused."""
+    data = tmp_path / "data"
+    first, _ = _session(data).open()
+    folder = Path(first.location)
+    first.ix.close()
+    meta = json.loads((folder / "meta.json").read_bytes())
+    assert meta["schema"] == store_module.SCHEMA_VERSION == 8
+    for ptp in (folder / store_module.ENGINE_FOLDER).glob("*.ptp"):
+        ptp.unlink()
+        del meta["files"][f"{store_module.ENGINE_FOLDER}/{ptp.name}"]
+
+    def record(schema: int) -> None:
+        written = json.dumps({**meta, "schema": schema}).encode()
+        (folder / "meta.json").write_bytes(written)
+        current = _set_root(data) / "CURRENT"
+        current.write_text(f"{folder.name} {store_module.crc_of(written)}\n", encoding="utf-8")
+
+    record(8)
+    assert _session(data).store.read_meta() is not None  # recorded as the store reads it
+    record(7)
+    session = _session(data)
+    assert session.store.read_meta() is None
+    assert session.open_existing() is None
+    second, _ = session.open()
+    assert second.location != first.location and second.meta.schema == 8
+    engine = Path(second.location) / store_module.ENGINE_FOLDER
+    assert list(engine.glob("*.ptp")) and not os.path.samefile(engine, folder)
+    assert (
+        len(Searcher(second.ix, second.papers, second.vocabulary()).search("transformer").hits) > 0
+    )
+    second.ix.close()
+    third = _session(data).open_existing()
+    assert third is not None and third.location == second.location
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["toc", "segment", "papers", "meta", "current", "ptp cut", "ptp empty", "ptp byte", "no ptp"],
+)
 def test_damaged_index_is_rebuilt(tmp_path, damage):
     data = tmp_path / "data"
     first, _ = _session(data).open()
@@ -106,6 +147,19 @@ def test_damaged_index_is_rebuilt(tmp_path, damage):
     elif damage == "segment":
         for postings in engine.glob("*.pst"):
             postings.write_bytes(postings.read_bytes()[:20])
+    elif damage.startswith(("ptp", "no ptp")):  # the scorer's postings files
+        for ptp in engine.glob("*.ptp"):
+            content = ptp.read_bytes()
+            if damage == "ptp cut":
+                ptp.write_bytes(content[: len(content) // 2])
+            elif damage == "ptp empty":
+                ptp.write_bytes(b"")  # mapping an empty file raises ValueError
+            elif damage == "ptp byte":
+                middle = len(content) // 2
+                flipped = bytes([content[middle] ^ 1])
+                ptp.write_bytes(content[:middle] + flipped + content[middle + 1 :])
+            else:
+                ptp.unlink()
     elif damage == "papers":
         (folder / store_module.PAPERS_FILE).write_bytes(b"\x00garbage")
     elif damage == "meta":

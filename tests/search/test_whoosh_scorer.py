@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 from generated import write_generated_corpus
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from whoosh.collectors import UnlimitedCollector
 from wild_queries import WILD_QUERIES
 
 from paperterm.index.config import Config
 from paperterm.index.search import build as build_module
-from paperterm.index.search.plan import Plan
+from paperterm.index.search.plan import AnyOf, Phrase, Plan
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.whoosh_engine import compile_plan
@@ -322,3 +322,59 @@ def test_the_postings_files_are_files_of_their_segment_and_checksummed(searchers
         name = f"{part.segment_id()}.ptp"
         assert name in files.part_files(folder, part)
         assert f"{ENGINE_FOLDER}/{name}" in opened.meta.files
+
+
+@settings(max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_phrases_of_frequent_words_agree(searchers, data):
+    """Phrases read from the postings files' positions match where Whoosh's phrase query
+    matches: words drawn from each field's most frequent terms (so that many phrases match),
+    a word repeated, in any order, with a weight."""
+    for searcher in searchers:
+        reader = searcher.engine._searcher.reader()
+        field = data.draw(st.sampled_from(["all", "title", "authors"]))
+        common = sorted(reader.most_frequent_terms(field, 12))
+        if not common:
+            continue
+        words = data.draw(
+            st.lists(st.sampled_from([t.decode() for _, t in common]), min_size=2, max_size=4)
+        )
+        weight = data.draw(st.sampled_from([1.0, 2.5]))
+        phrase = Phrase(field, tuple(words), weight)
+        plan = Plan(required=(AnyOf((phrase,), cost=0),))
+        same(searcher, plan)
+        matched = PlanScorer(searcher.engine._searcher).collect(plan, None, None)[1]
+        event("matched" if matched else "matched none")
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads Linux's /proc")
+def test_closing_a_searcher_unmaps_its_postings_files(tmp_path):
+    """A mapped file keeps its disk space after the generation holding it is removed, for
+    as long as it stays mapped: closing the searcher unmaps them all."""
+    source = tmp_path / "one.txt"
+    source.write_text("One\n\nA single abstract about otters.\n")
+    opened, _ = Session.create(tmp_path / "data", [source], Config()).open()
+
+    def mapped() -> list[str]:
+        maps = Path("/proc/self/maps").read_text().splitlines()
+        return [line for line in maps if opened.location in line and line.endswith(".ptp")]
+
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    assert searcher.search("otters").hits and mapped()
+    searcher.close()
+    assert mapped() == []
+
+
+@pytest.mark.parametrize("text", ["-vision", "graph -neural", "otters", '"a b"', "ott*"])
+def test_an_empty_index_matches_nothing_and_says_nothing(tmp_path, text):
+    """A corpus of no papers (an empty source): every query finds nothing, with no note (a
+    query of exclusions only said 'query could not run (ValueError)': the idf of a term of
+    an index of no documents is the log of 0)."""
+    source = tmp_path / "empty.txt"
+    source.write_text("")
+    opened, _ = Session.create(tmp_path / "data", [source], Config()).open()
+    assert len(opened.papers) == 0
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    results = searcher.search(text)
+    assert (results.total, results.hits, results.notes) == (0, [], [])
+    searcher.close()

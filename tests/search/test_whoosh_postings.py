@@ -1,0 +1,119 @@
+"""The postings file of a segment (whoosh_postings.py) at its edges: the widths its numbers
+are kept in, an empty file, terms whose keys share a slot of the hash table, terms it does
+not hold, terms not in ASCII, and files that are not (or no longer) postings files."""
+
+from __future__ import annotations
+
+import io
+from array import array
+from itertools import accumulate, chain
+from zlib import crc32
+
+import pytest
+
+from paperterm.index.search.whoosh_postings import PostingsFileError, PostingsTable, PostingsWriter
+
+Postings = tuple[str, bytes, list[int], list[float], list[tuple[int, ...]] | None]
+
+
+class _Kept(io.BytesIO):
+    """A file whose bytes are kept when the writer closes it."""
+
+    written = b""
+
+    def close(self) -> None:
+        self.written = self.getvalue()
+        super().close()
+
+
+def _written(terms: list[Postings]) -> bytes:
+    writer = PostingsWriter()
+    for fieldname, btext, docs, weights, positions in terms:
+        writer.add(fieldname, btext, docs, array("f", weights), positions)
+    file = _Kept()
+    writer.write(file)
+    return file.written
+
+
+def _read(table: PostingsTable, fieldname: str, btext: bytes) -> tuple[list[int], list[float]]:
+    entry = table.find(fieldname, btext)
+    assert entry is not None
+    docs, weights = table.postings(entry)
+    return list(docs), [weights] * len(docs) if isinstance(weights, float) else list(weights)
+
+
+@pytest.mark.parametrize(
+    "top", [0, 1, 254, 255, 256, 65535, 65536, (1 << 24) - 1, 1 << 24, (1 << 32) - 1]
+)
+def test_documents_and_positions_up_to_the_largest_of_their_width(top):
+    """Each number is read back as written whatever the width its term's largest needs
+    (1, 2 or 4 bytes: 255 is the last of a byte, 65535 of two)."""
+    docs = sorted({0, top})
+    positions = [(top,), (0, 1, top)][: len(docs)]
+    same = [2.0] * len(docs)
+    each = [1.0, 3.5][: len(docs)]
+    table = PostingsTable(
+        _written([("all", b"same", docs, same, positions), ("all", b"each", docs, each, positions)])
+    )
+    for btext, weights in ((b"same", same), (b"each", each)):
+        assert _read(table, "all", btext) == (docs, weights)
+        entry = table.find("all", btext)
+        assert entry is not None
+        ends, found = table.positions(entry)
+        assert list(ends) == list(accumulate(map(len, positions)))
+        assert list(found) == list(chain.from_iterable(positions))
+
+
+def test_a_field_of_no_positions_and_an_empty_file():
+    table = PostingsTable(_written([("id", b"p1", [7], [1.0], None)]))
+    entry = table.find("id", b"p1")
+    assert entry is not None and _read(table, "id", b"p1") == ([7], [1.0])
+    assert [list(numbers) for numbers in table.positions(entry)] == [[], []]
+    empty = PostingsTable(_written([]))
+    assert empty.terms == 0 and empty.find("all", b"p1") is None
+
+
+def test_keys_of_one_slot_and_terms_not_held():
+    """Terms whose keys' CRC-32 land in the same slot are each found with their own
+    postings; a term not held gives None, never another's postings (even one whose key
+    shares a slot with held ones, or the key of another field's term)."""
+    keys = [f"w{number}".encode() for number in range(3000)]
+    held = keys[::2]
+    slots = 1 << (2 * len(held)).bit_length()  # as the writer sizes its table
+
+    def slot(key: bytes) -> int:
+        return crc32(b"all\0" + key) & (slots - 1)
+
+    by_slot: dict[int, list[bytes]] = {}
+    for key in held:
+        by_slot.setdefault(slot(key), []).append(key)
+    assert max(map(len, by_slot.values())) >= 2
+    assert any(slot(key) in by_slot for key in keys[1::2])
+    table = PostingsTable(
+        _written([("all", key, [number], [1.0], [(number,)]) for number, key in enumerate(held)])
+    )
+    for number, key in enumerate(held):
+        assert _read(table, "all", key) == ([number], [1.0])
+    for key in keys[1::2]:
+        assert table.find("all", key) is None
+        assert table.find("title", key) is None
+    assert table.find("al", b"l\0w0") is None and table.find("all", b"") is None
+
+
+def test_terms_not_in_ascii():
+    terms = ["论文", "café", "straße", "i\u0307", "ß"]
+    table = PostingsTable(
+        _written([("all", term.encode(), [n], [1.0], [(n,)]) for n, term in enumerate(terms, 1)])
+    )
+    for number, term in enumerate(terms, 1):
+        assert _read(table, "all", term.encode()) == ([number], [1.0])
+    assert table.find("all", b"ss") is None
+
+
+@pytest.mark.parametrize("cut", [0, 1, 8, 20, 40, -1, -8])
+def test_a_cut_file_is_no_postings_file(cut):
+    """What a killed writer or a damaged disk leaves: the trailer is gone (the checksum of
+    the generation finds it first; this is what the file itself says)."""
+    data = _written([("all", b"w", [1, 2], [1.0, 2.0], [(1,), (2, 3)])])
+    with pytest.raises(PostingsFileError):
+        PostingsTable(data[:cut])
