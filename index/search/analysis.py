@@ -12,7 +12,15 @@ from collections.abc import Iterator
 
 from whoosh.analysis import STOP_WORDS, Token, Tokenizer
 
-from paperterm.index.text.words import HAS_CJK, STEM_CACHE, WORD, WORD_PATTERN, cjk_pieces, stem
+from paperterm.index.text.words import (
+    HAS_CJK,
+    STEM_CACHE,
+    WORD,
+    WORD_PATTERN,
+    ascii_words,
+    cjk_pieces,
+    stem,
+)
 
 __all__ = [
     "STEMMED_FIELDS",
@@ -170,13 +178,20 @@ class FieldAnalysis:
         analyzers number their positions), so that both engines hold the same terms. Cut
         word by word through a table of the words seen, ~4 times faster than the
         analyzer's token stream."""
-        return self.joined_words(field, WORD.findall(text))
+        return " ".join(
+            self.word_terms(field, ascii_words(text) if text.isascii() else WORD.findall(text))
+        )
 
     def joined_words(self, field: str, words: list[str]) -> str:
         """`joined` of a text whose words (as `WORD` finds them) are `words`. They may be
         in lower case, as the vocabulary counts them (`words.paper_words`), when lowering
         the text changes no word's bounds (ASCII text): the terms are the same."""
+        return " ".join(self.word_terms(field, words))
+
+    def word_terms(self, field: str, words: list[str]) -> list[str]:
+        """The terms `joined_words` joins (a CJK word's several in one, joined by spaces;
+        an ASCII word's one)."""
         table = self._cut[field in STEMMED_FIELDS]
         if len(table) > CUT_TABLE_WORDS:  # a vocabulary that keeps growing: bounded memory
             table.clear()
-        return " ".join(filter(None, map(table.__getitem__, words)))
+        return list(filter(None, map(table.__getitem__, words)))

@@ -95,18 +95,21 @@ def make_document(
     authors = " ; ".join(paper.authors)
     collections = " ; ".join(paper.collections)
     title = analysis.joined("title", paper.title)
+    rest = (analysis.joined("all", authors), analysis.joined("all", collections))
     if (
         words is not None
         and paper.name.isascii()
         and paper.title.isascii()
         and paper.text.isascii()
     ):
-        front = [analysis.joined_words("all", words)]
+        # An ASCII word's terms are one term: counted without cutting `every` again.
+        terms = analysis.word_terms("all", words)
+        every = " ".join(filter(None, (" ".join(terms), *rest)))
+        distinct = set(terms).union(*(part.split() for part in rest))
     else:
         front = [analysis.joined("all", paper.name), title, analysis.joined("all", paper.text)]
-    every = " ".join(
-        filter(None, (*front, analysis.joined("all", authors), analysis.joined("all", collections)))
-    )
+        every = " ".join(filter(None, (*front, *rest)))
+        distinct = set(every.split())
     document = tantivy.Document()
     document.add_unsigned("row", row)
     document.add_text("all", every)
@@ -114,7 +117,7 @@ def make_document(
     document.add_text("title", title)
     document.add_text("authors", analysis.joined("authors", authors))
     document.add_text("collection", analysis.joined("collection", collections))
-    return document, len(set(every.split()))
+    return document, len(distinct)
 
 
 @dataclass(frozen=True, slots=True)

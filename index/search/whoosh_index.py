@@ -79,14 +79,13 @@ def documents_digest(papers: Iterable[Paper]) -> str:
 
 
 def add_document(digest: Any, paper: Paper) -> None:
-    """`paper`'s document into a running `documents_digest`."""
-    for value in (paper.id, paper.name, paper.title, paper.text, *paper.authors, "\0"):
-        digest.update(value.encode("utf-8", "surrogatepass"))
-        digest.update(b"\0")
-    for value in paper.collections:
-        digest.update(value.encode("utf-8", "surrogatepass"))
-        digest.update(b"\1")
-    digest.update(b"\2")
+    """`paper`'s document into a running `documents_digest`: each of its values and a NUL,
+    a NUL and a NUL, each collection and a \\1, and a \\2 (given as one string: an update
+    per value took ~5 us more a paper)."""
+    values = (paper.id, paper.name, paper.title, paper.text, *paper.authors, "\0", "")
+    collections = "".join(f"{value}\1" for value in paper.collections)
+    document = f"{chr(0).join(values)}{collections}\2"
+    digest.update(document.encode("utf-8", "surrogatepass"))
 
 
 def part_digest(source_digests: Iterable[str]) -> str:

@@ -68,14 +68,32 @@ def has_cjk(text: str) -> bool:
 #: split by `cjk_pieces`.
 WORD_PATTERN = r"\w+(?:\.\w+)*"
 WORD = re.compile(WORD_PATTERN)
-#: `WORD` for ASCII text, which it cuts alike: a fifth faster (no Unicode class to look up).
-_ASCII_WORD = re.compile(WORD_PATTERN, re.ASCII)
+
+
+#: ASCII's characters that are neither word characters (`\\w`) nor a dot, to spaces.
+_ASCII_NOT_WORD_OR_DOT = bytes(
+    code if chr(code).isalnum() or chr(code) in "_." else 32 for code in range(128)
+) + bytes(range(128, 256))
+#: A dot that does not join two word characters (ASCII text): not part of a word.
+_LONE_DOT = re.compile(r"\.(?:(?!\w)|(?<!\w\.))", re.ASCII)
 
 
 def paper_words(paper: Paper) -> list[str]:
     """The words the vocabulary counts of a paper: its name's, title's and text's."""
     text = f"{paper.name} {paper.title} {paper.text}".lower()
-    return (_ASCII_WORD if text.isascii() else WORD).findall(text)
+    if not text.isascii():
+        return WORD.findall(text)
+    return ascii_words(text)
+
+
+def ascii_words(text: str) -> list[str]:
+    """`WORD.findall` of ASCII text, a quarter of its time (~10 us an abstract, not 40):
+    what is neither a word character nor a dot is a space, and so is a dot that does not
+    join two word characters; the words are what is between the spaces."""
+    spaced = text.encode("ascii").translate(_ASCII_NOT_WORD_OR_DOT).decode("ascii")
+    if "." in spaced:
+        spaced = _LONE_DOT.sub(" ", spaced)
+    return spaced.split()
 
 
 def cjk_pieces(text: str) -> list[tuple[str, int, int]]:

@@ -90,6 +90,15 @@ def test_a_papers_words_are_its_lowered_texts_words(text):
     assert paper_words(paper) == WORD.findall(f"{text[:3]} {text[::-1]} {text}".lower())
 
 
+@given(st.text(alphabet="aZ9_. .,-\n\t\x0b\x1c\x7f"))
+def test_ascii_words_are_the_word_patterns(text):
+    """`ascii_words` cuts at spaces what is not a word character or a dot joining two: the
+    words `WORD` finds (text of dots, word characters and separators)."""
+    from paperterm.index.text.words import WORD, ascii_words
+
+    assert ascii_words(text) == WORD.findall(text)
+
+
 @settings(max_examples=300)
 @given(
     st.text(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import string
 
@@ -120,3 +121,12 @@ def test_completions_and_neighbours_are_the_most_frequent_alphabetical_among_equ
     one = best([w for w in others if OSA.distance(w, word) == 1])
     two = best(others)
     assert vocabulary.closest(word) == (one or two or [word])[0]
+
+
+def test_saved_counts_are_in_the_words_order_and_load_the_same():
+    """A saved vocabulary lists its words sorted (a reader's load then sorts a sorted
+    list), with the counts it was made of."""
+    counts = {"zeta": 3, "alpha": 1, "Émile": 2, "beta": 7, "ab": 4}
+    saved = Vocabulary(counts).dumps()
+    assert list(json.loads(saved)) == sorted(counts)
+    assert json.loads(saved) == counts

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from hostile.corpus import write_hostile_corpus
+from hypothesis import given
+from hypothesis import strategies as st
 from locations import FIXTURES
 from whoosh import index as whoosh_index
 from whoosh.filedb.filestore import RamStorage
@@ -140,3 +142,32 @@ def test_cut_is_the_tokenizer_before_stop_words_and_stems():
     ]:
         tokens = [t.text for t in tokenizer(text, removestops=False)]
         assert cut(text) == tokens
+
+
+_VALUE = st.text(alphabet=st.sampled_from(["a", "\0", "\1", "\2", "é", "\ud800", "𝐱", " "]))
+
+
+@given(
+    st.tuples(_VALUE, _VALUE, _VALUE, _VALUE),
+    st.lists(_VALUE, max_size=3),
+    st.lists(_VALUE, max_size=3),
+)
+def test_a_documents_digest_is_each_value_then_its_separator(fields, authors, collections):
+    """`add_document` digests a paper as one string: the bytes of each value and its
+    separator, as updating the digest value by value gives them."""
+    import hashlib
+
+    from paperterm.index.search.whoosh_index import add_document
+
+    paper_id, name, title, text = fields
+    paper = Paper(paper_id, "c", "", text=text, title=title, name=name, authors=authors)
+    paper.collections = collections
+    expected = hashlib.blake2b(digest_size=16)
+    for value in (paper_id, name, title, text, *authors, "\0"):
+        expected.update(value.encode("utf-8", "surrogatepass") + b"\0")
+    for value in collections:
+        expected.update(value.encode("utf-8", "surrogatepass") + b"\1")
+    expected.update(b"\2")
+    digest = hashlib.blake2b(digest_size=16)
+    add_document(digest, paper)
+    assert digest.hexdigest() == expected.hexdigest()

@@ -409,3 +409,18 @@ def test_text_is_folded_for_duplicates_as_its_normal_form_is(text):
     from paperterm.index.sources import loader
 
     assert loader._fold(text) == loader._NOT_WORD.sub(" ", normalize_for_id(text)).strip()
+
+
+#: Mostly ASCII text with a few other characters (surrogates too): what `loader._fold`'s
+#: path for text that is not ASCII mostly meets (an arXiv abstract's quotes and symbols).
+_MOSTLY_ASCII = st.lists(
+    st.sampled_from(list("ab Z9_.,-\t\n")) | st.characters(exclude_categories=())
+).map("".join)
+
+
+@given(_MOSTLY_ASCII)
+def test_mostly_ascii_text_is_folded_as_its_normal_form_is(text):
+    from paperterm.index.papers import normalize_for_id
+    from paperterm.index.sources import loader
+
+    assert loader._fold(text) == loader._NOT_WORD.sub(" ", normalize_for_id(text)).strip()
