@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.index.config import Config
 from paperterm.index.search.records import PaperList
@@ -35,9 +35,9 @@ class SessionError(Exception):
     """A one-line reason the session cannot start (bad data dir, missing source...)."""
 
 
-@dataclass(slots=True)
-class Check:
-    """What `Session.check` found."""
+class Check(NamedTuple):
+    """What `Session.check` found. A named tuple, not a dataclass: less to define as the
+    reader starts (issue 14)."""
 
     location: str
     papers: int

@@ -7,8 +7,7 @@ the same functions, so a view means the same in either.
 from __future__ import annotations
 
 from collections.abc import Collection, Container, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.searches import SavedSearch
@@ -22,10 +21,10 @@ ViewKind = Literal["all", "collection", "tag", "search"]
 VIEW_KINDS: tuple[ViewKind, ...] = ("collection", "tag", "search")
 
 
-@dataclass(frozen=True, slots=True)
-class ViewKey:
+class ViewKey(NamedTuple):
     """A view of the papers, written `all`, `collection:NAME`, `tag:NAME` or `search:NAME`
-    (in `place.toml`, and accepted by `--view`)."""
+    (in `place.toml`, and accepted by `--view`). A named tuple, not a frozen dataclass, like
+    `Filters`: each is ~0.5 ms less to define as the reader starts (issue 14)."""
 
     kind: ViewKind = "all"
     name: str = ""
@@ -62,9 +61,9 @@ def list_title(view: ViewKey, *, query: str = "", unread: bool = False, read: bo
     return " · ".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
-class Filters:
-    """Restrictions that apply on top of the query: the view, and two toggles."""
+class Filters(NamedTuple):
+    """Restrictions that apply on top of the query: the view, and two toggles (change one
+    with `_replace`)."""
 
     bookmarks_only: bool = False
     unread_only: bool = False

@@ -9,8 +9,8 @@ in part or whole, with a warning the reader shows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import NamedTuple
 
 from paperterm.index.library.filters import ViewKey
 from paperterm.index.library.sorting import DEFAULT_SORT, SORTS
@@ -22,9 +22,9 @@ _MAX_BYTES = 64 << 10  # a query is at most 4,000 characters: this is far more t
 _HEADER = "# Where the paperterm reader was when it last ended (it rewrites this file).\n"
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
-    """A position in the reader: what the list shows, and the paper under the cursor."""
+class Place(NamedTuple):
+    """A position in the reader: what the list shows, and the paper under the cursor. A named
+    tuple, not a frozen dataclass: ~0.5 ms less to define as the reader starts (issue 14)."""
 
     view: str = "all"
     query: str = ""
@@ -53,12 +53,12 @@ def load_place(data_dir: Path) -> tuple[Place, list[str]]:
         return Place(), [f"{path}: ignored (not version 1)"]
     values: dict[str, object] = {}
     warnings: list[str] = []
-    for spec in fields(Place):
-        value = raw.get(spec.name, spec.default)
-        if not isinstance(value, type(spec.default)):
-            warnings.append(f"{path}: {spec.name} ignored (not a {type(spec.default).__name__})")
+    for name, default in Place._field_defaults.items():
+        value = raw.get(name, default)
+        if not isinstance(value, type(default)):
+            warnings.append(f"{path}: {name} ignored (not a {type(default).__name__})")
             continue
-        values[spec.name] = value
+        values[name] = value
     place = Place(**values)  # type: ignore[arg-type]
     if place.sort not in SORTS:
         warnings.append(f"{path}: sort {place.sort!r} ignored (sorts: {', '.join(SORTS)})")
@@ -73,6 +73,6 @@ def save_place(data_dir: Path, place: Place) -> None:
     """Write the place (atomically); OSError when it cannot be."""
     import tomli_w  # written on a save only: the reader's start writes nothing (issue 14)
 
-    body = {"version": 1, **{spec.name: getattr(place, spec.name) for spec in fields(Place)}}
+    body = {"version": 1, **place._asdict()}
     text = _HEADER + tomli_w.dumps(body)
     write_user_file(Path(data_dir) / PLACE_FILENAME, text.encode("utf-8"), make_parents=True)

@@ -7,13 +7,13 @@ start makes none (issue 14).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class SavedSearch:
-    """A named query; `added` is None for one from the config."""
+class SavedSearch(NamedTuple):
+    """A named query; `added` is None for one from the config. A named tuple, not a frozen
+    dataclass: less to define as the reader starts (issue 14)."""
 
     name: str
     query: str

@@ -5,9 +5,8 @@ to see whether its sources changed."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from paperterm.index.problems import Problem
@@ -25,9 +24,9 @@ FORMATS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class SourceSpec:
-    """A configured source: a file or folder, with an optional collection name override."""
+class SourceSpec(NamedTuple):
+    """A configured source: a file or folder, with an optional collection name override. A
+    named tuple, not a frozen dataclass: less to define as the reader starts (issue 14)."""
 
     path: Path
     collection: str | None = None

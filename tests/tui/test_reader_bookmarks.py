@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from reader_helpers import INSTANT, flat, screen_text, settle, type_text, until
 
@@ -206,7 +205,7 @@ async def test_changes_by_another_process_show_up_after_a_poll(reader, data_dir)
 
 
 async def test_the_app_polls_the_bookmarks_file_by_itself(reader, data_dir):
-    app = reader(timing=replace(INSTANT, bookmark_poll=0.01))
+    app = reader(timing=INSTANT._replace(bookmark_poll=0.01))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         other = BookmarkStore.in_dir(data_dir)

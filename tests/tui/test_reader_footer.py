@@ -22,7 +22,7 @@ async def test_the_footer_teaches_the_focused_panes_keys_within_80_columns(reade
     app = reader()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        text = footer_text(app)
+        text = listed = footer_text(app)
         assert text.startswith("/ search  ⏎ open  b bookmark")
         assert text.endswith("? all keys")
         assert len(text) <= 78
@@ -31,7 +31,9 @@ async def test_the_footer_teaches_the_focused_panes_keys_within_80_columns(reade
         await pilot.press("slash")  # typing: no key the box takes as text
         text = footer_text(app)
         assert "esc back" in text and "b bookmark" not in text and "?" not in text
-        await pilot.press("escape", "tab")  # the detail pane
+        await pilot.press("escape")  # the list again: its keys again
+        assert footer_text(app) == listed
+        await pilot.press("tab")  # the detail pane
         assert app.main.focused is app.main.detail
         assert "⏎ open" in footer_text(app)
         await pilot.press("f")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 
 from reader_helpers import (
     INSTANT,
@@ -432,7 +431,7 @@ async def test_paperterm_read_shows_in_an_open_reader_at_its_own_poll(
     monkeypatch.setenv("PAPERTERM_CONFIG", str(config))
     poll = Timing.from_config(Config()).bookmark_poll
     assert poll is not None and poll <= 2
-    app = reader(timing=replace(INSTANT, bookmark_poll=poll))
+    app = reader(timing=INSTANT._replace(bookmark_poll=poll))
     polled = asyncio.Event()
     changed = app.reading_changed
 

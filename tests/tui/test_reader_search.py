@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from reader_helpers import INSTANT, drain, screen_text, settle, type_text
 from textual import events
@@ -147,6 +145,23 @@ async def test_a_query_note_is_shown_inline(reader):
         assert "prefixes need at least 3 letters" in screen_text(app)
 
 
+async def test_the_query_note_follows_its_query_back_and_forth(reader):
+    """The note is kept while its parts and width stay the same (the start asks several
+    times); a change of either still shows."""
+    app = reader()
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settle(pilot)
+        screen = app.main
+        for query in ("tr* genomics", "genomics", "tr* genomics"):
+            screen.search_input.value = query
+            await settle(pilot)
+            assert ("prefixes need at least 3 letters" in screen_text(app)) == ("*" in query)
+        await pilot.resize_terminal(40, 24)
+        await settle(pilot)
+        note = str(screen.query_one("#search-note").render())
+        assert "\n" in note  # refitted to the narrower width: two lines
+
+
 async def test_odd_queries_never_crash(reader):
     app = reader()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -169,7 +184,7 @@ class FakeClock:
 
 async def test_keys_within_the_debounce_fold_into_one_search(reader):
     clock = FakeClock()
-    app = reader(timing=replace(INSTANT, debounce=60, clock=clock))  # a pause never ends
+    app = reader(timing=INSTANT._replace(debounce=60, clock=clock))  # a pause never ends
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.main
@@ -347,7 +362,7 @@ async def test_the_sort_orders_wait_while_keys_come_and_keys_are_answered(reader
     time, only once no key was typed into the search box for `timing.quiet`: keys typed
     meanwhile are searched at once, and the orders come when the typing stops."""
     clock = FakeClock()
-    app = reader(timing=replace(INSTANT, quiet=1.0, clock=clock))
+    app = reader(timing=INSTANT._replace(quiet=1.0, clock=clock))
     app.state.typed_at = clock.now  # as if a key had just been typed
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, index=False)

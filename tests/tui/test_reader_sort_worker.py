@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from dataclasses import replace
 
 import pytest
 from reader_helpers import INSTANT, settle, status_line, type_text, until
@@ -130,7 +129,7 @@ async def test_a_search_sorted_by_title_waits_for_the_titles_in_a_worker(reader,
     worker when they are not read yet (the index worker's orders wait for a pause in typing,
     which never ends here)."""
     gate = Gate(monkeypatch)
-    app = reader(timing=replace(INSTANT, quiet=1.0, clock=lambda: 1000.0))
+    app = reader(timing=INSTANT._replace(quiet=1.0, clock=lambda: 1000.0))
     app.state.typed_at = 1000.0  # a key typed just now, by a clock that never moves
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, index=False)

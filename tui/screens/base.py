@@ -72,6 +72,7 @@ class PaperScreen(Screen):
         self.state = state
         self._related_timer: Timer | None = None
         self._too_small: Static | None = None  # the notice, once mounted
+        self._footer_for: tuple[object, ...] | None = None  # what the footer was made from
 
     # --- what the app asks of every paper screen -----------------------------------------
 
@@ -162,12 +163,16 @@ class PaperScreen(Screen):
             if binding.binding.id and binding.enabled
         ]
         key = self.state.key_text
+        made_from = (typing, tuple(active), key)
+        if made_from == self._footer_for:
+            return  # the start asks again with the same bindings (issue 14)
         items = [
             (key(binding_id), keys.BY_ID[binding_id].label)
             for binding_id in keys.footer_ids(active, typing)
         ]
         tail = None if typing else (key("help"), "all keys")
         self.query_one(KeyFooter).set_items(items, tail)
+        self._footer_for = made_from
 
     # --- related papers ------------------------------------------------------------------
 

@@ -17,7 +17,6 @@ pushed on the jump list before a search, a view change or a followed related pap
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -207,6 +206,7 @@ class MainScreen(PaperScreen):
         self._progress: ProgressBar | None = None  # the same
         self._resumed = False  # see on_screen_resume
         self._lines: dict[str, Static] = {}  # `_show_line`'s, once mounted
+        self._note_for: tuple[tuple[str, ...], int] | None = None  # the parts and width shown
         self._sort_wait: SortWait | None = None  # a sort's order computed in a worker
         #: The query, filters and corpus (its sort keys) of the rows shown.
         self._shown_for: tuple[str, Filters, SortKeys] | None = None
@@ -393,18 +393,18 @@ class MainScreen(PaperScreen):
     # --- filters -------------------------------------------------------------------------
 
     def toggle_bookmarks_only(self) -> None:
-        self.set_filters(replace(self.filters, bookmarks_only=not self.filters.bookmarks_only))
+        self.set_filters(self.filters._replace(bookmarks_only=not self.filters.bookmarks_only))
 
     def set_view(self, view: ViewKey) -> None:
         """Show a view (the sidebar, the palette's collections); a jump `ctrl+o` undoes."""
         if view != self.filters.view:
             self.push_jump()
-            self.set_filters(replace(self.filters, view=view))
+            self.set_filters(self.filters._replace(view=view))
 
     def toggle_unread_only(self) -> None:
         """`U`. The cursor stays on its paper if it is still in view, else goes to the next
         unread paper after it."""
-        filters = replace(self.filters, unread_only=not self.filters.unread_only)
+        filters = self.filters._replace(unread_only=not self.filters.unread_only)
         current = self.current_row()
         keep = current.id if current else None
         if filters.unread_only and current is not None and self.state.reading.is_read(current.id):
@@ -519,7 +519,7 @@ class MainScreen(PaperScreen):
         matches = state.search_matches.get(view.name) if view.kind == "search" else None
         if view.kind == "search" and matches is None:
             if view.name not in {s.name for s in state.saved_searches}:
-                self.filters = replace(self.filters, view=ALL)  # deleted meanwhile
+                self.filters = self.filters._replace(view=ALL)  # deleted meanwhile
                 self.run_search(keep_id, bump=False, keep_index=keep_index)
                 return
             self.waiting_for_index = True  # its papers are found once the index is ready
@@ -1220,8 +1220,13 @@ class MainScreen(PaperScreen):
             parts += view.notes
             if not view.notes and state.searchable and parse_query(self.search_input.value).clauses:
                 parts.append(f"searching the {state.searchable:,} papers indexed so far")
-        lines = fit_note(parts, max(self.size.width - 2, 10))
+        shown = (tuple(parts), max(self.size.width - 2, 10))
+        if shown == self._note_for:
+            return  # the start asks several times with the same parts (issue 14)
+        lines = fit_note(*shown)
         self._show_line("search-note", "\n".join(lines), after="#search-bar")
+        if not lines or "search-note" in self._lines:  # shown, not skipped
+            self._note_for = shown
 
 
 def _indexing(state: ReaderState) -> str:
