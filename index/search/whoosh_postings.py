@@ -165,7 +165,12 @@ class PostingsTable:
                 data = handle.get(0, storage.file_length(segment.make_filename(EXTENSION)))
         finally:
             handle.close()
-        return cls(data)
+        try:
+            return cls(data)
+        except PostingsFileError:
+            if not isinstance(data, bytes):  # a map, not left to the collector: it holds
+                data.close()  # the file's disk space
+            raise
 
     def close(self) -> None:
         if isinstance(self._data, mmap.mmap):

@@ -5,6 +5,7 @@ not hold, terms not in ASCII, and files that are not (or no longer) postings fil
 from __future__ import annotations
 
 import io
+import mmap
 from array import array
 from itertools import accumulate, chain
 from zlib import crc32
@@ -117,3 +118,34 @@ def test_a_cut_file_is_no_postings_file(cut):
     data = _written([("all", b"w", [1, 2], [1.0, 2.0], [(1,), (2, 3)])])
     with pytest.raises(PostingsFileError):
         PostingsTable(data[:cut])
+
+
+class _Segment:
+    """As much of a Whoosh segment as `PostingsTable.of_segment` asks of one."""
+
+    def open_file(self, storage, extension: str):
+        return storage.open_file(self.make_filename(extension))
+
+    def make_filename(self, extension: str) -> str:
+        return f"segment{extension}"
+
+
+def test_a_file_that_is_not_a_postings_file_is_unmapped(tmp_path, monkeypatch):
+    """A rejected file's memory map is closed at once (as a record file's is), not left to
+    the collector: a map keeps a removed generation's disk space while it is open."""
+    from whoosh.filedb.filestore import FileStorage
+
+    from paperterm.index.search import whoosh_postings
+
+    maps: list[mmap.mmap] = []
+    real = mmap.mmap
+
+    def spy(*args, **kwargs) -> mmap.mmap:
+        maps.append(real(*args, **kwargs))
+        return maps[-1]
+
+    monkeypatch.setattr(whoosh_postings.mmap, "mmap", spy)
+    (tmp_path / "segment.ptp").write_bytes(b"not a postings file" * 10)
+    with pytest.raises(PostingsFileError):
+        PostingsTable.of_segment(FileStorage(str(tmp_path)), _Segment())
+    assert len(maps) == 1 and maps[0].closed
