@@ -80,10 +80,12 @@ _LONE_DOT = re.compile(r"\.(?:(?!\w)|(?<!\w\.))", re.ASCII)
 
 def paper_words(paper: Paper) -> list[str]:
     """The words the vocabulary counts of a paper: its name's, title's and text's."""
-    text = f"{paper.name} {paper.title} {paper.text}".lower()
-    if not text.isascii():
-        return WORD.findall(text)
-    return ascii_words(text)
+    return words_of(f"{paper.name} {paper.title} {paper.text}".lower())
+
+
+def words_of(text: str) -> list[str]:
+    """`WORD.findall(text)`, by `ascii_words` when the text is ASCII."""
+    return ascii_words(text) if text.isascii() else WORD.findall(text)
 
 
 def ascii_words(text: str) -> list[str]:
