@@ -166,8 +166,8 @@ class _FieldWriter(W3FieldWriter):  # type: ignore[misc]  # Whoosh has no type h
             self._fieldname, btext, docs, array("f", weights), values if positions else None
         )
         if positions:
-            values = list(map(_ENCODED.get, values))  # a term found once: nearly all
-            raw = postings[2::3]
+            raw = values
+            values = list(map(_ENCODED.get, raw))  # a term found once: nearly all
             for index in compress(range(len(values)), map(not_, values)):
                 values[index] = _encode(raw[index])
         info = W3TermInfo()
