@@ -128,10 +128,10 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         reader.set_defaults(command=None)
         try:
             args, rest = reader.parse_known_args(argv)
+            if not rest:
+                return args
         except UsageError:
-            rest = ["(the full parser says why)"]
-        if not rest:
-            return args
+            pass  # the full parser says why
     return build_parser(argv).parse_args(argv)
 
 
