@@ -1137,7 +1137,7 @@ class MainScreen(PaperScreen):
             return
         self._lines[line_id] = line
         self._set_text(f"#{line_id}", text)
-        self.query_one(f"#{line_id}").display = bool(text)
+        line.display = bool(text)
 
     def update_status(self) -> None:
         """The facts first: `K of N papers · U unread` and what narrows the view, which stay
