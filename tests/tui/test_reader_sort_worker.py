@@ -11,8 +11,10 @@ import threading
 from collections.abc import Iterator
 
 import pytest
-from reader_helpers import INSTANT, settle, status_line, type_text, until
+from reader_helpers import INSTANT, row_ids, settle, status_line, type_text, until
 
+from paperterm.index.config import parse_config
+from paperterm.index.library.filters import ALL, ViewKey
 from paperterm.index.library.place import Place, save_place
 from paperterm.index.library.reading import mark_read
 from paperterm.index.library.sorting import SORT_RUN, SortKeys
@@ -20,6 +22,7 @@ from paperterm.index.papers import Paper
 from paperterm.index.sources.loader import Corpus
 
 COUNT = 20_000
+DNA = parse_config('[[searches]]\nname = "dna"\nquery = "DNA"\n')
 
 
 def shuffled_titles(count: int = COUNT) -> Corpus:
@@ -227,3 +230,62 @@ async def test_unread_first_of_a_large_corpus_is_sorted_in_a_worker_for_the_newe
         await settle(pilot, index=False)
         assert [row.id for row in screen.paper_list.rows] == [*ids[3:], *ids[:3]]
         assert "sort: unread first" in status_line(app)
+
+
+async def test_a_jump_back_to_a_saved_search_in_relevance_order_ends_the_sort_wait(
+    reader, monkeypatch
+):
+    """A saved search in relevance order is shown in its own order: the title sort that was
+    being computed for the view before is not waited for any more (its note goes, its
+    worker is cancelled)."""
+    gate = Gate(monkeypatch)
+    app = reader(config=DNA, timing=INSTANT._replace(quiet=1.0, clock=lambda: 1000.0))
+    app.state.typed_at = 1000.0  # the index worker's orders wait for a pause that never ends
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, index=False)
+        screen = app.main
+        screen.set_view(ViewKey("search", "dna"))
+        await settle(pilot, index=False)
+        (only,) = row_ids(app)
+        screen.set_view(ALL)  # the saved search is the jump back
+        await settle(pilot, index=False)
+        await pilot.press("s")  # corpus order -> title, held in its worker
+        await until(pilot, gate.started.is_set, "the sort worker started")
+        (worker,) = sort_workers(app)
+        assert "sorting by title…" in status_line(app)
+
+        await pilot.press("ctrl+o")
+        await until(pilot, lambda: row_ids(app) == [only], "the saved search is shown")
+        assert screen.sort == "relevance"
+        assert "sorting" not in status_line(app)
+        assert worker.is_cancelled
+        gate.open()
+        await settle(pilot, index=False)
+        assert row_ids(app) == [only]
+        assert "sorting" not in status_line(app)
+
+
+@pytest.mark.parametrize("how", ["saved search", "query"])
+async def test_a_view_that_waits_for_the_index_ends_the_sort_wait(gated_reader, monkeypatch, how):
+    """A saved search's view or a query before the index is ready waits for the index, not
+    for the sort the list was waiting for: its note goes and its worker is cancelled."""
+    gate = Gate(monkeypatch)
+    app, _session = gated_reader(config=DNA, corpus=shuffled_titles())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, index=False)
+        screen = app.main
+        await pilot.press("s")  # corpus order -> title, held in its worker
+        await until(pilot, gate.started.is_set, "the sort worker started")
+        (worker,) = sort_workers(app)
+        assert "sorting by title…" in status_line(app)
+
+        if how == "query":
+            await pilot.press("slash")
+            await type_text(pilot, "topic")
+        else:
+            screen.set_view(ViewKey("search", "dna"))
+        await until(pilot, lambda: screen.waiting_for_index, "the view waits for the index")
+        await pilot.pause()
+        assert "sorting" not in status_line(app)
+        assert worker.is_cancelled
+        gate.open()  # the cancelled worker ends at its next step

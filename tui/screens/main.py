@@ -524,6 +524,7 @@ class MainScreen(PaperScreen):
                 return
             self.waiting_for_index = True  # its papers are found once the index is ready
             self.applied = self.generation
+            self._end_sort_wait()
             self.update_status()
             return
         allowed = allowed_ids(
@@ -549,6 +550,7 @@ class MainScreen(PaperScreen):
             ready = True
             if matches is not None and effective_sort(self.sort, True) == "relevance":
                 # a saved search's view: its own order is relevance
+                self._end_sort_wait()
                 position = state.sort_keys.position
                 found = [i for i in matches if allowed is None or i in allowed]
                 rows = PaperRows(state.papers, [position[i] for i in found if i in position])
@@ -577,6 +579,7 @@ class MainScreen(PaperScreen):
         if state.searcher is None:
             self.waiting_for_index = True
             self.applied = request.generation
+            self._end_sort_wait()
             self.update_status()
             return
         self._search(state.searcher, request)
@@ -695,15 +698,21 @@ class MainScreen(PaperScreen):
         if job.keys.ready(
             job.sort, whole=whole, read=job.read, bookmarked=job.bookmarked, scores=job.scores
         ):
-            if wait is not None:
-                self._sort_wait = None
-                self.workers.cancel_group(self, "sort")
+            self._end_sort_wait()
             return True
         self._sort_wait = SortWait(job, request, view, self._current_id())
         if wait is None or not wait.job.same(job):
             self._compute_sort(job)
         self.update_status()
         return False
+
+    def _end_sort_wait(self) -> None:
+        """The view waits for no sort (ready, or its own order, or the index): the status
+        line's "sorting by …" goes and the worker is cancelled (a message it sent already
+        finds no wait and is dropped)."""
+        if self._sort_wait is not None:
+            self._sort_wait = None
+            self.workers.cancel_group(self, "sort")
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="sort")
     def _compute_sort(self, job: SortJob) -> None:
