@@ -289,3 +289,43 @@ async def test_a_view_that_waits_for_the_index_ends_the_sort_wait(gated_reader, 
         assert "sorting" not in status_line(app)
         assert worker.is_cancelled
         gate.open()  # the cancelled worker ends at its next step
+
+
+async def test_a_search_shows_its_hits_at_once_while_their_sort_is_computed(reader, monkeypatch):
+    """A search sorted by an order not computed yet (the titles not read) shows its hits at
+    once in their relevance order, "sorting by title…" in the status line, and sorts them
+    when the order comes, the cursor on the paper it is on then."""
+    gate = Gate(monkeypatch)
+    app = reader(timing=INSTANT._replace(quiet=1.0, clock=lambda: 1000.0))
+    app.state.typed_at = 1000.0  # the index worker's orders wait for a pause that never ends
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, index=False)
+        await pilot.press("slash")
+        await type_text(pilot, "learning transformer")
+        await settle(pilot, index=False)
+        ranked = row_ids(app)
+        assert len(ranked) > 2
+        await pilot.press(*["backspace"] * len(" transformer"))
+        await settle(pilot, index=False)
+        assert len(row_ids(app)) > len(ranked)
+        await pilot.press("escape", "s", "s")  # to the list; relevance -> corpus -> title
+        await until(pilot, gate.started.is_set, "the sort worker started")
+
+        await pilot.press("slash")
+        await type_text(pilot, " transformer")  # a new search while the sort is held
+        await until(pilot, lambda: row_ids(app) == ranked, "the new hits are shown")
+        assert "sorting by title…" in status_line(app)
+        shown = [row.paper.title.casefold() for row in app.main.paper_list.rows]
+        assert shown != sorted(shown)  # not by title yet
+        await pilot.press("escape", "j")
+        await pilot.pause()
+        kept = app.main.paper_list.current.id
+        assert kept == ranked[1]
+
+        gate.open()
+        await settle(pilot, index=False)
+        rows = app.main.paper_list.rows
+        titles = [row.paper.title.casefold() for row in rows]
+        assert titles == sorted(titles) and sorted(row_ids(app)) == sorted(ranked)
+        assert app.main.paper_list.current.id == kept
+        assert "sort: title" in status_line(app) and "sorting" not in status_line(app)

@@ -568,13 +568,8 @@ class MainScreen(PaperScreen):
             ):
                 rows = [*rows, *missing_rows(marks, state.by_id, allowed)]
             self._apply(request, View(rows, len(rows), parsed.notes), ordered=True)
-            wait = self._sort_wait
-            if not ready and wait is not None:
-                # Sorted when the order comes, the cursor on the paper it is on then.
-                shown = self._current_id()
-                self._sort_wait = wait._replace(
-                    request=request._replace(keep_id=shown), cursor_id=shown
-                )
+            if not ready:
+                self._sort_from_here(request)
             return
         if state.searcher is None:
             self.waiting_for_index = True
@@ -638,12 +633,13 @@ class MainScreen(PaperScreen):
         self._apply(message.request, view)
 
     def _apply(self, request: ViewRequest, view: View, ordered: bool = False) -> None:
-        """Show a view; `ordered`: its rows are in the sort's order already."""
-        if not ordered and not self._sort_ready(request, whole=False, view=view):
-            return
+        """Show a view; `ordered`: its rows are in the sort's order already. A search's hits
+        whose sort is not ready are shown in their own order meanwhile, and sorted when the
+        order comes (`on_sort_ready`), the cursor on the paper it is on then."""
+        ready = ordered or self._sort_ready(request, whole=False, view=view)
         self.applied = request.generation
         self._shown_for = (request.text, self.filters, self.state.sort_keys)
-        rows = view.rows if ordered else self._sorted(list(view.rows))
+        rows = view.rows if ordered or not ready else self._sorted(list(view.rows))
         view = view._replace(rows=rows)
         self.view = view
         keep_id = request.keep_id
@@ -664,6 +660,8 @@ class MainScreen(PaperScreen):
         self._count_unread()
         self.update_status()
         self.update_views()
+        if not ready:
+            self._sort_from_here(request)
 
     # --- sorting -------------------------------------------------------------------------
 
@@ -681,8 +679,9 @@ class MainScreen(PaperScreen):
     def _sort_ready(self, request: ViewRequest, *, whole: bool, view: View | None = None) -> bool:
         """Whether the sort can be applied now. Otherwise (title or newest, before their
         order is computed: ~2 s at 500,000 papers) it is computed in a worker, the status
-        line says so, keys are answered meanwhile, and the request is shown when it comes
-        (`on_sort_ready`). A request whose sort is ready ends the wait (its worker too)."""
+        line says so, keys are answered meanwhile, the rows are shown in an order that is
+        ready (a search's own, corpus order) and sorted when it comes (`on_sort_ready`).
+        A request whose sort is ready ends the wait (its worker too)."""
         state = self.state
         sort = self._effective_sort()  # asks for the like ranking if it is due: first
         ranking = state.ranking
@@ -705,6 +704,16 @@ class MainScreen(PaperScreen):
             self._compute_sort(job)
         self.update_status()
         return False
+
+    def _sort_from_here(self, request: ViewRequest) -> None:
+        """The rows of `request` are shown before their sort's order came: they are sorted
+        when it comes, the cursor on the paper it is on then."""
+        wait = self._sort_wait
+        if wait is not None:
+            shown = self._current_id()
+            self._sort_wait = wait._replace(
+                request=request._replace(keep_id=shown), cursor_id=shown
+            )
 
     def _end_sort_wait(self) -> None:
         """The view waits for no sort (ready, or its own order, or the index): the status
