@@ -155,6 +155,16 @@ def test_no_write_when_nothing_changes(path: Path) -> None:
     assert not store.backup_path.exists()
 
 
+def test_a_save_that_changes_nothing_keeps_the_entries(path: Path) -> None:
+    store = open_store(path)
+    store.add("a")
+    shown = store.entries
+    store.add("a")  # saved again, nothing changed
+    assert store.entries is shown
+    store.add("b")
+    assert store.entries is not shown and set(store.entries) == {"a", "b"}
+
+
 def test_existing_file_permissions_are_kept(path: Path) -> None:
     store = open_store(path)
     store.add("a")

@@ -128,6 +128,23 @@ def test_staged_changes_show_at_once_and_are_written_by_save(path: Path) -> None
     assert set(open_store(path).entries) == {"a"} and not store.pending
 
 
+def test_the_entries_are_a_new_dict_only_when_a_save_or_reload_changes_them(path: Path) -> None:
+    """A save or a reload that leaves the entries as they were keeps the same dict: what was
+    computed for it (the reader's unread and like orders, kept for the dict they are of)
+    stays valid. A change is a new dict."""
+    store = open_store(path)
+    store.stage(mark_read(["a"]))
+    staged = store.entries
+    store.save()
+    assert store.entries is staged
+    path.write_bytes(path.read_bytes())  # written again, the same
+    assert store.reload_if_changed()
+    assert store.entries is staged
+    open_store(path).apply(mark_read(["b"]))
+    assert store.reload_if_changed()
+    assert store.entries is not staged and set(store.entries) == {"a", "b"}
+
+
 def test_a_change_staged_while_a_save_runs_stays_pending(path: Path, monkeypatch) -> None:
     store = open_store(path)
     store.stage(mark_read(["a"]))

@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 from paperterm.index.config import ConfigError, parse_config
 from paperterm.index.library import sorting
 from paperterm.index.library.affinity import TermVectors
+from paperterm.index.library.bookmarks import BookmarkStore
 from paperterm.index.library.op_store import LibraryFileError
 from paperterm.index.library.place import PLACE_FILENAME, Place, load_place, save_place
+from paperterm.index.library.reading import ReadingStore, mark_read
 from paperterm.index.library.searches import SavedSearch, SearchesStore, all_searches
 from paperterm.index.library.sorting import SORTS, SortKeys, effective_sort, next_sort
 from paperterm.index.papers import Paper
@@ -264,6 +266,30 @@ def test_the_unread_and_like_orders_of_a_large_corpus_are_computed_for_their_inp
     assert like[:3] == ["p000009", "p000007", "p000000"]
     assert like[-3:] == ["p000001", "p000003", "p000004"]
     assert like == keys.order(ids, str, "like", **inputs)
+
+
+def test_the_unread_and_like_orders_stay_ready_after_saves_that_changed_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The orders are kept for the reading state and bookmarks they are of (by identity):
+    a save of the same entries does not make them stale."""
+    monkeypatch.setattr(sorting, "SORT_RUN", 2)
+    reading = ReadingStore.in_dir(tmp_path)
+    bookmarks = BookmarkStore.in_dir(tmp_path)
+    reading.load()
+    bookmarks.load()
+    reading.stage(mark_read(["p1"]))
+    bookmarks.add("p2")
+    keys = SortKeys(PAPERS)
+    for sort in ("unread", "like"):
+        inputs = {"read": reading.entries, "bookmarked": bookmarks.entries, "scores": None}
+        list(keys.steps_for(sort, whole=True, **inputs))
+        assert keys.ready(sort, whole=True, **inputs)
+    reading.save()
+    bookmarks.add("p2")
+    for sort in ("unread", "like"):
+        inputs = {"read": reading.entries, "bookmarked": bookmarks.entries, "scores": None}
+        assert keys.ready(sort, whole=True, **inputs)
 
 
 def test_a_small_corpus_is_sorted_unread_first_at_once():
