@@ -17,7 +17,7 @@ from paperterm.index.config import parse_config
 from paperterm.index.library.filters import ALL, ViewKey
 from paperterm.index.library.place import Place, save_place
 from paperterm.index.library.reading import mark_read
-from paperterm.index.library.sorting import SORT_RUN, SortKeys
+from paperterm.index.library.sorting import SORT_RUN, SORTS, SortKeys
 from paperterm.index.papers import Paper
 from paperterm.index.sources.loader import Corpus
 
@@ -329,3 +329,26 @@ async def test_a_search_shows_its_hits_at_once_while_their_sort_is_computed(read
         assert titles == sorted(titles) and sorted(row_ids(app)) == sorted(ranked)
         assert app.main.paper_list.current.id == kept
         assert "sort: title" in status_line(app) and "sorting" not in status_line(app)
+
+
+async def test_choosing_the_saved_sort_again_keeps_its_worker(gated_reader, tmp_path, monkeypatch):
+    """The sort restored from place.toml is an equal string, not the same object, as the
+    one a key or the palette chooses: choosing it again while its order is computed is the
+    same job, whose worker goes on (it was cancelled and started again)."""
+    gate = Gate(monkeypatch)
+    count = SORT_RUN + 5_000
+    save_place(tmp_path / "data", Place(sort="unread"))
+    app, _session = gated_reader(corpus=shuffled_titles(count))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, gate.started.is_set, "the sort worker started")
+        await until(pilot, lambda: bool(app.main.paper_list.rows), "rows are shown")
+        screen = app.main
+        assert screen.sort == "unread"
+        assert screen.sort is not next(name for name in SORTS if name == "unread")
+        (worker,) = sort_workers(app)
+        screen.set_sort("unread")
+        await pilot.pause()
+        assert not worker.is_cancelled and sort_workers(app) == [worker]
+        gate.open()
+        await settle(pilot, index=False)
+        assert "sort: unread first" in status_line(app) and "sorting" not in status_line(app)

@@ -129,9 +129,18 @@ class SortJob(NamedTuple):
     scores: Mapping[str, float] | None
 
     def same(self, other: SortJob) -> bool:
-        """The same job: the same objects (the reading state and bookmarks publish a new
-        dict on every change), so an order of an older state is never taken for a newer."""
-        return all(a is b for a, b in zip(self, other, strict=True))
+        """The same job: the same sort keys, reading state, bookmarks and scores (the same
+        objects: the stores publish a new dict on every change, so an order of an older
+        state is never taken for a newer), and an equal sort (a name read from place.toml
+        is another string than the key's or the palette's)."""
+        return (
+            self.sort == other.sort
+            and self.whole == other.whole
+            and self.keys is other.keys
+            and self.read is other.read
+            and self.bookmarked is other.bookmarked
+            and self.scores is other.scores
+        )
 
 
 class SortReady(Message):
