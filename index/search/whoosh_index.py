@@ -167,9 +167,18 @@ class WhooshFiles:
         TOC(make_schema(), list(parts), 1).write(_storage(folder), INDEX_NAME)
 
     def open(self, folder: Path) -> Index:
+        """The index of `folder`, each segment's postings file opened once to check what
+        it says of itself (`PostingsTable`: a damaged one raises, and the store rebuilds
+        the index, as for a file that fails its checksum)."""
         from whoosh.index import FileIndex
 
-        return FileIndex(_storage(folder, readonly=True), indexname=INDEX_NAME)
+        from paperterm.index.search.whoosh_postings import PostingsTable
+
+        storage = _storage(folder, readonly=True)
+        ix = FileIndex(storage, indexname=INDEX_NAME)
+        for segment in ix._segments():
+            PostingsTable.of_segment(storage, segment).close()
+        return ix
 
     def in_memory(self, papers: Sequence[Paper]) -> Index:
         """An index of `papers` in RAM (for a data dir that cannot be written)."""

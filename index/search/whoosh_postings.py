@@ -152,6 +152,21 @@ class PostingsTable:
         if magic != MAGIC or slots & (slots - 1):
             raise PostingsFileError("not a postings file")
         self._mask = slots - 1
+        if self._table_at + 4 * slots + _TRAILER.size != len(data) or not self._free_slot():
+            raise PostingsFileError("damaged hash table")
+
+    def _free_slot(self) -> bool:
+        """Whether a slot of the hash table is free (0), where a look-up of a term not
+        held stops: at least half of a sound table's are, so one is found in a few slots.
+        With none, such a look-up would probe the table for ever (`find` stops after every
+        slot). The generation's checksum finds such damage, unless the file kept its size
+        and times: this is what the file itself says."""
+        data, start = self._data, self._table_at
+        end = start + 4 * (self._mask + 1)
+        at = data.find(b"\0\0\0\0", start, end)
+        while at != -1 and (at - start) % 4:  # four zero bytes across two slots
+            at = data.find(b"\0\0\0\0", at + 1, end)
+        return at != -1
 
     @classmethod
     def of_segment(cls, storage: Any, segment: Any) -> PostingsTable:
@@ -177,12 +192,13 @@ class PostingsTable:
             self._data.close()
 
     def find(self, fieldname: str, btext: bytes) -> Entry | None:
-        """The term's entry (None: not in this segment)."""
+        """The term's entry (None: not in this segment). Raises `PostingsFileError` when
+        the table has no free slot any more."""
         key = fieldname.encode("utf-8") + b"\0" + btext
         data = self._data
         mask = self._mask
         slot = crc32(key) & mask
-        while True:
+        for _ in range(mask + 1):
             (number,) = _SLOT.unpack_from(data, self._table_at + 4 * slot)
             if not number:
                 return None
@@ -192,6 +208,9 @@ class PostingsTable:
             if length == len(key) and data[at : at + length] == key:
                 return count, offset, None if isnan(weight) else weight, kept, codes.decode()
             slot = (slot + 1) & mask
+        # Every slot taken: the file was written over in place since it was opened (a
+        # file's map shows what it holds now).
+        raise PostingsFileError("damaged hash table")
 
     def postings(self, entry: Entry) -> tuple[array[int], float | array[float]]:
         """A term's documents (ascending) and their weights (one number for all, or one

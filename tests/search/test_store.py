@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from damaged_postings import fill_hash_table
 from engine_choice import ENGINES, engine_config
 from generated import write_generated_corpus
 
@@ -171,6 +172,30 @@ def test_damaged_index_is_rebuilt(tmp_path, damage):
     second, _ = session.open()
     assert len(second.papers) == SEED_PAPERS
     assert second.location != first.location
+
+
+def test_a_postings_file_damaged_with_its_stamps_kept_is_rebuilt(tmp_path):
+    """Damage that kept a file's size and times (a disk's, not a write's) is not read again
+    by the check (the stamps it recorded for the file still match): a postings file whose
+    hash table has no free slot (a look-up of a missing term would never end) is found
+    when the index is opened, and the index is rebuilt as for other damage."""
+    data = tmp_path / "data"
+    first, _ = _session(data).open()
+    folder = Path(first.location)
+    first.ix.close()
+    damaged = sorted((folder / store_module.ENGINE_FOLDER).glob("*.ptp"))
+    assert damaged
+    for ptp in damaged:
+        ptp.write_bytes(fill_hash_table(ptp.read_bytes()))
+    names = [ptp.relative_to(folder).as_posix() for ptp in damaged]
+    stamps = {**store_module._read_stamps(folder), **store_module._stamps(folder, names)}
+    store_module._write_stamps(folder, stamps)  # as if they had kept their stamps
+    session = _session(data)
+    assert session.open_existing() is None
+    second, _ = session.open()
+    assert len(second.papers) == SEED_PAPERS
+    assert second.location != first.location
+    assert Searcher(second.ix, second.papers).search("attention").hits
 
 
 def test_leftover_temp_build_is_removed_and_old_generations_pruned(tmp_path):

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import io
 import mmap
+import threading
 from array import array
 from itertools import accumulate, chain
 from zlib import crc32
 
 import pytest
+from damaged_postings import fill_hash_table
 
 from paperterm.index.search.whoosh_postings import PostingsFileError, PostingsTable, PostingsWriter
 
@@ -149,3 +151,40 @@ def test_a_file_that_is_not_a_postings_file_is_unmapped(tmp_path, monkeypatch):
     with pytest.raises(PostingsFileError):
         PostingsTable.of_segment(FileStorage(str(tmp_path)), _Segment())
     assert len(maps) == 1 and maps[0].closed
+
+
+def test_a_hash_table_with_no_free_slot_is_no_postings_file():
+    """A look-up of a term the file does not hold would probe such a table for ever. The
+    generation's checksum finds such damage, unless the file kept its size and times (its
+    stamps are trusted then): the file itself says it is damaged, so the index is rebuilt
+    (test_store.py)."""
+    data = _written([("all", b"w", [1], [1.0], [(1,)]), ("all", b"v", [2], [1.0], [(2,)])])
+    assert PostingsTable(data).find("all", b"absent") is None
+    with pytest.raises(PostingsFileError, match="hash table"):
+        PostingsTable(fill_hash_table(data))
+
+
+def test_a_look_up_in_a_table_filled_under_its_map_ends(tmp_path):
+    """The file written over in place after it was mapped (the map shows what the file
+    holds now): a look-up probes each slot once at most, then says the file is damaged."""
+    data = _written([("all", b"w", [1], [1.0], [(1,)]), ("all", b"v", [2], [1.0], [(2,)])])
+    path = tmp_path / "segment.ptp"
+    path.write_bytes(data)
+    outcome: list[object] = []
+    with path.open("r+b") as file:
+        table = PostingsTable(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ))
+        file.write(fill_hash_table(data))
+        file.flush()
+
+        def look_up() -> None:
+            try:
+                outcome.append(table.find("all", b"absent"))
+            except PostingsFileError as error:
+                outcome.append(error)
+
+        thread = threading.Thread(target=look_up, daemon=True)  # a hang fails, not blocks
+        thread.start()
+        thread.join(timeout=60)
+        table.close()
+    assert len(outcome) == 1, "the look-up never ended"
+    assert isinstance(outcome[0], PostingsFileError)
