@@ -24,7 +24,7 @@ from itertools import chain
 from operator import mul
 
 from paperterm.index.papers import Paper
-from paperterm.index.text.words import WORD, stem
+from paperterm.index.text.words import stem, words_of
 
 #: Words shorter than this, numbers and these words carry no topic.
 MIN_WORD = 3
@@ -122,7 +122,7 @@ class TermVectors:
         )[:limit]
         spelled: dict[str, str] = {}
         paper = self.papers[position]
-        for word in WORD.findall(f"{paper.title} {paper.text}".lower()):
+        for word in words_of(f"{paper.title} {paper.text}".lower()):
             spelled.setdefault(stem(word), word)
         return [spelled.get(term, term) for term in shared]
 
@@ -135,7 +135,7 @@ class PieceTerms(dict[str, tuple[str, ...]]):
     def __missing__(self, piece: str) -> tuple[str, ...]:
         terms = self[piece] = tuple(
             stem(word)
-            for word in WORD.findall(piece)
+            for word in words_of(piece)
             if len(word) >= MIN_WORD and word not in STOP_WORDS and not word.isdigit()
         )
         return terms

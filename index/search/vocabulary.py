@@ -20,7 +20,7 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract_iter
 
 from paperterm.index.papers import Paper
-from paperterm.index.text.words import WORD, paper_words
+from paperterm.index.text.words import paper_words, words_of
 
 #: Past every character a word can hold: `prefix + _LAST` sorts after all its completions.
 _LAST = "\U0010ffff"
@@ -46,7 +46,7 @@ class Vocabulary:
     def from_texts(cls, texts: Iterable[str]) -> Vocabulary:
         counts: Counter[str] = Counter()
         for text in texts:
-            counts.update(WORD.findall(text.lower()))
+            counts.update(words_of(text.lower()))
         return cls(dict(counts))
 
     @classmethod

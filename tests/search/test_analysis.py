@@ -90,6 +90,19 @@ def test_a_papers_words_are_its_lowered_texts_words(text):
     assert paper_words(paper) == WORD.findall(f"{text[:3]} {text[::-1]} {text}".lower())
 
 
+@given(st.text(alphabet=st.characters(max_codepoint=127)) | st.text())
+def test_words_of_lowered_text_and_its_pieces_are_the_word_patterns(text):
+    """`words_of`, which the vocabulary's texts and "like my bookmarks" (its terms of each
+    white-space piece, its words as spelled) cut lowered text with, finds the words `WORD`
+    finds, in ASCII text and not (lowering can make text ASCII: "K", the Kelvin sign)."""
+    from paperterm.index.text.words import WORD, words_of
+
+    lowered = text.lower()
+    assert words_of(lowered) == WORD.findall(lowered)
+    for piece in lowered.split():
+        assert words_of(piece) == WORD.findall(piece)
+
+
 @given(st.text(alphabet="aZ9_. .,-\n\t\x0b\x1c\x7f"))
 def test_ascii_words_are_the_word_patterns(text):
     """`ascii_words` cuts at spaces what is not a word character or a dot joining two: the
