@@ -113,15 +113,16 @@ def decode(path: Path, data: bytes) -> tuple[str | None, list[Problem]]:
         line = data[: error.start].count(b"\n") + 1
         warning = Problem(str(path), line, "not valid UTF-8; read as Latin-1")
         lines = data.split(b"\n")
-        return "\n".join(_line_text(raw, i == 0) for i, raw in enumerate(lines)), [warning]
+        return "\n".join(_line_text(raw, i == 0)[0] for i, raw in enumerate(lines)), [warning]
 
 
-def _line_text(raw: bytes, first: bool) -> str:
-    """One line's text: UTF-8 (the first line's BOM dropped), else Latin-1."""
+def _line_text(raw: bytes, first: bool) -> tuple[str, bool]:
+    """One line's text: UTF-8 (the first line's BOM dropped), else Latin-1; and whether it
+    was read as Latin-1."""
     try:
-        return raw.decode("utf-8-sig" if first else "utf-8")
+        return raw.decode("utf-8-sig" if first else "utf-8"), False
     except UnicodeDecodeError:
-        return raw.decode("latin-1")
+        return raw.decode("latin-1"), True
 
 
 def pick_parser(path: Path, text: str) -> Parser:
@@ -280,15 +281,11 @@ class Reading:
                 break
             self._digest.update(raw)
             self.size += len(raw)
-            raw = raw[:-1] if raw.endswith(b"\n") else raw
-            try:
-                line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-            except UnicodeDecodeError:
-                line = raw.decode("latin-1")
-                if not latin1:
-                    warning = "not valid UTF-8; read as Latin-1"
-                    self.problems.append(Problem(str(self.path), number, warning))
-                    latin1 = True
+            line, as_latin1 = _line_text(raw[:-1] if raw.endswith(b"\n") else raw, number == 1)
+            if as_latin1 and not latin1:
+                warning = "not valid UTF-8; read as Latin-1"
+                self.problems.append(Problem(str(self.path), number, warning))
+                latin1 = True
             found = parse_line(self.path, number, line, self.collection)
             if isinstance(found, Problem):
                 self.problems.append(found)
