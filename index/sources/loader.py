@@ -93,11 +93,17 @@ _WIDE_BOMS = (
 )
 
 
+def wide_codec(data: bytes) -> str | None:
+    """The codec of the byte order mark `data` begins with ("utf-16", "utf-32"), or None
+    (UTF-8, with or without its own)."""
+    return next((codec for bom, codec in _WIDE_BOMS if data.startswith(bom)), None)
+
+
 def decode(path: Path, data: bytes) -> tuple[str | None, list[Problem]]:
     """Bytes to text: UTF-16 or UTF-32 with a byte order mark; else UTF-8 (with or without
     BOM), a line that is not as Latin-1, with a warning at the first (as a build reads JSON
     Lines, line by line: `Reading._lines`)."""
-    wide = next((codec for bom, codec in _WIDE_BOMS if data.startswith(bom)), None)
+    wide = wide_codec(data)
     if wide is not None:
         try:
             return data.decode(wide), []
@@ -198,15 +204,19 @@ class Reading:
                 from paperterm.index.sources import json_records
 
                 text = first.decode("utf-8-sig", "replace")
-                if looks_binary(first[:_SNIFF_BYTES]):
+                wide = wide_codec(first)
+                if wide is not None:
+                    yield from self._wide(handle, wide)
+                elif looks_binary(first[:_SNIFF_BYTES]):
                     yield from self._whole(handle)
                 elif self.span is not None:
                     handle.seek(self.span[0])
-                    yield from self._lines(handle, self.span[2], self.span[1] - self.span[0])
+                    first_line, length = self.span[2], self.span[1] - self.span[0]
+                    yield from self._lines(self._utf8_lines(handle, first_line, length), first_line)
                 elif json_records.streams(self.path, text):
-                    yield from self._lines(handle)
+                    yield from self._lines(self._utf8_lines(handle))
                 elif self._chunked_bibtex(handle):
-                    yield from self._bibtex(handle)
+                    yield from self._bibtex(handle, "utf-8-sig")
                 else:
                     yield from self._whole(handle)
         except OSError as error:
@@ -214,6 +224,7 @@ class Reading:
             self.problems.append(Problem(str(self.path), 0, reason))
 
     def _whole(self, handle: BinaryIO) -> Iterator[Paper]:
+        handle.seek(0)
         data = handle.read()
         self._digest.update(data)
         self.size = len(data)
@@ -222,43 +233,79 @@ class Reading:
         self.complete = True
         yield from papers
 
+    def _wide(self, handle: BinaryIO, codec: str) -> Iterator[Paper]:
+        """A UTF-16 or UTF-32 file (with a byte order mark), read as its UTF-8 file would
+        be: JSON Lines a block at a time, a large BibTeX file a chunk of entries at a time,
+        other formats whole. The file is checked first, a block at a time: one that does
+        not decode is read whole, which gives no papers and says on which line it fails
+        (`decode`), as it did before any paper was given."""
+        from paperterm.index.sources import json_records
+
+        if not self._decodes(handle, codec):
+            yield from self._whole(handle)
+        elif json_records.streams(self.path, self._first_line(handle, codec)):
+            yield from self._lines(_split_lines(self._decoded(handle, codec, final=True)))
+        elif self._large_bibtex(handle):
+            yield from self._bibtex(handle, codec)
+        else:
+            yield from self._whole(handle)
+
     def _chunked_bibtex(self, handle: BinaryIO) -> bool:
-        """Whether the file is a BibTeX file to read a chunk at a time: large, UTF-8 (a file
-        that is not is read as Latin-1 throughout, which only its end may tell) and not
-        binary. The check reads the file once, a block at a time."""
+        """Whether the file is a UTF-8 BibTeX file to read a chunk at a time: large, not
+        binary, and UTF-8 throughout (a file that is not is read as Latin-1 throughout,
+        which only its end may tell)."""
+        if not self._large_bibtex(handle):
+            return False
+        head = handle.read(_SNIFF_BYTES)
+        handle.seek(0)
+        return not looks_binary(head) and self._decodes(handle, "utf-8")
+
+    def _large_bibtex(self, handle: BinaryIO) -> bool:
+        """Whether the file is a BibTeX file large enough to read a chunk at a time."""
         if FORMATS.get(self.path.suffix.lower()) != "bibtex":
             return False
-        if os.fstat(handle.fileno()).st_size < BIBTEX_STREAM_BYTES:
-            return False
+        return os.fstat(handle.fileno()).st_size >= BIBTEX_STREAM_BYTES
+
+    def _decodes(self, handle: BinaryIO, codec: str) -> bool:
+        """Whether the whole file is text in `codec`. Reads it once, a block at a time."""
         handle.seek(0)
-        head = handle.read(_SNIFF_BYTES)
-        decoder = codecs.getincrementaldecoder("utf-8")()
+        decoder = codecs.getincrementaldecoder(codec)()
         try:
-            data = head
-            while data:
-                decoder.decode(data)
-                data = handle.read(_READ_BLOCK)
+            while block := handle.read(_READ_BLOCK):
+                decoder.decode(block)
             decoder.decode(b"", final=True)
         except UnicodeDecodeError:
             return False
         finally:
             handle.seek(0)
-        return not looks_binary(head)
+        return True
 
-    def _bibtex(self, handle: BinaryIO) -> Iterator[Paper]:
+    def _decoded(self, handle: BinaryIO, codec: str, final: bool) -> Iterator[str]:
+        """The file's text, a block at a time (`final`: the pass that makes the papers,
+        which the digest and the bytes read follow)."""
+        handle.seek(0)
+        decoder = codecs.getincrementaldecoder(codec)("replace")
+        while block := handle.read(_READ_BLOCK):
+            if final:
+                self._digest.update(block)
+                self.size += len(block)
+            yield decoder.decode(block)
+        yield decoder.decode(b"", final=True)
+
+    def _first_line(self, handle: BinaryIO, codec: str) -> str:
+        """The first line of the file's text (the byte order mark dropped)."""
+        head = ""
+        for text in self._decoded(handle, codec, final=False):
+            head += text
+            if "\n" in head:
+                break
+        return head.split("\n", 1)[0]
+
+    def _bibtex(self, handle: BinaryIO, codec: str) -> Iterator[Paper]:
         from paperterm.index.sources import bibtex
 
         def read(final: bool) -> Iterator[str]:
-            """The file's text, a block at a time (`final`: the pass that makes the papers,
-            which the digest and the bytes read follow)."""
-            handle.seek(0)
-            decoder = codecs.getincrementaldecoder("utf-8-sig")("replace")
-            while block := handle.read(_READ_BLOCK):
-                if final:
-                    self._digest.update(block)
-                    self.size += len(block)
-                yield decoder.decode(block)
-            yield decoder.decode(b"", final=True)
+            return self._decoded(handle, codec, final)
 
         for found in bibtex.stream(self.path, read, self.collection):
             if isinstance(found, Problem):
@@ -267,15 +314,13 @@ class Reading:
                 yield render(found)
         self.complete = True
 
-    def _lines(
+    def _utf8_lines(
         self, handle: BinaryIO, first: int = 1, length: int | None = None
-    ) -> Iterator[Paper]:
-        """JSON Lines from where `handle` is, line `first`, for `length` bytes (None: to
-        the end)."""
-        from paperterm.index.sources.json_records import parse_line
-
+    ) -> Iterator[str]:
+        """The lines of a UTF-8 file from where `handle` is, line `first`, for `length`
+        bytes (None: to the end); a line that is not UTF-8 is read as Latin-1, with a
+        warning at the first."""
         latin1 = False
-        papers = 0
         for number, raw in enumerate(handle, start=first):
             if length is not None and self.size >= length:
                 break
@@ -286,6 +331,14 @@ class Reading:
                 warning = "not valid UTF-8; read as Latin-1"
                 self.problems.append(Problem(str(self.path), number, warning))
                 latin1 = True
+            yield line
+
+    def _lines(self, lines: Iterable[str], first: int = 1) -> Iterator[Paper]:
+        """The papers of JSON Lines `lines`, the first of them line `first`."""
+        from paperterm.index.sources.json_records import parse_line
+
+        papers = 0
+        for number, line in enumerate(lines, start=first):
             found = parse_line(self.path, number, line, self.collection)
             if isinstance(found, Problem):
                 self.problems.append(found)
@@ -295,6 +348,17 @@ class Reading:
         self.complete = True
         if not papers and not self.problems:
             self.problems.append(Problem(str(self.path), 0, "no papers found"))
+
+
+def _split_lines(texts: Iterable[str]) -> Iterator[str]:
+    """The lines of text given a block at a time, cut at "\n" only (as JSON Lines are:
+    `json_records._lines`); no line after a last "\n"."""
+    rest = ""
+    for text in texts:
+        *lines, rest = (rest + text).split("\n")
+        yield from lines
+    if rest:
+        yield rest
 
 
 def load_data(

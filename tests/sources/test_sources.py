@@ -155,6 +155,85 @@ def test_a_utf16_file_that_does_not_decode_says_where_and_what_to_do(tmp_path):
     ]
 
 
+#: Each wide encoding with the byte order mark it is saved with.
+WIDE = [
+    ("utf-16", b""),  # Python writes the mark (little-endian here)
+    ("utf-16-be", codecs.BOM_UTF16_BE),
+    ("utf-32", b""),
+    ("utf-32-be", codecs.BOM_UTF32_BE),
+]
+
+
+def _wide_records(count: int) -> str:
+    """JSON Lines of `count` papers (not ASCII), a blank line and a damaged line among them."""
+    lines = [
+        json.dumps({"title": f"Na\u00efve {n} \u8bba\u6587", "abstract": f"Abstract {n}."})
+        for n in range(count)
+    ]
+    lines[count // 3] = ""
+    lines[count // 2] = '{"title": "never closed'
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(("encoding", "bom"), WIDE)
+def test_a_large_utf16_or_utf32_json_lines_file_is_read_a_block_at_a_time(
+    tmp_path, monkeypatch, encoding, bom
+):
+    """As a UTF-8 one is: not whole into memory. A build's first paper comes before the
+    file is read to its end; its papers and problems (their lines) are those of the file
+    read whole."""
+    monkeypatch.setattr("paperterm.index.sources.loader._READ_BLOCK", 4096)
+    path = tmp_path / "wide.jsonl"
+    path.write_bytes(bom + _wide_records(400).encode(encoding))
+    papers, problems = load_file(path)
+    assert len(papers) == 398 and [p.line for p in problems] == [201]
+    reading = Reading(path)
+    found = reading.papers()
+    first = next(found)
+    assert 0 < reading.size < path.stat().st_size  # one block read, not the file
+    assert [first, *found] == papers and reading.problems == problems
+    assert reading.complete and reading.size == path.stat().st_size
+
+
+@pytest.mark.parametrize(("encoding", "bom"), WIDE)
+def test_a_large_utf16_or_utf32_bibtex_file_is_read_a_chunk_at_a_time(
+    tmp_path, monkeypatch, encoding, bom
+):
+    from paperterm.index.sources import bibtex_chunks, loader
+
+    monkeypatch.setattr(loader, "BIBTEX_STREAM_BYTES", 0)
+    monkeypatch.setattr(loader, "_READ_BLOCK", 4096)
+    monkeypatch.setattr(bibtex_chunks, "ENTRIES", 40)
+    entries = [
+        f"@misc{{k{n}, title = {{Na\u00efve {n} \u8bba\u6587}}, abstract = {{Text {n}.}}}}"
+        for n in range(300)
+    ]
+    entries[150] = "@misc{broken,\n  title = {Never closed"
+    path = tmp_path / "wide.bib"
+    path.write_bytes(bom + ("\n\n".join(entries) + "\n").encode(encoding))
+    papers, problems = load_file(path)
+    assert len(papers) == 299 and problems
+    reading = Reading(path)
+    found = reading.papers()
+    first = next(found)
+    assert 0 < reading.size < path.stat().st_size
+    assert [first, *found] == papers
+    assert [(p.line, p.message) for p in reading.problems] == [
+        (p.line, p.message) for p in problems
+    ]
+
+
+def test_a_wide_json_lines_file_that_does_not_decode_gives_no_papers_and_the_line(tmp_path):
+    """As read whole: the file is checked (a block at a time) before any paper is given."""
+    path = tmp_path / "broken.jsonl"
+    lone_surrogate = b"\x00\xd8"
+    path.write_bytes(codecs.BOM_UTF16_LE + _wide_records(40).encode("utf-16-le") + lone_surrogate)
+    whole = load_file(path)
+    assert whole[0] == [] and [p.line for p in whole[1]] == [41]
+    reading = Reading(path)
+    assert list(reading.papers()) == [] and reading.problems == whole[1]
+
+
 def test_bom_and_crlf_are_read_as_text(hostile):
     papers, problems = load_file(hostile / "bom-crlf.txt")
     assert problems == []
