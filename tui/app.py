@@ -309,6 +309,8 @@ class ReaderApp(App[int]):
             opened = self.session.open_existing(papers)
         if opened is None:
             opened = self._build()
+            if isinstance(opened.papers, PaperList):
+                opened.papers.warm()  # a row store of the build's own: its table here too
         # Whoosh is imported here, off the UI thread and after the list is on screen.
         from paperterm.index.search.searcher import Searcher
 

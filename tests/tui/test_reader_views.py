@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from reader_helpers import flat, row_ids, said, screen_text, settle, status_line, type_text
+from reader_helpers import flat, row_ids, said, screen_text, settle, status_line, type_text, until
 
 from paperterm.index.config import parse_config
 from paperterm.index.library.bookmarks import BookmarkStore
@@ -297,3 +297,32 @@ async def test_the_id_table_is_made_once_off_the_ui_thread(reader, monkeypatch):
         await pilot.press("escape", "j")
         await settle(pilot)
         assert built_on == [False]
+
+
+async def test_a_first_builds_papers_come_with_their_id_table(gated_reader, monkeypatch):
+    """After a first launch's build the reader shows the index's papers, a row store of
+    its own: its id -> place table is made in the index worker before the papers are
+    handed over, not left to the first look-up on the UI thread (while the worker waits
+    for the search lock, held here, to warm the searcher)."""
+    from paperterm.tui.state import ReaderState
+
+    made: list[bool] = []
+    real = ReaderState.index_ready
+
+    def spy(self, opened, searcher, warnings):
+        made.append(isinstance(opened.papers, PaperList) and opened.papers._index is not None)
+        return real(self, opened, searcher, warnings)
+
+    monkeypatch.setattr(ReaderState, "index_ready", spy)
+    app, session = gated_reader()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, index=False)
+        lock = app.state.search_lock
+        assert lock.acquire(blocking=False)
+        try:
+            session.gate.set()
+            await until(pilot, lambda: bool(made), "the index's papers are handed over")
+        finally:
+            lock.release()
+        await settle(pilot)
+        assert made == [True]
