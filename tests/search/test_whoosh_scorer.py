@@ -347,6 +347,42 @@ def test_phrases_of_frequent_words_agree(searchers, data):
         event("matched" if matched else "matched none")
 
 
+#: Positions a word may have: a document's first ones and the last the postings file holds.
+_POSITIONS = st.sampled_from([0, 1, 2, 3, 2**32 - 2, 2**32 - 1])
+#: A word's positions in each document holding it (ascending, as postings keep them).
+_WORD = st.dictionaries(
+    st.integers(0, 3), st.sets(_POSITIONS, min_size=1).map(sorted), max_size=4
+).map(lambda found: dict(sorted(found.items())))
+
+
+@settings(max_examples=300)
+@given(words=st.lists(_WORD, min_size=1, max_size=3), order=st.lists(st.integers(0, 2), max_size=4))
+def test_a_phrase_matches_where_its_words_follow_each_other(words, order):
+    """Phrase matching over words' places (document and position as one number) finds the
+    documents where some position has the first word, the next the second word, and so on:
+    also at a document's first positions (a start before 0 is none, not the end of the
+    document before) and its last (not the start of the next), a word repeated."""
+    from itertools import accumulate
+
+    from paperterm.index.search.whoosh_scorer import _following, _places
+
+    phrase = [words[index % len(words)] for index in order] or words[:1]
+    places = []
+    for word in phrase:
+        ends = list(accumulate(map(len, word.values())))
+        positions = [p for found in word.values() for p in found]
+        places.append(frozenset(_places(word.keys(), ends, positions)))
+    expected = {
+        docnum
+        for docnum, starts in phrase[0].items()
+        if any(
+            all(start + place in word.get(docnum, ()) for place, word in enumerate(phrase))
+            for start in starts
+        )
+    }
+    assert _following(places) == expected
+
+
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads Linux's /proc")
 def test_closing_a_searcher_unmaps_its_postings_files(tmp_path):
     """A mapped file keeps its disk space after the generation holding it is removed, for
