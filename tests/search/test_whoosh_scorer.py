@@ -347,6 +347,64 @@ def test_phrases_of_frequent_words_agree(searchers, data):
         event("matched" if matched else "matched none")
 
 
+@pytest.mark.parametrize("weight", [1.0, 2.5])
+def test_a_phrase_scores_the_sum_of_its_words_scores_exactly(searchers, weight):
+    """A matching document's phrase score is its words' scores added in the words' order,
+    times the weight: to the last bit (as the scorer summed them document by document)."""
+    searcher = searchers[1]
+    scorer = PlanScorer(searcher.engine._searcher)
+    reader = searcher.engine._searcher.reader()
+    common = [term.decode() for _, term in sorted(reader.most_frequent_terms("all", 6))]
+    phrases = [Phrase("all", (a, b), weight) for a in common for b in common]
+    matched = 0
+    for phrase in phrases:
+        words = [scorer._term("all", word, 1.0) for word in phrase.words]
+        for docnum, score in scorer._phrase(phrase).items():
+            total = 0.0
+            for word in words:
+                total += word[docnum]
+            assert score == (total * weight if weight != 1.0 else total)
+            matched += 1
+    assert matched > 0
+
+
+#: Positions a word may have: a document's first ones and the last the postings file holds.
+_POSITIONS = st.sampled_from([0, 1, 2, 3, 2**32 - 2, 2**32 - 1])
+#: A word's positions in each document holding it (ascending, as postings keep them), in
+#: documents up to the last number the postings file holds.
+_WORD = st.dictionaries(
+    st.sampled_from([0, 1, 2, 2**32 - 1]), st.sets(_POSITIONS, min_size=1).map(sorted), max_size=4
+).map(lambda found: dict(sorted(found.items())))
+
+
+@settings(max_examples=300)
+@given(words=st.lists(_WORD, min_size=1, max_size=3), order=st.lists(st.integers(0, 2), max_size=4))
+def test_a_phrase_matches_where_its_words_follow_each_other(words, order):
+    """Phrase matching over words' places (document and position as one number) finds the
+    documents where some position has the first word, the next the second word, and so on:
+    also at a document's first positions (a start before 0 is none, not a place of another
+    document) and its last, a word repeated."""
+    from itertools import accumulate
+
+    from paperterm.index.search.whoosh_scorer import _following, _places
+
+    phrase = [words[index % len(words)] for index in order] or words[:1]
+    places = []
+    for word in phrase:
+        ends = list(accumulate(map(len, word.values())))
+        positions = [p for found in word.values() for p in found]
+        places.append(frozenset(_places(word.keys(), ends, positions)))
+    expected = {
+        docnum
+        for docnum, starts in phrase[0].items()
+        if any(
+            all(start + place in word.get(docnum, ()) for place, word in enumerate(phrase))
+            for start in starts
+        )
+    }
+    assert _following(places) == expected
+
+
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads Linux's /proc")
 def test_closing_a_searcher_unmaps_its_postings_files(tmp_path):
     """A mapped file keeps its disk space after the generation holding it is removed, for
