@@ -10,12 +10,14 @@ import json
 import subprocess
 import sys
 
+import pytest
 from reader_helpers import settle
 
 from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session
 from paperterm.tui import collector
 from paperterm.tui.app import ReaderApp
+from paperterm.tui.later_css import LATER_CSS
 from paperterm.tui.screens.main import MainScreen
 
 #: Modules the first frame does without (each costs the start several milliseconds).
@@ -173,3 +175,25 @@ async def test_the_first_frame_turns_the_collector_back_on_with_the_start_frozen
         collector.resume()
         gc.enable()
         gc.unfreeze()
+
+
+async def test_the_first_frame_does_without_the_later_rules(reader):
+    """later.tcss (the sidebar's, the progress row's, the full-screen reader's rules...) is
+    read when the first widget it styles is made, after the first frame; the views sidebar
+    is one."""
+    later_at_first_frame: list[bool] = []
+    first_frame = ReaderApp.on_main_screen_ready
+
+    def on_first_frame(app: ReaderApp, message: MainScreen.Ready) -> None:
+        later_at_first_frame.append(app.stylesheet.has_source(str(LATER_CSS)))
+        first_frame(app, message)
+
+    app = reader()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ReaderApp, "on_main_screen_ready", on_first_frame)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("v")  # the views sidebar
+            await settle(pilot)
+            assert app.stylesheet.has_source(str(LATER_CSS))
+    assert later_at_first_frame == [False]
