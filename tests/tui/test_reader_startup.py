@@ -56,6 +56,8 @@ LATER = (
     "paperterm.index.search.hits",  # a search's results (the first frame shows none)
     "paperterm.index.search.listener",  # a build's progress (a built index builds nothing)
     "tomli_w",  # the library's files are written on a save (the start saves nothing)
+    "argparse",  # the reader's options are read without it (tui/cli/main.py)
+    "paperterm.tui.cli.parser",  # ... and without the commands' parser
 )
 
 #: The dataclasses defined before the first frame: each costs the start ~0.3-0.5 ms to define
