@@ -12,8 +12,10 @@ import re
 import sys
 from typing import Any
 
-_AT_POSITION = re.compile(r"(?P<why>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)", re.S)
-_AT_END = re.compile(r"(?P<why>.*) \(at end of document\)", re.S)
+from paperterm.index.text.lazy_pattern import compile_later
+
+_AT_POSITION = compile_later(r"(?P<why>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)", re.S)
+_AT_END = compile_later(r"(?P<why>.*) \(at end of document\)", re.S)
 
 
 class TomlSyntaxError(ValueError):

@@ -31,6 +31,7 @@ from paperterm.index.library.op_store import (
     LibraryFileError,
     OpLogStore,
 )
+from paperterm.index.text.lazy_pattern import compile_later
 
 if TYPE_CHECKING:
     from paperterm.index.library.reading_ops import MarkRead, MarkUnread
@@ -42,7 +43,7 @@ _HEADER = (
     "# paperterm reading state: paper id = when you first read it (UTC); unlisted = unread.\n"
     "# You may edit this file by hand (comments are not kept when paperterm saves it).\n\n"
 )
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_BARE_KEY = compile_later(r"[A-Za-z0-9_-]+")
 
 
 # The changes (`MarkRead`, `MarkUnread`) are in reading_ops.py, imported where one is made.

@@ -31,16 +31,17 @@ from paperterm.index.library.op_store import (
     OpLogStore,
     one_line,
 )
+from paperterm.index.library.saved_search import SavedSearch as SavedSearch
 
 # The saved search itself is saved_search.py's (below the changes, which make them).
-from paperterm.index.library.saved_search import SavedSearch as SavedSearch
+from paperterm.index.text.lazy_pattern import compile_later
 
 SEARCHES_FILENAME = "searches.toml"
 _HEADER = (
     "# paperterm saved searches (saved from the reader; the config's [[searches]] are apart).\n"
     "# You may edit this file by hand (comments are not kept when paperterm saves it).\n\n"
 )
-_TABLE_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*searches[ \t]*\]\]", re.M)
+_TABLE_HEADER = compile_later(r"^[ \t]*\[\[[ \t]*searches[ \t]*\]\]", re.M)
 
 
 # The changes (`SaveSearch`, `DeleteSearch`) are in search_ops.py, imported where one is made.

@@ -27,6 +27,8 @@ from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from typing import Literal
 
+from paperterm.index.text.lazy_pattern import compile_later
+
 Kind = Literal["word", "phrase", "prefix", "fuzzy"]
 
 FIELD_ALIASES = {
@@ -46,8 +48,8 @@ MAX_TERM_CHARS = 100
 #: Longer queries (a pasted page) are cut: parsing stays cheap whatever is pasted.
 MAX_QUERY_CHARS = 4000
 
-_FIELD = re.compile(r"([A-Za-z]+):")
-_FUZZY = re.compile(r"^(.*?)~(\d*)$", re.DOTALL)
+_FIELD = compile_later(r"([A-Za-z]+):")
+_FUZZY = compile_later(r"^(.*?)~(\d*)$", re.DOTALL)
 _EDGE_PUNCT = "()[]{}<>,;!?\"'`“”‘’"
 
 

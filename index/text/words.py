@@ -12,29 +12,12 @@ before its first frame.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from paperterm.index.text.lazy_pattern import compile_later
 
 if TYPE_CHECKING:
     from paperterm.index.papers import Paper
-
-
-class LazyPattern:
-    """A regular expression compiled on first use. Its methods are those of the compiled
-    pattern: the first call of one (`HAS_CJK.search`) compiles the pattern and keeps the
-    compiled pattern's method on the object, so later calls go straight to it."""
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self._compiled: re.Pattern[str] | None = None
-
-    def __getattr__(self, name: str) -> Any:  # only for names not set yet: `search`, ...
-        if name.startswith("_"):
-            raise AttributeError(name)
-        if self._compiled is None:
-            self._compiled = re.compile(self.pattern)
-        method = getattr(self._compiled, name)
-        setattr(self, name, method)
-        return method
 
 
 #: The CJK characters, as (first, last) of each range.
@@ -47,8 +30,8 @@ _CJK_RANGES = (
 )
 _CJK = "".join(f"{first}-{last}" for first, last in _CJK_RANGES)
 STEM_CACHE: dict[str, str] = {}
-_CJK_RUN = LazyPattern(f"[{_CJK}]+")
-HAS_CJK = LazyPattern(f"[{_CJK}]")
+_CJK_RUN = compile_later(f"[{_CJK}]+")
+HAS_CJK = compile_later(f"[{_CJK}]")
 
 
 def has_cjk(text: str) -> bool:

@@ -22,9 +22,10 @@ def full(argv: list[str]) -> argparse.Namespace:
         ["--data-dir", "/tmp/d"],
         ["--data-dir", "/tmp/d", "--source", "a.txt", "--source", "b.bib"],
         ["--config", "c.toml", "--engine", "tantivy"],
-        ["--data", "/tmp/d", "--eng", "whoosh"],  # abbreviations, as argparse allows them
         ["--data-dir", "list"],  # a command's name as an option's value
         ["--source=a.txt"],
+        ["--engine=auto", "--source", "a", "--source=b", "--data-dir=", "--config", ""],
+        ["--data-dir", "a", "--data-dir", "b"],  # the last one
     ],
 )
 def test_the_reader_s_arguments_read_as_the_full_parser_reads_them(argv, monkeypatch):
@@ -37,8 +38,36 @@ def test_the_reader_s_arguments_read_as_the_full_parser_reads_them(argv, monkeyp
         return real(given)
 
     monkeypatch.setattr(cli, "build_parser", counted)
+    assert vars(cli.parse_arguments(argv)) == vars(expected)
+    assert built == []  # no parser was made (nor argparse imported: test_reader_startup.py)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--data", "/tmp/d", "--eng", "whoosh"],  # abbreviations, as argparse allows them
+        ["--source", "-"],  # a value that starts with `-`
+        ["--data-dir", "-5"],
+    ],
+)
+def test_what_the_short_reading_leaves_goes_to_the_full_parser(argv, monkeypatch):
+    expected = full(argv)
+    built: list[list[str]] = []
+    real = cli.build_parser
+
+    def counted(given: list[str]) -> argparse.ArgumentParser:
+        built.append(given)
+        return real(given)
+
+    monkeypatch.setattr(cli, "build_parser", counted)
     assert cli.parse_arguments(argv) == expected
-    assert built == []  # no sub-command's parser was made
+    assert built == [argv]
+
+
+def test_version_is_the_full_parser_s(capsys):
+    with pytest.raises(SystemExit):
+        cli.parse_arguments(["--version"])
+    assert capsys.readouterr().err.startswith("paperterm ")
 
 
 @pytest.mark.parametrize(
@@ -61,6 +90,8 @@ def test_a_command_is_read_by_the_full_parser(argv):
         ["--engine", "nope"],
         ["--data-dir"],
         ["--colour"],
+        ["--engine=nope"],
+        ["--source"],
         ["--"],
         ["--", "list"],
     ],

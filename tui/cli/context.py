@@ -3,14 +3,14 @@ demand, output helpers) and the errors that become exit statuses."""
 
 from __future__ import annotations
 
-import argparse
 import codecs
 import io
 import json
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar, Union
 
 from paperterm.index.config import (
     Config,
@@ -28,6 +28,13 @@ from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session
 from paperterm.index.text.display import safe_text
 from paperterm.tui.cli.escape import escape_json_for_terminal
+
+if TYPE_CHECKING:
+    import argparse
+
+#: What the command line gave: argparse's namespace, or for the reader's options alone (read
+#: without argparse: `parse_arguments`) a SimpleNamespace with the same attributes.
+Arguments = Union["argparse.Namespace", SimpleNamespace]
 
 USAGE_ERROR = 2
 FAILURE = 1
@@ -54,7 +61,7 @@ class ClosedStdout(io.StringIO):
 class Context:
     """What a sub-command needs: config, session, and the index opened on demand."""
 
-    def __init__(self, args: argparse.Namespace, out: TextIO | None, err: TextIO | None) -> None:
+    def __init__(self, args: Arguments, out: TextIO | None, err: TextIO | None) -> None:
         self.args = args
         self.out: TextIO = out if out is not None else ClosedStdout()
         self.err: TextIO | None = err

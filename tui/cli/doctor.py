@@ -8,7 +8,6 @@ from `tui/keys.py` without it.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -27,6 +26,7 @@ from paperterm.index.config import (
 from paperterm.index.session import LARGE_CORPUS, Session, SessionError
 from paperterm.index.text.display import safe_text
 from paperterm.tui import keys
+from paperterm.tui.cli.context import Arguments
 from paperterm.tui.clipboard import Clipboard, Runner, over_ssh, tmux_query
 
 #: Marks: fine; worth knowing; will get in the way.
@@ -278,7 +278,7 @@ def index_checks(session: Session) -> list[Check]:
 
 
 def run_doctor(
-    args: argparse.Namespace,
+    args: Arguments,
     out: TextIO,
     environ: Mapping[str, str] | None = None,
     run: Runner | None = None,

@@ -3,12 +3,15 @@ shell redirect would, or to stdout made safe for a terminal."""
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperterm.index.text.display import safe_text
 from paperterm.index.user_files import resolve_target, user_mode, write_user_file
 from paperterm.tui.cli.context import CommandFailed, Context, UsageError
+
+if TYPE_CHECKING:
+    import argparse
 
 #: The names of `EXPORTERS` (index/library/export.py), written out: the parser is built on
 #: every start, the reader's too, and the exporters and what they import (HTML entities,

@@ -9,7 +9,6 @@ the same one-line error (exit 2).
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Mapping
 from functools import cache
@@ -24,7 +23,7 @@ from paperterm.index.config import (
     resolve_config_path,
 )
 from paperterm.tui import keys
-from paperterm.tui.cli.context import Context
+from paperterm.tui.cli.context import Arguments, Context
 
 
 def key_name(key: str) -> str:
@@ -87,7 +86,7 @@ def cmd_keys(ctx: Context) -> int:
 OTHER_ENV = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "NO_COLOR", "TERM", "COLORTERM")
 
 
-def places_text(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> str:
+def places_text(args: Arguments, environ: Mapping[str, str] | None = None) -> str:
     """The config file, the data dir and the environment in effect, as `--help` ends.
     Never fails: a broken config is said, not raised (`--help` must always work)."""
     env = os.environ if environ is None else environ

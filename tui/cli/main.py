@@ -7,20 +7,18 @@ Errors are one line on stderr: exit status 2 for bad usage or input, 1 for other
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, TextIO
 
 from platformdirs import user_log_dir
 
-from paperterm.index.config import (
-    ConfigError,
-)
+from paperterm.index.config import ENGINES, ConfigError
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.filters import Filters, allowed_ids
 from paperterm.index.papers import name_label
@@ -32,6 +30,7 @@ from paperterm.tui.cli.bookmarks import BookmarkCommandError, add_bookmark_comma
 from paperterm.tui.cli.context import (
     FAILURE,
     USAGE_ERROR,
+    Arguments,
     ClosedStdout,
     CommandFailed,
     Context,
@@ -46,98 +45,68 @@ from paperterm.tui.cli.reading import (
 )
 
 if TYPE_CHECKING:
+    import argparse
+
     from paperterm.index.search.hits import Results
 
 
-class _Parser(argparse.ArgumentParser):
-    #: Set on `paperterm search`: a word that starts with one `-` and is none of its options
-    #: is part of the query (`search -vision`, `search graph -tag:done`), not an unknown option,
-    #: as `-word` excludes a word in the query language.
-    dash_words = False
-
-    def error(self, message: str) -> NoReturn:  # one line, not argparse's usage dump
-        raise UsageError(f"{self.prog}: {message} (see --help)")
-
-    def _parse_optional(self, arg_string: str):  # argparse's private hook: no stable type
-        if (
-            self.dash_words
-            and arg_string.startswith("-")
-            and not arg_string.startswith("--")  # `--lim`: an option misspelt, an error
-            and arg_string not in self._option_string_actions
-        ):
-            return None  # a positional: a word of the query
-        return super()._parse_optional(arg_string)
+#: The reader's options, by their full names (their attributes): `paperterm` with these
+#: only is read without argparse (`parse_arguments`).
+_READER_OPTIONS = {
+    "--data-dir": "data_dir",
+    "--config": "config",
+    "--engine": "engine",
+    "--source": "source",
+}
 
 
-class _TopParser(_Parser):
-    """`paperterm --help` ends with where paperterm looks: the config file, the data dir and
-    the environment in effect (read from the command line as given, `--config` included)."""
-
-    common: argparse.ArgumentParser
-    argv: Sequence[str] = ()
-
-    def format_help(self) -> str:
-        from paperterm.tui.cli.key_table import places_text  # only for --help
-
-        try:
-            given, _ = self.common.parse_known_args(list(self.argv))
-        except UsageError:
-            given = argparse.Namespace()
-        return super().format_help() + "\n" + places_text(given)
+def parse_arguments(argv: Sequence[str]) -> Arguments:
+    """The command line. The reader's own (its options only, each spelt out in full with its
+    value) is read here: importing argparse and making a parser were ~3 ms of the reader's
+    start (issue 14). Anything else (a command, `--help`, an abbreviation, a mistake, `--`)
+    goes to the full parser (tui/cli/parser.py), so its answers and its errors are what the
+    user sees; the attributes are the same either way (tests/cli/test_cli_arguments.py)."""
+    return _reader_arguments(argv) or build_parser(argv).parse_args(argv)
 
 
-def _common_parser() -> _Parser:
-    """The options every command shares (and the reader's)."""
-    common = _Parser(add_help=False)
-    common.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        default=argparse.SUPPRESS,
-        help="index, bookmarks and reading state folder (env PAPERTERM_DATA_DIR)",
-    )
-    common.add_argument(
-        "--config",
-        metavar="FILE",
-        default=argparse.SUPPRESS,
-        help="config file (env PAPERTERM_CONFIG)",
-    )
-    common.add_argument(
-        "--engine",
-        choices=("auto", "whoosh", "tantivy"),
-        default=argparse.SUPPRESS,
-        help="search engine (env PAPERTERM_ENGINE; tantivy needs paperterm[tantivy])",
-    )
-    common.add_argument(
-        "--source",
-        metavar="PATH",
-        action="append",
-        default=argparse.SUPPRESS,
-        help="corpus file or folder, instead of the configured ones (repeatable)",
-    )
-    return common
-
-
-def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
-    """The command line. Without a command (the reader) only the shared options are
-    parsed: making every sub-command's parser is ~3-5 ms of the reader's start (issue 14).
-    Anything else (a command, `--help`, a mistake, `--`) goes to the full parser, so its
-    answers and its errors are what the user sees; the namespace is the same either way."""
-    if "--" not in argv:
-        reader = _Parser(prog="paperterm", parents=[_common_parser()], add_help=False)
-        reader.add_argument("--version", action=_VersionAction)
-        reader.set_defaults(command=None)
-        try:
-            args, rest = reader.parse_known_args(argv)
-            if not rest:
-                return args
-        except UsageError:
-            pass  # the full parser says why
-    return build_parser(argv).parse_args(argv)
+def _reader_arguments(argv: Sequence[str]) -> SimpleNamespace | None:
+    """The reader's options as argparse reads them (`--data-dir DIR`, `--source=PATH`, the
+    last of a repeated option, every `--source`), or None for anything it would read
+    otherwise or refuse: another word, a value that starts with `-` or is missing, an engine
+    it does not know."""
+    given: dict[str, object] = {}
+    words = iter(argv)
+    for word in words:
+        name, equals, value = word.partition("=")
+        attribute = _READER_OPTIONS.get(name)
+        if attribute is None:
+            return None
+        if not equals:
+            value = next(words, "-")  # missing: as a value that starts with `-`
+            if value.startswith("-"):
+                return None
+        if attribute == "engine" and value not in ENGINES:
+            return None
+        if attribute == "source":
+            sources = given.setdefault("source", [])
+            assert isinstance(sources, list)
+            sources.append(value)
+        else:
+            given[attribute] = value
+    return SimpleNamespace(**given, command=None)
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
-    common = _common_parser()
-    parser = _TopParser(
+    from paperterm.tui.cli.parser import (
+        Parser,
+        TopParser,
+        VersionAction,
+        common_parser,
+        positive_int,
+    )
+
+    common = common_parser()
+    parser = TopParser(
         prog="paperterm",
         parents=[common],
         description="A keyboard-driven terminal reader for paper abstracts. "
@@ -145,8 +114,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     )
     parser.common = common
     parser.argv = argv
-    parser.add_argument("--version", action=_VersionAction)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.add_argument("--version", action=VersionAction)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     listing = commands.add_parser("list", parents=[common], help="print the papers (of a view)")
     listing.add_argument("--json", action="store_true", help="a JSON array of full records")
@@ -163,7 +132,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="the query (its words may be given unquoted: `search graph -vision`), "
         "or - to read one query per line from stdin",
     )
-    search.add_argument("--limit", type=_positive_int, default=10, metavar="N")
+    search.add_argument("--limit", type=positive_int, default=10, metavar="N")
     search.add_argument("--json", action="store_true", help="JSON output")
     search.add_argument(
         "--exact", action="store_true", help="search the words as typed (no typo correction)"
@@ -202,50 +171,6 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     add_bookmark_commands(commands, common)
     add_reading_commands(commands, common)
     return parser
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-class _VersionAction(argparse.Action):
-    """`--version`: the version is looked up only when asked for (argparse's own action takes
-    it as a string when the parser is made, on every start)."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str) -> None:
-        super().__init__(
-            option_strings,
-            dest,
-            nargs=0,
-            default=argparse.SUPPRESS,
-            help="show program's version number and exit",
-        )
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: object,
-        option_string: str | None = None,
-    ) -> NoReturn:
-        parser.exit(message=f"paperterm {_version()}\n")
-
-
-def _version() -> str:
-    # Deferred: importlib.metadata takes ~17 ms to import (a fifth of the CLI's start-up),
-    # and only --version needs it.
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("paperterm")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 # --- sub-commands --------------------------------------------------------------------------

@@ -5,9 +5,8 @@ index/library/export.py's)."""
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Container
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.filters import (
@@ -27,6 +26,9 @@ from paperterm.index.library.sorting import DEFAULT_SORT, SORTS, SortKeys, effec
 from paperterm.index.papers import Paper
 from paperterm.tui.cli.context import Context, UsageError, save_change
 from paperterm.tui.cli.exports import add_export_options, emit_export
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_reading_commands(
