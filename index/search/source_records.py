@@ -19,6 +19,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,11 @@ from paperterm.index.text.words import paper_words
 EARLY_RECORDS = 100
 #: A build hears how far a file's reading is after this many records (its byte count).
 PROGRESS_RECORDS = 500
+#: Records are read, then prepared, then kept and counted this many at a time (the first
+#: `EARLY_RECORDS`), not each in turn through every step: each step's code and tables then
+#: stay in the processor's caches. Record by record took ~15% more CPU a record (10,000
+#: arXiv rows, on a 2-core machine shared with other builds: 590-670 against 470-530 us).
+PREPARE_BATCH = 500
 
 #: A record's title, whether it was derived, and the other headlines kept for it.
 TitleKey = tuple[str, bool, list[str]]
@@ -122,12 +128,12 @@ def prepare_source(
     on_bytes: Callable[[int, int], None] | None = None,
     keep: bool = False,
 ) -> SourceRecords:
-    """Read and prepare one source file record by record, and keep its records in `folder`
-    (its cache), written as they come. `early` gets the first `EARLY_RECORDS` records as
-    soon as they are prepared (once); `on_record` each paper as prepared, with the words
-    the vocabulary counts of it (`paper_words`: an engine takes its text's words from them,
-    so that they are cut once); `on_bytes`
-    (records, bytes read) now and then; `keep`: the records stay in `records` too."""
+    """Read and prepare one source file, a batch of records at a time (`PREPARE_BATCH`),
+    and keep its records in `folder` (its cache), written as they come. `early` gets the
+    first `EARLY_RECORDS` records as soon as they are prepared (once); `on_record` each
+    paper as prepared, with the words the vocabulary counts of it (`paper_words`: an engine
+    takes its text's words from them, so that they are cut once); `on_bytes` (records,
+    bytes read) now and then; `keep`: the records stay in `records` too."""
     source = SourceRecords(file, cache=cache_name(file))
     source.fingerprint = Fingerprint.of(file.path)  # before reading: a later write shows
     reading = Reading(file.path, file.collection, file.span)
@@ -136,26 +142,27 @@ def prepare_source(
     digest = hashlib.blake2b(digest_size=16)
     firsts: list[Prepared] = []
     try:
-        for paper in reading.papers():
-            record = prepare(paper)
-            writer.add(record.to_tuple())
-            source.keys.append(record.key())
-            source.titles.append((paper.title, paper.title_derived, record.alternatives))
-            said = paper_words(paper)
-            words.update(said)
-            add_document(digest, paper)
-            source.chars += len(paper.text)
-            if keep:
-                source.records.append(record)
-            if on_record is not None:
-                on_record(paper, said)
-            if early is not None:
-                firsts.append(record)
-                if len(firsts) == EARLY_RECORDS:
-                    early(firsts)
-                    early = None
-            if on_bytes is not None and len(source.keys) % PROGRESS_RECORDS == 0:
-                on_bytes(len(source.keys), reading.size)
+        for batch in _batches(reading.papers()):
+            records = [prepare(paper) for paper in batch]
+            for paper, record in zip(batch, records, strict=True):
+                writer.add(record.to_tuple())
+                source.keys.append(record.key())
+                source.titles.append((paper.title, paper.title_derived, record.alternatives))
+                said = paper_words(paper)
+                words.update(said)
+                add_document(digest, paper)
+                source.chars += len(paper.text)
+                if keep:
+                    source.records.append(record)
+                if on_record is not None:
+                    on_record(paper, said)
+                if early is not None:
+                    firsts.append(record)
+                    if len(firsts) == EARLY_RECORDS:
+                        early(firsts)
+                        early = None
+                if on_bytes is not None and len(source.keys) % PROGRESS_RECORDS == 0:
+                    on_bytes(len(source.keys), reading.size)
     except BaseException:
         writer.close()
         raise
@@ -185,6 +192,14 @@ def prepare_source(
         }
     )
     return source
+
+
+def _batches(papers: Iterator[Paper]) -> Iterator[list[Paper]]:
+    """`papers` in lists of `PREPARE_BATCH` (the first of `EARLY_RECORDS`)."""
+    size = EARLY_RECORDS
+    while batch := list(islice(papers, size)):
+        yield batch
+        size = PREPARE_BATCH
 
 
 def _fingerprint_dict(fingerprint: Fingerprint | None) -> dict[str, Any]:

@@ -27,9 +27,10 @@ analysis.
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -258,8 +259,10 @@ def analyse(abstract: str, text: str | None = None) -> Analysis:
         counts[token] = counts.get(token, 0) + 1
         sentence = sentences[bisect_right(starts, start) - 1]
         end = start + len(token)
-        if (kind != "namey" and start == sentence[0]) or not _has_cue(
-            lowered, sentence, coinings, start, end
+        if (
+            (kind != "namey" and start == sentence[0])
+            or not _has_cue(lowered, sentence, coinings, start, end)
+            or not _may_score(text, lowered, sentence, coinings, start, end)
         ):
             continue
         occurrence = _score(text, sentence, coinings, start, end, kind)
@@ -299,7 +302,7 @@ def _lower(text: str) -> str:
 def _sentences(text: str) -> list[tuple[int, int]]:
     """Sentence spans; "dataset.In" (a lost space, common in PDF text) ends one too."""
     starts = [0]
-    for match in re.finditer(r"[.!?](?: +|(?=[A-Z][a-z]))", text):
+    for match in _sentence_ends(text):
         end = match.end()
         if end >= len(text):
             break
@@ -311,6 +314,20 @@ def _sentences(text: str) -> list[tuple[int, int]]:
             continue
         starts.append(end)
     return list(zip(starts, [*starts[1:], len(text)], strict=True))
+
+
+_SENTENCE_ENDS = {
+    mark: re.compile(re.escape(mark) + r"(?: +|(?=[A-Z][a-z]))") for mark in (".", "!", "?")
+}
+
+
+def _sentence_ends(text: str) -> Iterator[re.Match[str]]:
+    """Where a sentence may end, in order: each mark's pattern starts with it, which the
+    pattern engine searches for fast, where one for the three (`[.!?]`) tested each
+    character (twice the time); the text is searched only for the marks it has."""
+    found = [_SENTENCE_ENDS["."].finditer(text)]
+    found += [_SENTENCE_ENDS[mark].finditer(text) for mark in "!?" if mark in text]
+    return found[0] if len(found) == 1 else heapq.merge(*found, key=re.Match.start)
 
 
 def _coinings(lowered: str) -> list[tuple[int, int]]:
@@ -355,6 +372,37 @@ def _has_cue(
     )
 
 
+# "our " or a hint of "called": `_score` finds either only in the sentence before a token.
+_HAS_OURS_OR_CALLED_HINT = re.compile("|".join(("our ", *_CALLED_HINTS))).search
+
+
+def _may_score(
+    text: str,
+    lowered: str,
+    sentence: tuple[int, int],
+    coinings: list[tuple[int, int]],
+    start: int,
+    end: int,
+) -> bool:
+    """Whether `_score` may give the token a score: each cue it counts, and the appositive,
+    tested on the widest stretch it reads them in (the sentence before the token; what
+    follows it). A third of the tokens `_has_cue` lets through have none of them (the
+    acronym after its expansion, "... memory (ADNI) and ...", most often)."""
+    first = bisect_left(coinings, (sentence[0],))
+    if first < len(coinings) and coinings[first][0] < start:
+        return True
+    if _HAS_OURS_OR_CALLED_HINT(lowered, sentence[0], start):
+        return True
+    stop = min(sentence[1], end + 160)
+    if _HAS_PASSIVE_VERB(text, end, min(sentence[1], end + 90)) or _IS_NOVEL.match(text, end, stop):
+        return True
+    right = text[end:stop]
+    if right[:3].lstrip(")")[:1] not in (",", ":", " "):
+        return False
+    described = LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
+    return bool(_APPOSITIVE_NOVEL.match(described) or _APPOSITIVE.match(described))
+
+
 _ASCII_CAPITAL = re.compile("[A-Z]")
 
 
@@ -365,19 +413,39 @@ def _name_tokens(text: str) -> list[tuple[str, int, str]]:
     in lower case (`_word_candidate`). Such words are found from their capitals, not by
     testing each word of the text (a sixth of the analysis)."""
     found = []
-    search = _ASCII_CAPITAL.search
-    capital = search(text)
-    while capital is not None:
-        start = text.rfind(" ", 0, capital.start()) + 1
-        end = text.find(" ", capital.end())
+    capital = _next_capital(text)
+    position = capital(0)
+    while position >= 0:
+        start = text.rfind(" ", 0, position) + 1
+        end = text.find(" ", position + 1)
         if end < 0:
             end = len(text)
         candidate = _word_candidate(text[start:end])
         if candidate:
             core, offset, kind = candidate
             found.append((core, start + offset, kind))
-        capital = search(text, end)
+        position = capital(end)
     return found
+
+
+#: ASCII's capitals to "A", every other byte to a space.
+_CAPITAL_MARKS = bytes(65 if 65 <= code <= 90 else 32 for code in range(256))
+
+
+def _next_capital(text: str) -> Callable[[int], int]:
+    """A function of a position: where the first ASCII capital at or after it is, or -1.
+    In ASCII text, a find in the text's bytes with each capital made "A" (the pattern
+    `[A-Z]` tests each character: twice the time of the whole `_name_tokens`)."""
+    if text.isascii():
+        find = text.encode("ascii").translate(_CAPITAL_MARKS).find
+        return lambda position: find(b"A", position)
+    search = _ASCII_CAPITAL.search
+
+    def capital(position: int) -> int:
+        found = search(text, position)
+        return -1 if found is None else found.start()
+
+    return capital
 
 
 @lru_cache(maxsize=16384)
@@ -447,10 +515,13 @@ def expansion_before(left: str, acronym: str) -> str:
     if len(letters) < 2:
         return ""
     words = left.rstrip().rsplit(" ", 12)  # the last 12 words are all it reads
+    first = letters[0]
     for k in range(1, min(len(words), 12) + 1):
-        phrase = words[-k:]
-        if (k == 1 and "-" not in phrase[0]) or phrase[0][:1].lower() != letters[0]:
+        # Only a phrase whose first word starts with the acronym's first letter is joined.
+        word = words[-k]
+        if word[:1].lower() != first or (k == 1 and "-" not in word):
             continue
+        phrase = words[-k:]
         if _is_subsequence(letters, "".join(phrase).lower()):
             return " ".join(phrase)
     return ""
@@ -474,9 +545,9 @@ def _gap_score(gap: str) -> float:
         or _OBJECT_OF.search(gap[-14:])
     ):
         return 0.0
-    lowered = [word.strip(",").lower() for word in words]
-    barriers = WEIGHTS.gap_barrier * sum(word in _GAP_BARRIERS for word in lowered)
-    barriers += WEIGHTS.gap_use_word * sum(word in _USE_WORDS for word in lowered)
+    lowered = [word.strip(",") for word in gap.lower().split()]
+    barriers = WEIGHTS.gap_barrier * sum(map(_GAP_BARRIERS.__contains__, lowered))
+    barriers += WEIGHTS.gap_use_word * sum(map(_USE_WORDS.__contains__, lowered))
     novelty = WEIGHTS.gap_novelty if _NOVEL_WORD.search(gap) else 0.0
     return max(
         0.0,
@@ -494,8 +565,10 @@ def _modifier_penalty(right: str, expansion: str, definite: bool) -> float:
     Not so for "(X) approach" after a capitalised expansion, nor for "we propose the X
     framework", where the noun says what the named thing is.
     """
+    if right[:1] in ",;:(" or right.startswith("),"):
+        return 0.0
     match = _BEFORE_NOUN.match(right)
-    if not match or right[:1] in ",;:(" or right.startswith("),"):
+    if not match:
         return 0.0
     word = match[1]
     if word.lower() in _GENERIC_NOUNS:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
+from bisect import bisect_right
 
 import pytest
 from hypothesis import example, given
@@ -277,3 +278,49 @@ def test_cue_words_are_found_by_one_search_as_one_by_one(text):
     assert bool(names._HAS_PASSIVE_VERB(text, 0, 9)) == any(
         v in text[:9] for v in names._PASSIVE_VERBS
     )
+
+
+def _sentences_one_pattern(text: str) -> list[tuple[int, int]]:
+    """`_sentences` as it was: one pattern for the three marks."""
+    starts = [0]
+    for match in re.finditer(r"[.!?](?: +|(?=[A-Z][a-z]))", text):
+        end = match.end()
+        if end >= len(text):
+            break
+        if end == match.start() + 1:
+            before = text[max(0, end - 3) : end - 1]
+            if not (len(before) == 2 and before.isalpha() and before.islower()):
+                continue
+        elif not (text[end].isupper() or text[end].isdigit() or text[end] in '"“(['):
+            continue
+        starts.append(end)
+    return list(zip(starts, [*starts[1:], len(text)], strict=True))
+
+
+@example("It works! Does it? Yes. It does!Next. e.g. Ok?No")
+@given(st.lists(st.sampled_from(["ab", "Cd", "É", "1", ".", "!", "?", " ", "  ", "(", "x"]))
+       .map("".join))  # fmt: skip
+def test_sentences_found_mark_by_mark_are_those_of_one_pattern(text):
+    """Each sentence mark has its own pattern (searched fast for its first character): the
+    sentences are those one pattern for all three found."""
+    assert names._sentences(text) == _sentences_one_pattern(text)
+
+
+@given(st.lists(st.sampled_from([
+    "We propose ", "we introduce a ", "called ", "our ", "Our method, ", "MC-ViT", "PICLe",
+    "Caduceus", "Memory ViT ", "(", ")", ", a novel model", ", a model", ", or Xy", ": a ",
+    " is proposed", " is a simple ", " was built", "of ", "the ", ". ", "x ", "É", "İs a ",
+]), max_size=30).map("".join))  # fmt: skip
+def test_a_token_scored_is_one_that_may_be(text):
+    """`_may_score` is a cheap test that `_score` may give a score: it must hold of every
+    token that `_score` scores, or skipping the others would change names."""
+    text = text.replace("\n\n", " ")
+    lowered = names._lower(text)
+    sentences = names._sentences(text)
+    starts = [start for start, _ in sentences]
+    coinings = names._coinings(lowered)
+    for token, start, kind in names._name_tokens(text):
+        sentence = sentences[bisect_right(starts, start) - 1]
+        end = start + len(token)
+        if names._score(text, sentence, coinings, start, end, kind) is not None:
+            assert names._may_score(text, lowered, sentence, coinings, start, end), token
