@@ -45,11 +45,13 @@ def stretches(path: Path) -> tuple[list[Span], str] | None:
 def _json_lines(path: Path) -> bool:
     """Whether a build reads the file line by line (`loader.Reading`)."""
     from paperterm.index.sources.json_records import streams
-    from paperterm.index.sources.loader import looks_binary
+    from paperterm.index.sources.loader import looks_binary, wide_codec
 
     with open(path, "rb") as handle:
         first = handle.readline(_BLOCK)
-    if not first.endswith(b"\n") or looks_binary(first):
+    # A UTF-16 or UTF-32 file is read whole even for a stretch (`Reading._wide`); its first
+    # line has zero bytes, unless it is blank (UTF-16's little-endian mark and b"\n").
+    if not first.endswith(b"\n") or looks_binary(first) or wide_codec(first) is not None:
         return False
     return streams(path, first.decode("utf-8-sig", "replace"))
 

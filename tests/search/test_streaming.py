@@ -4,6 +4,7 @@ it reports the bytes read as it goes; a bad line costs that line only. Each engi
 
 from __future__ import annotations
 
+import codecs
 import itertools
 import json
 import os
@@ -312,3 +313,23 @@ def test_a_file_read_in_stretches_is_kept_until_it_changes(tmp_path, monkeypatch
     os.utime(path)
     build(data, [path, other], engine)
     assert read == []
+
+
+def test_a_utf16_file_with_a_blank_first_line_is_not_read_in_stretches(
+    tmp_path, monkeypatch, engine
+):
+    """A UTF-16 (little-endian) file's first line, when blank, is its mark and one byte
+    (b"\\xff\\xfe\\n"): it has no zero byte, yet the file cannot be cut at its "\\n" bytes
+    (each is half a character) and the reading of a stretch reads a wide file whole: read
+    in stretches, each stretch gave every paper and every problem."""
+    path = tmp_path / "rows.jsonl"
+    write_rows(path, 300, bad={200: "[1, 2]"})
+    text = "\n" + path.read_text(encoding="utf-8")
+    path.write_bytes(codecs.BOM_UTF16_LE + text.encode("utf-16-le"))
+    whole = loader.load_sources([SourceSpec(path)])
+    assert len(whole.papers) == 299 and len(whole.problems) == 1
+    _stretched(monkeypatch, path, 4)
+    opened = build(tmp_path / "data", [path], engine)
+    assert opened.meta.problems == [str(problem) for problem in whole.problems]
+    assert [paper_tuple(p) for p in opened.papers] == [paper_tuple(p) for p in whole.papers]
+    assert [entry.span for entry in opened.meta.sources] == [None]
