@@ -68,8 +68,8 @@ from measure import load_average, machine, summary_ms, table
 from paperterm.index.config import Config
 from paperterm.index.library.filters import paper_ids
 from paperterm.index.library.place import PLACE_FILENAME
+from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session
 
 HELLO = """

@@ -12,18 +12,13 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.index.config import Config
 from paperterm.index.search.records import PaperList
-from paperterm.index.search.store import (
-    Meta,
-    OpenIndex,
-    Progress,
-    SourceFile,
-    Store,
-)
+from paperterm.index.search.store import Meta, Progress, SourceFile, Store
 from paperterm.index.sources.files import SourceSpec, bundled_seeds, discover
 
 if TYPE_CHECKING:
     from paperterm.index.problems import Problem
     from paperterm.index.search.listener import Listener
+    from paperterm.index.search.open_index import OpenIndex
     from paperterm.index.sources.loader import Corpus
 
 
@@ -150,10 +145,14 @@ class Session:
         folder, meta = found
         store = self.store
         papers = papers if papers is not None else store.open_rows(folder, meta)
-        opened = None if papers is None else store.open_index(folder, meta, papers)
-        if opened is not None:
-            store.mark_used()
-            self.note_engine(opened)
+        ix = None if papers is None else store.open_engine(folder, meta)
+        if papers is None or ix is None:
+            return None
+        from paperterm.index.search.open_index import OpenIndex  # after the first frame
+
+        opened = OpenIndex(ix, papers, meta, str(folder))
+        store.mark_used()
+        self.note_engine(opened)
         return opened
 
     def load_corpus(self) -> Corpus:
@@ -207,6 +206,7 @@ class Session:
         """For a data dir that cannot be written: the same index, in RAM, for this run."""
         import time
 
+        from paperterm.index.search.open_index import OpenIndex
         from paperterm.index.search.vocabulary import Vocabulary
 
         started = time.perf_counter()

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import settings
 
 from paperterm.index.config import Config
+from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session
 
 # No per-example deadline: on a busy 2-core CI machine a slow example is not a bug (timing

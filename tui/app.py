@@ -51,7 +51,7 @@ from paperterm.index.library.sorting import SORTS, SortKeys
 from paperterm.index.links import split_links
 from paperterm.index.papers import Paper
 from paperterm.index.search.records import PaperList
-from paperterm.index.search.store import BuildCancelled, OpenIndex
+from paperterm.index.search.store import BuildCancelled
 from paperterm.index.session import Session
 from paperterm.index.text.display import one_line, safe_text
 from paperterm.index.user_files import user_mode, write_user_file
@@ -66,6 +66,7 @@ from paperterm.tui.view import Row, can_open_browser, link_or_citation
 # needed for the first frame, and together they are ~15 ms of the reader's start
 # (tests/tui/test_reader_startup.py checks that the first frame does without them).
 if TYPE_CHECKING:
+    from paperterm.index.search.open_index import OpenIndex
     from paperterm.index.search.searcher import Searcher
     from paperterm.tui.clipboard import Clipboard
 

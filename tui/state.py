@@ -38,12 +38,12 @@ from paperterm.index.library.searches import SavedSearch, SearchesStore, all_sea
 from paperterm.index.library.sorting import SortKeys
 from paperterm.index.papers import Paper
 from paperterm.index.search.records import PaperList
-from paperterm.index.search.store import OpenIndex
 from paperterm.index.text.display import safe_text
 
 if TYPE_CHECKING:
     from paperterm.index.library.affinity import Ranking, TermVectors
     from paperterm.index.search.hits import Hit
+    from paperterm.index.search.open_index import OpenIndex
     from paperterm.index.search.searcher import Searcher
 
 #: loading: reading the papers; opening: papers shown, index opening; indexing: first

@@ -47,8 +47,10 @@ from pathlib import Path
 
 from paperterm.index.problems import Problem
 from paperterm.index.search import store as versions
+from paperterm.index.search.donor import find_donor
 from paperterm.index.search.listener import Listener
 from paperterm.index.search.merged import MergedCorpus
+from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.records import (
     RecordFileError,
     no_collection,
@@ -70,7 +72,6 @@ from paperterm.index.search.store import (
     VOCABULARY_FILE,
     Fingerprint,
     Meta,
-    OpenIndex,
     Part,
     SourceEntry,
     SourceFile,
@@ -159,7 +160,9 @@ class Builder:
         base = self.store.read_meta() if self.reuse else None
         donor = None
         if self.reuse and base is None:
-            donor = self.store.donor({(str(file.path), file.collection) for file in self.files})
+            donor = find_donor(
+                self.store, {(str(file.path), file.collection) for file in self.files}
+            )
             base = None if donor is None else (donor.folder, donor.meta)
         self.tmp = self.store.new_build_folder()
         try:
@@ -579,11 +582,10 @@ class Builder:
         )
         final = self.store.publish(tmp, meta, keep_tmp=self.published_partial)
         rows = self.store.open_rows(final, meta)
-        opened = None if rows is None else self.store.open_index(final, meta, rows)
-        if opened is None:
+        ix = None if rows is None else self.store.open_engine(final, meta)
+        if rows is None or ix is None:
             raise OSError(f"{final}: the index just built cannot be read back")
-        opened._vocabulary = vocabulary
-        return opened
+        return OpenIndex(ix, rows, meta, str(final), vocabulary)
 
 
 def _adopt(source: SourceRecords, prepared: SourceRecords) -> None:

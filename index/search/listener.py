@@ -8,7 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from paperterm.index.papers import Paper
-from paperterm.index.search.store import BuildCancelled, OpenIndex
+from paperterm.index.search.open_index import OpenIndex
+from paperterm.index.search.store import BuildCancelled
 
 
 @dataclass(slots=True)

@@ -50,7 +50,7 @@ from _blake2 import blake2b
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from paperterm.index.atomic import (
     FileLock,
@@ -64,9 +64,6 @@ from paperterm.index.search.engine_files import EngineFiles, EngineIndex
 from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile, RecordFileError
 from paperterm.index.search.whoosh_index import WhooshFiles
 from paperterm.index.sources.files import SourceSpec
-
-if TYPE_CHECKING:
-    from paperterm.index.search.vocabulary import Vocabulary
 
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
 SCHEMA_VERSION = 8
@@ -326,45 +323,6 @@ def file_crc(path: Path) -> tuple[int, int]:
     return size, crc & 0xFFFFFFFF
 
 
-# --- an open index ---------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class OpenIndex:
-    """A usable index and the papers it holds (in corpus order: a document's number in the
-    engine is its paper's position)."""
-
-    ix: EngineIndex
-    papers: Sequence[Paper]
-    meta: Meta
-    location: str  # folder of the generation, or ":memory:" (or a build in progress)
-    _vocabulary: Vocabulary | None = None
-    #: While the first build runs: how many papers it will hold (this index has fewer).
-    building_total: int | None = None
-
-    @property
-    def partial(self) -> bool:
-        return self.building_total is not None
-
-    @property
-    def collections(self) -> list[str]:
-        return self.meta.collections
-
-    def vocabulary(self) -> Vocabulary:
-        """The corpus's words, from the file saved at build time (or counted again)."""
-        if self._vocabulary is None:
-            from paperterm.index.search.vocabulary import Vocabulary
-
-            try:
-                self._vocabulary = Vocabulary.load(Path(self.location) / VOCABULARY_FILE)
-            except (OSError, ValueError):
-                self._vocabulary = Vocabulary.of_papers(self.papers)
-        return self._vocabulary
-
-    def close(self) -> None:
-        self.ix.close()
-
-
 # --- one set's store -------------------------------------------------------------------------
 
 
@@ -445,8 +403,8 @@ class Store:
             return None
         return papers if len(papers) == meta.papers else None
 
-    def open_index(self, folder: Path, meta: Meta, papers: PaperList) -> OpenIndex | None:
-        """The engine's index of a generation, its files checked first."""
+    def open_engine(self, folder: Path, meta: Meta) -> EngineIndex | None:
+        """The engine's index of a generation, its files checked first (`OpenIndex.ix`)."""
         engine_files = [name for name in meta.files if name.startswith(f"{ENGINE_FOLDER}/")]
         if self.verify(folder, meta, engine_files):
             return None
@@ -457,27 +415,7 @@ class Store:
                 return None
         except Exception:  # any damage means "rebuild", never a crash
             return None
-        return OpenIndex(ix, papers, meta, str(folder))
-
-    def donor(self, wanted: set[tuple[str, str | None]]) -> Donor | None:
-        """The live generation of the most recently used other set that has some of the
-        `wanted` files ((path, collection)), its build lock held (release it when done): a
-        set's first build takes what it can from it. Adding a source to the configuration
-        makes a new set; without a donor, that would read and index everything again."""
-        try:
-            others = [p for p in self.engine_root.iterdir() if p.is_dir() and p != self.root]
-        except OSError:
-            return None
-        for root in sorted(others, key=_last_used, reverse=True):
-            found = self.read_meta(root)
-            if found is None or not any(_file_of(e) in wanted for e in found[1].sources):
-                continue
-            lock = FileLock(root / "build.lock")
-            if lock.try_acquire():  # not being built, nor removed (`remove_old_sets`)
-                if self.read_meta(root) == found:
-                    return Donor(*found, lock)
-                lock.release()
-        return None
+        return ix
 
     def mark_used(self) -> None:
         """Note that this set was just used (for the clean-up of old sets)."""
@@ -598,7 +536,7 @@ class Store:
             sets = [p for p in self.engine_root.iterdir() if p.is_dir() and p != self.root]
         except OSError:
             return
-        sets.sort(key=_last_used, reverse=True)
+        sets.sort(key=last_used, reverse=True)
         for folder in sets[MAX_SETS - 1 :]:
             lock = FileLock(folder / "build.lock")
             if lock.try_acquire():
@@ -609,21 +547,8 @@ class Store:
         _remove_old_layout(self.data_dir / "index")
 
 
-@dataclass(slots=True)
-class Donor:
-    """Another set's live generation, locked while a build takes from it."""
-
-    folder: Path
-    meta: Meta
-    lock: FileLock
-
-
-def _file_of(entry: SourceEntry) -> tuple[str, str | None]:
-    """A source file as sets share it: its path and collection (not its place in a set)."""
-    return entry.path, entry.collection
-
-
-def _last_used(folder: Path) -> int:
+def last_used(folder: Path) -> int:
+    """When a set was last used (`Store.mark_used`; 0: never, or unknown)."""
     try:
         return (folder / "used").stat().st_mtime_ns
     except OSError:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from engine_choice import ENGINES, engine_config
 
+from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session
 
 

@@ -13,8 +13,8 @@ from generated import write_generated_corpus
 from paperterm.index.config import Config
 from paperterm.index.search import build as build_module
 from paperterm.index.search.listener import Listener
+from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session
 
 QUERIES = ["generated", "ba", "kelo*", "part", "collection:generated", '"generated part"']

@@ -17,8 +17,8 @@ from paperterm.index import session as session_module
 from paperterm.index.config import Config
 from paperterm.index.papers import Paper
 from paperterm.index.search import store as store_module
+from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.store import OpenIndex
 from paperterm.index.search.tantivy_index import PARTS_FILE, TantivyFiles
 from paperterm.index.session import Session, SessionError
 from paperterm.tui.cli.main import main

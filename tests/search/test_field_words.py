@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from paperterm.index.config import Config
+from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.store import OpenIndex
 from paperterm.index.search.vocabulary import Vocabulary
 from paperterm.index.session import Session
 

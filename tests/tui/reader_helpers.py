@@ -18,7 +18,8 @@ from textual.worker import WorkerCancelled, WorkerState
 
 from paperterm.index.config import Config
 from paperterm.index.search.listener import Listener
-from paperterm.index.search.store import OpenIndex, Progress
+from paperterm.index.search.open_index import OpenIndex
+from paperterm.index.search.store import Progress
 from paperterm.index.session import Session
 from paperterm.index.sources.loader import Corpus
 from paperterm.tui.app import ReaderApp, make_app

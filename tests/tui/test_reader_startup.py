@@ -13,7 +13,7 @@ import sys
 import pytest
 from reader_helpers import settle
 
-from paperterm.index.search.store import OpenIndex
+from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.session import Session
 from paperterm.tui import collector
 from paperterm.tui.app import ReaderApp
@@ -71,10 +71,8 @@ START_DATACLASSES = {
     "paperterm.index.papers.Paper",
     "paperterm.index.search.query.Clause",  # `span` is left out of its equality
     "paperterm.index.search.query.ParsedQuery",
-    "paperterm.index.search.store.Donor",
     "paperterm.index.search.store.Fingerprint",
     "paperterm.index.search.store.Meta",
-    "paperterm.index.search.store.OpenIndex",
     "paperterm.index.search.store.Part",
     "paperterm.index.search.store.SourceEntry",
     "paperterm.index.search.store.SourceFile",

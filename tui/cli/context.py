@@ -24,13 +24,14 @@ from paperterm.index.library.op_store import LibraryError, LibrarySaveError, OpL
 from paperterm.index.library.reading import ReadingStore
 from paperterm.index.library.searches import SavedSearch, SearchesStore, all_searches
 from paperterm.index.papers import Paper
-from paperterm.index.search.store import OpenIndex
 from paperterm.index.session import Session
 from paperterm.index.text.display import safe_text
 from paperterm.tui.cli.escape import escape_json_for_terminal
 
 if TYPE_CHECKING:
     import argparse
+
+    from paperterm.index.search.open_index import OpenIndex
 
 #: What the command line gave: argparse's namespace, or for the reader's options alone (read
 #: without argparse: `parse_arguments`) a SimpleNamespace with the same attributes.
