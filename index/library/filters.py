@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.searches import SavedSearch
 from paperterm.index.papers import Paper
-from paperterm.index.search.query import parse_query
 
 if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
@@ -159,6 +158,8 @@ def query_matches(
     searcher: Searcher, text: str, papers: Sequence[Paper], marks: Mapping[str, Bookmark]
 ) -> list[str]:
     """Every paper a query finds (no limit), best first: what a saved search's view holds."""
+    from paperterm.index.search.query import parse_query  # a search's: after the first frame
+
     parsed = parse_query(text)
     tags = (parsed.tags, parsed.excluded_tags, parsed.tag_prefixes)
     allowed = allowed_ids(papers, marks, Filters(), *tags)

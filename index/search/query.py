@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from typing import Literal
 
+from paperterm.index.search.query_text import MAX_QUERY_CHARS
 from paperterm.index.text.lazy_pattern import compile_later
 
 Kind = Literal["word", "phrase", "prefix", "fuzzy"]
@@ -45,8 +46,6 @@ MAX_CLAUSES = 24
 MIN_PREFIX = 3
 MAX_FUZZY = 2
 MAX_TERM_CHARS = 100
-#: Longer queries (a pasted page) are cut: parsing stays cheap whatever is pasted.
-MAX_QUERY_CHARS = 4000
 
 _FIELD = compile_later(r"([A-Za-z]+):")
 _FUZZY = compile_later(r"^(.*?)~(\d*)$", re.DOTALL)

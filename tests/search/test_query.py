@@ -4,11 +4,11 @@ from hypothesis import strategies as st
 from paperterm.index.search.query import (
     MAX_CLAUSES,
     MAX_FUZZY,
-    MAX_QUERY_CHARS,
     Clause,
     parse_query,
     pin_words,
 )
+from paperterm.index.search.query_text import MAX_QUERY_CHARS, blank_query
 
 
 def test_words_phrases_fields_and_exclusions():
@@ -70,6 +70,24 @@ def test_a_pasted_page_is_cut_with_a_note():
     parsed = parse_query("word " * 100_000 + "tail")
     assert parsed.notes and str(MAX_QUERY_CHARS) in parsed.notes[0]
     assert [c.text for c in parsed.clauses] == ["word"]
+
+
+def test_a_blank_query_is_what_parses_to_nothing():
+    """The reader does not parse a blank search box: what it skips must be nothing."""
+    for text in ["", " ", "\t \u3000\n", " " * MAX_QUERY_CHARS]:
+        assert blank_query(text)
+        parsed = parse_query(text)
+        assert parsed.empty and not parsed.notes
+    for text in ["a", " tag:x", "-", " " * (MAX_QUERY_CHARS + 1)]:
+        assert not blank_query(text)
+    assert parse_query(" " * (MAX_QUERY_CHARS + 1)).notes  # the cut's note: parsed, so shown
+
+
+@given(st.text(alphabet=" \t\n\r\x0b\x0c\x1c\x85\xa0\u2028\u3000", max_size=40))
+def test_whitespace_of_any_kind_is_blank_and_parses_to_nothing(text):
+    assert blank_query(text)
+    parsed = parse_query(text)
+    assert parsed.empty and not parsed.notes
 
 
 def test_control_characters_never_reach_clauses():

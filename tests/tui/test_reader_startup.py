@@ -55,6 +55,7 @@ LATER = (
     "hashlib",  # its OpenSSL load (~2 ms): the index's keys use `_blake2` (hashlib's blake2b)
     "paperterm.index.search.hits",  # a search's results (the first frame shows none)
     "paperterm.index.search.listener",  # a build's progress (a built index builds nothing)
+    "paperterm.index.search.query",  # the parser: the start's search box is blank, not parsed
     "tomli_w",  # the library's files are written on a save (the start saves nothing)
     "argparse",  # the reader's options are read without it (tui/cli/main.py)
     "paperterm.tui.cli.parser",  # ... and without the commands' parser
@@ -69,8 +70,6 @@ START_DATACLASSES = {
     "paperterm.index.library.op_store.Document",  # generic (a named tuple is not on 3.10)
     "paperterm.index.library.op_store.Restore",  # generic too
     "paperterm.index.papers.Paper",
-    "paperterm.index.search.query.Clause",  # `span` is left out of its equality
-    "paperterm.index.search.query.ParsedQuery",
     "paperterm.index.search.store.Fingerprint",
     "paperterm.index.search.store.Meta",
     "paperterm.index.search.store.Part",

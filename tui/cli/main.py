@@ -22,7 +22,6 @@ from paperterm.index.config import ENGINES, ConfigError
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.filters import Filters, allowed_ids
 from paperterm.index.papers import name_label
-from paperterm.index.search.query import parse_query
 from paperterm.index.session import SessionError
 from paperterm.index.text.display import safe_text
 from paperterm.tui import collector
@@ -211,6 +210,7 @@ def _search_json(results: Results) -> dict[str, object]:
 
 def cmd_search(ctx: Context) -> int:
     opened = ctx.open()
+    from paperterm.index.search.query import parse_query  # the reader starts without it
     from paperterm.index.search.searcher import Searcher  # deferred: it imports Whoosh
 
     query = " ".join(ctx.args.query)

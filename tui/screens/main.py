@@ -40,7 +40,7 @@ from paperterm.index.library.sorting import (
     effective_sort,
     next_sort,
 )
-from paperterm.index.search.query import ParsedQuery, parse_query, pin_words
+from paperterm.index.search.query_text import blank_query
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
 from paperterm.tui.screens.base import PaperScreen
@@ -68,6 +68,7 @@ if TYPE_CHECKING:
 
     from paperterm.index.library.affinity import Ranking
     from paperterm.index.search.hits import Matcher, Results
+    from paperterm.index.search.query import ParsedQuery
     from paperterm.index.search.searcher import Searcher
     from paperterm.tui.widgets.views import ViewsPane
 
@@ -334,9 +335,11 @@ class MainScreen(PaperScreen):
     @property
     def searching(self) -> bool:
         """Whether the rows have a relevance order: a query, or a saved search's view."""
-        return bool(parse_query(self.search_input.value).clauses) or (
-            self.filters.view.kind == "search"
-        )
+        return self._query_has_clauses() or self.filters.view.kind == "search"
+
+    def _query_has_clauses(self) -> bool:
+        parsed = _parse_box(self.search_input.value)
+        return parsed is not None and bool(parsed.clauses)
 
     # --- what the app tells us -----------------------------------------------------------
 
@@ -356,7 +359,7 @@ class MainScreen(PaperScreen):
         """Search works now (or searches more: a first build's next part, or its end)."""
         if self.state.searcher is not None and self.state.saved_searches:
             self.find_search_matches()
-        searching = self.state.searcher and parse_query(self.search_input.value).clauses
+        searching = self.state.searcher and self._query_has_clauses()
         # No papers: the list's message changes ("Reading the sources…", "No papers…").
         if self.waiting_for_index or searching or not self.state.papers:
             self.waiting_for_index = False
@@ -367,8 +370,9 @@ class MainScreen(PaperScreen):
         self.update_status()
 
     def bookmarks_changed(self) -> None:
-        parsed = parse_query(self.search_input.value)
-        if self.filters.bookmarks_only or parsed.tagged or self.filters.view.kind == "tag":
+        parsed = _parse_box(self.search_input.value)
+        tagged = parsed is not None and parsed.tagged
+        if self.filters.bookmarks_only or tagged or self.filters.view.kind == "tag":
             current = self.current_row()
             self.run_search(keep_id=current.id if current else None, keep_index=True)
         elif self.sort == "like" and self._seeds() != self._like_seeds:
@@ -522,7 +526,9 @@ class MainScreen(PaperScreen):
         state = self.state
         self._last_run = state.timing.clock()
         text = self.search_input.value
-        parsed = parse_query(text)
+        parsed = _parse_box(text)
+        tags = _tag_filters(parsed)
+        has_clauses = parsed is not None and bool(parsed.clauses)
         marks = state.marks
         view = self.filters.view
         matches = state.search_matches.get(view.name) if view.kind == "search" else None
@@ -540,20 +546,18 @@ class MainScreen(PaperScreen):
             state.papers,
             marks,
             self.filters,
-            parsed.tags,
-            parsed.excluded_tags,
-            parsed.tag_prefixes,
+            *tags,
             read=state.reading.entries,
             search_ids=matches,
         )
-        self.filtered = bool(parsed.clauses or allowed is not None)
+        self.filtered = has_clauses or allowed is not None
         index = self.paper_list.cursor if keep_index else None
-        if not parsed.clauses and keep_id is None and index is None:
+        if not has_clauses and keep_id is None and index is None:
             # Leaving a search (Esc, Ctrl+U) keeps the paper you were on.
             current = self.current_row()
             keep_id = current.id if current else None
         request = ViewRequest(self.generation, text, allowed, keep_id, index)
-        if not parsed.clauses:
+        if not has_clauses:
             self.waiting_for_index = False
             rows: Sequence[Row]
             ready = True
@@ -569,14 +573,10 @@ class MainScreen(PaperScreen):
                     return  # the list keeps its rows until the sort's order comes
                 # Not ready: the rows in corpus order meanwhile, sorted when the order comes.
                 rows = self._rows(allowed, None if ready else "corpus")
-            if (
-                self.filters.bookmarks_only
-                or parsed.tags
-                or parsed.tag_prefixes
-                or view.kind == "tag"
-            ):
+            if self.filters.bookmarks_only or tags.tags or tags.prefixes or view.kind == "tag":
                 rows = [*rows, *missing_rows(marks, state.by_id, allowed)]
-            self._apply(request, View(rows, len(rows), parsed.notes), ordered=True)
+            notes = parsed.notes if parsed is not None else []
+            self._apply(request, View(rows, len(rows), notes), ordered=True)
             if not ready:
                 self._sort_from_here(request)
             return
@@ -850,7 +850,7 @@ class MainScreen(PaperScreen):
             self.set_focus(self.paper_list)
 
     def _empty_message(self) -> list[str]:
-        parsed = parse_query(self.search_input.value)  # a space at its end counts
+        parsed = _parse_box(self.search_input.value)  # a space at its end counts
         text = self.search_input.value.strip()
         if not self.state.papers:
             if self.state.index_state == "loading":
@@ -858,21 +858,21 @@ class MainScreen(PaperScreen):
             if self.state.index_state == "indexing":
                 return ["Reading the sources…"]
             return ["No papers. Add sources in the config file (see config.example.toml)."]
-        if parsed.clauses:
+        if parsed is not None and parsed.clauses:
             lines = [f"No papers match “{one_line(text, 60)}”."]
             if self.view.suggestion:
                 lines.append(f"Did you mean: {one_line(self.view.suggestion, 60)}?")
                 lines.append("Press Enter in the search box to search for it.")
             return lines
-        return self._filter_message(parsed)
+        return self._filter_message(_tag_filters(parsed))
 
-    def _filter_message(self, parsed: ParsedQuery) -> list[str]:
+    def _filter_message(self, query_tags: TagFilters) -> list[str]:
         view = self.filters.view
-        if parsed.tags or view.kind == "tag":
-            tags = [*parsed.tags, *([view.name] if view.kind == "tag" else [])]
+        if query_tags.tags or view.kind == "tag":
+            tags = [*query_tags.tags, *([view.name] if view.kind == "tag" else [])]
             return [f"No bookmark has the tag {', '.join(tags)}."]
-        if parsed.tag_prefixes:
-            return [f"No bookmark has a tag that starts with {parsed.tag_prefixes[0]}."]
+        if query_tags.prefixes:
+            return [f"No bookmark has a tag that starts with {query_tags.prefixes[0]}."]
         if self.filters.unread_only:
             key = self.state.key_text("unread_only")
             return ["Every paper in this view is read.", f"Press {key} to list them all."]
@@ -1135,6 +1135,8 @@ class MainScreen(PaperScreen):
         """After a typo correction: search the words as typed (`=word` in the box, which
         the user sees and can take back)."""
         if self.view.corrections:
+            from paperterm.index.search.query import pin_words  # after a search's correction
+
             box = self.search_input
             box.value = pin_words(box.value, [typed for typed, _ in self.view.corrections])
             box.cursor_position = len(box.value)
@@ -1245,7 +1247,7 @@ class MainScreen(PaperScreen):
                 how = state.key_text("search_as_typed")
                 parts += correction_note(view.corrected, view.corrections, how)
             parts += view.notes
-            if not view.notes and state.searchable and parse_query(self.search_input.value).clauses:
+            if not view.notes and state.searchable and self._query_has_clauses():
                 parts.append(f"searching the {state.searchable:,} papers indexed so far")
         shown = (tuple(parts), max(self.size.width - 2, 10))
         if shown == self._note_for:
@@ -1273,3 +1275,28 @@ _row_id = attrgetter("id")
 def _title(row: Row) -> str:
     paper = row.paper
     return one_line((paper.title or paper.name) if paper else row.missing_title, 60)
+
+
+def _parse_box(text: str) -> ParsedQuery | None:
+    """The search box's query; None when it is blank, as at the start, which so does
+    without the query module (imported on the first query, after the first frame)."""
+    if blank_query(text):
+        return None
+    from paperterm.index.search.query import parse_query
+
+    return parse_query(text)
+
+
+class TagFilters(NamedTuple):
+    """The `tag:` filters of the search box's query."""
+
+    tags: Sequence[str] = ()
+    excluded: Sequence[str] = ()
+    #: A last `tag:` still being typed.
+    prefixes: Sequence[str] = ()
+
+
+def _tag_filters(parsed: ParsedQuery | None) -> TagFilters:
+    if parsed is None:
+        return TagFilters()
+    return TagFilters(parsed.tags, parsed.excluded_tags, parsed.tag_prefixes)
