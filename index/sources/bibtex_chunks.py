@@ -64,7 +64,7 @@ def file_lines(text: str, blocks: Iterable[Any]) -> dict[int, int]:
     `id`) starts. The splitter's `start_line` counts no newline after a backslash
     (`counted_lines`), and a LaTeX line break `\\\\` ends many a line: past one, its numbers
     fall behind the file's. A block's `@` is on the splitter's line, found there by its
-    text; the blocks are in order, so each is looked for after the one before."""
+    text; the blocks are in order, so each is looked for after the end of the one before."""
     lines: dict[int, int] = {}
     if "\\\n" not in text:
         for block in blocks:
@@ -80,7 +80,10 @@ def file_lines(text: str, blocks: Iterable[Any]) -> dict[int, int]:
         if at < 0:
             at = start
         else:
-            after = at + 1
+            # The next block is looked for after this one's end: a block given up may hold
+            # the next one's text (`@x{k, t = {a}) @string{m = {b}}\` then the same
+            # `@string{m = {b}}` on the next line, which the splitter counts as this line).
+            after = at + len(raw)
         lines[id(block)] = bisect_left(newlines, at)
     return lines
 
