@@ -15,6 +15,19 @@ def full(argv: list[str]) -> argparse.Namespace:
     return cli.build_parser(argv).parse_args(argv)
 
 
+def _parsers_built(monkeypatch) -> list[list[str]]:
+    """The argument lists the full parser is built for from now on."""
+    built: list[list[str]] = []
+    real = cli.build_parser
+
+    def counted(given: list[str]) -> argparse.ArgumentParser:
+        built.append(given)
+        return real(given)
+
+    monkeypatch.setattr(cli, "build_parser", counted)
+    return built
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -30,14 +43,7 @@ def full(argv: list[str]) -> argparse.Namespace:
 )
 def test_the_reader_s_arguments_read_as_the_full_parser_reads_them(argv, monkeypatch):
     expected = full(argv)
-    built: list[list[str]] = []
-    real = cli.build_parser
-
-    def counted(given: list[str]) -> argparse.ArgumentParser:
-        built.append(given)
-        return real(given)
-
-    monkeypatch.setattr(cli, "build_parser", counted)
+    built = _parsers_built(monkeypatch)
     assert vars(cli.parse_arguments(argv)) == vars(expected)
     assert built == []  # no parser was made (nor argparse imported: test_reader_startup.py)
 
@@ -52,14 +58,7 @@ def test_the_reader_s_arguments_read_as_the_full_parser_reads_them(argv, monkeyp
 )
 def test_what_the_short_reading_leaves_goes_to_the_full_parser(argv, monkeypatch):
     expected = full(argv)
-    built: list[list[str]] = []
-    real = cli.build_parser
-
-    def counted(given: list[str]) -> argparse.ArgumentParser:
-        built.append(given)
-        return real(given)
-
-    monkeypatch.setattr(cli, "build_parser", counted)
+    built = _parsers_built(monkeypatch)
     assert cli.parse_arguments(argv) == expected
     assert built == [argv]
 

@@ -248,11 +248,8 @@ async def test_the_palette_exports_the_view_as_a_reading_list(reader, data_dir):
             assert titles[0][:20] in (data_dir / f"view-export.{suffix}").read_text("utf-8")
 
 
-async def test_a_saved_search_view_finds_its_papers_places_off_the_ui_thread(reader, monkeypatch):
-    """A saved search's view lists its papers by their places in the corpus: the id ->
-    place table (500,000 entries: ~0.1 s) is the row store's (made once, in the worker that
-    finds the searches' papers if not before), not another made on the UI thread when the
-    view is first shown."""
+def _id_tables_made(monkeypatch) -> list[bool]:
+    """For each id -> place table a row store makes from now on: whether on the UI thread."""
     built_on: list[bool] = []
     real = PaperList._id_table
 
@@ -261,6 +258,15 @@ async def test_a_saved_search_view_finds_its_papers_places_off_the_ui_thread(rea
         return real(self)
 
     monkeypatch.setattr(PaperList, "_id_table", spy)
+    return built_on
+
+
+async def test_a_saved_search_view_finds_its_papers_places_off_the_ui_thread(reader, monkeypatch):
+    """A saved search's view lists its papers by their places in the corpus: the id ->
+    place table (500,000 entries: ~0.1 s) is the row store's (made once, in the worker that
+    finds the searches' papers if not before), not another made on the UI thread when the
+    view is first shown."""
+    built_on = _id_tables_made(monkeypatch)
     app = reader(config=DNA)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
@@ -278,14 +284,7 @@ async def test_the_id_table_is_made_once_off_the_ui_thread(reader, monkeypatch):
     """The row store's id -> place table (500,000 entries: ~0.1-0.2 s of CPU), which the
     cursor's paper and a search's look-ups need, is made in the worker that loads the
     library, not on the UI thread when the cursor's paper is first looked for."""
-    built_on: list[bool] = []
-    real = PaperList._id_table
-
-    def spy(self):
-        built_on.append(threading.current_thread() is threading.main_thread())
-        return real(self)
-
-    monkeypatch.setattr(PaperList, "_id_table", spy)
+    built_on = _id_tables_made(monkeypatch)
     app = reader()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
