@@ -78,6 +78,7 @@ def test_paper_tuples_are_the_papers_as_listed(tmp_path: Path) -> None:
     sources = [prepare_source(SourceFile(0, path, path.stem), folder) for path in files]
     corpus = MergedCorpus(folder, sources)
     assert corpus.absorbed and corpus.titles  # merged duplicates and repeated headlines
+    assert set(corpus.titles) - set(corpus.changed)  # a paper only its listed title changes
 
     tuples = list(corpus.paper_tuples())
     old = _old_papers(corpus)
