@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from paperterm.index.text.latex import Held, decode
 from paperterm.index.text.lazy_pattern import compile_later
+from paperterm.index.text.spaces import single_spaced
 
 # --------------------------------------------------------------------------- safe_text
 
@@ -60,7 +61,7 @@ def safe_text(s: str, *, keep_newlines: bool = True) -> str:
     character except ZWJ and ZWNJ, and lone surrogates. With `keep_newlines=False` line
     breaks become spaces too.
     """
-    if s.replace("\n", "").isprintable():
+    if s.isprintable() if "\n" not in s else s.replace("\n", "").isprintable():
         # Nothing to remove, nor a line break to make a newline (ESC, C1 controls, CR, tabs,
         # U+2028/9 are all unprintable): most abstracts, at a fifth of the passes' cost.
         return s if keep_newlines else s.replace("\n", " ")
@@ -69,14 +70,14 @@ def safe_text(s: str, *, keep_newlines: bool = True) -> str:
     s = _LINE_BREAKS.sub("\n", s).replace("\u2029", "\n\n").replace("\t", " ")
     if not keep_newlines:
         s = s.replace("\n", " ")
-    if s.replace("\n", "").isprintable():
+    if s.isprintable() if "\n" not in s else s.replace("\n", "").isprintable():
         return s
     return "".join(ch if ch.isprintable() or ch == "\n" else _replacement(ch) for ch in s)
 
 
 def one_line(s: str, limit: int | None = None) -> str:
     """`s` on one line with single spaces, cut at a word boundary with `…` past `limit`."""
-    text = " ".join(safe_text(s, keep_newlines=False).split())
+    text = single_spaced(safe_text(s))
     if limit is None or len(text) <= limit:
         return text
     if limit <= 1:
@@ -110,7 +111,7 @@ def _render_paragraph(text: str) -> str:
             if new == text:
                 break
             text = new
-    text = " ".join(held.restore(text).split())
+    text = single_spaced(held.restore(text))
     if any(space in text for space in _SPACE_BEFORE):  # a third of the pattern's time
         text = _SPACE_BEFORE_PUNCT.sub("", text)
     return text
@@ -124,5 +125,6 @@ def display_text(raw: str) -> str:
     white space, line breaks included, becomes one space. Cached, because the index build
     asks for the same abstract's text when it derives its name and title.
     """
-    paragraphs = _PARAGRAPH_BREAK.split(safe_text(raw).strip())
+    text = safe_text(raw).strip()
+    paragraphs = _PARAGRAPH_BREAK.split(text) if "\n" in text else [text]
     return "\n\n".join(p for p in map(_render_paragraph, paragraphs) if p)
