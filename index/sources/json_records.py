@@ -308,7 +308,9 @@ def _record_fields(record: dict[str, Any]) -> dict[str, str]:
 def _abstract(record: dict[str, Any]) -> str:
     raw = _text(record.get("abstract")) or _text(record.get("summary"))
     if "authors_parsed" in record or "versions" in record:
-        raw = _INDENTED_LINE.sub("\n\n", raw.strip())
+        raw = raw.strip()
+        if "\n " in raw or "\n\t" in raw:
+            raw = _INDENTED_LINE.sub("\n\n", raw)
     return clean(raw)
 
 
