@@ -35,6 +35,8 @@ _LIST_START = re.compile(r'"(?:papers|items|records)"\s*:\s*\[')
 _PAPER_KEYS = {"title", "abstract", "summary"}
 _DOI = re.compile(r"(10\.\d{4,9}/\S+)")
 _YEAR = re.compile(r"\b(1[5-9]\d\d|2\d\d\d)\b")
+#: Where a record may give its date, after its year and its first version's.
+_DATE_KEYS = ("date", "published", "update_date", "updated")
 # arXiv rows wrap their abstracts and start each new paragraph with an indented line.
 _INDENTED_LINE = re.compile(r"\n[ \t]+(?=\S)")
 
@@ -242,7 +244,8 @@ def _authors(record: dict[str, Any]) -> list[str]:
     if isinstance(value, str):
         raw = _split_author_string(_text(value))
     elif isinstance(value, list):
-        raw = [_author_name(item) for item in value]
+        names = (_listed_author(item) for item in value)
+        return [name for name in names if name]
     elif isinstance(value, dict):
         raw = [_author_name(value)]
     else:
@@ -251,11 +254,38 @@ def _authors(record: dict[str, Any]) -> list[str]:
     return [name for name in names if name]
 
 
+#: The names of arXiv's `authors_parsed` rows met so far (most authors have several
+#: papers), by (last, first, suffix): ~1 us a name, not ~3. Emptied when full.
+_ROW_NAMES: dict[tuple[Any, ...], str] = {}
+_ROW_NAMES_KEPT = 100_000
+
+
+def _listed_author(item: Any) -> str:
+    """`plain(_author_name(item))` of an item of an author list."""
+    if not isinstance(item, list):
+        return plain(_author_name(item))
+    row = tuple(item[:3])
+    try:
+        name = _ROW_NAMES.get(row)
+    except TypeError:  # a list or object in the row
+        return plain(_author_name(item))
+    if name is None:
+        name = plain(_author_name(item))
+        # Only rows of strings are kept: a number may equal another type's (1 == True).
+        if all(type(part) is str for part in row):
+            if len(_ROW_NAMES) >= _ROW_NAMES_KEPT:
+                _ROW_NAMES.clear()
+            _ROW_NAMES[row] = name
+    return name
+
+
 def _arxiv_id(record: dict[str, Any]) -> str:
     for key in ("arxiv_id", "arxiv", "arxivId", "id"):
-        found = arxiv_id(_text(record.get(key)))
-        if found:
-            return found
+        value = record.get(key)
+        if value is not None:  # (absent, it names none)
+            found = arxiv_id(_text(value))
+            if found:
+                return found
     return ""
 
 
@@ -270,13 +300,13 @@ def _year(record: dict[str, Any], arxiv_id: str) -> int | None:
         return year
     versions = record.get("versions")
     first_version = versions[0] if isinstance(versions, list) and versions else {}
-    candidates = [
-        _text(year),
-        _text(first_version.get("created")) if isinstance(first_version, dict) else "",
-        *(_text(record.get(key)) for key in ("date", "published", "update_date", "updated")),
-    ]
+    candidates = (
+        year,
+        first_version.get("created") if isinstance(first_version, dict) else None,
+        *(record.get(key) for key in _DATE_KEYS),
+    )
     for candidate in candidates:
-        match = _YEAR.search(candidate)
+        match = _YEAR.search(_text(candidate)) if candidate is not None else None
         if match:
             return int(match.group(1))
     if re.match(r"\d{4}\.", arxiv_id):  # new-style ids start with yymm

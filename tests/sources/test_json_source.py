@@ -210,3 +210,27 @@ def test_json_lone_surrogates_become_replacement_characters(tmp_path):
     for text in (paper.id, paper.title, paper.abstract, *paper.authors, *paper.links):
         text.encode("utf-8")  # no lone surrogate left
     assert paper.title == "T \ufffd" and paper.authors == ["Eve \ufffd", "Bob"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        (
+            [["Lovelace", "Ada", ""], ["Babbage", "Charles", "Jr"], ["Lovelace", "Ada", ""]],
+            ["Ada Lovelace", "Charles Babbage Jr", "Ada Lovelace"],
+        ),
+        ([["Gödel", "K.", "", "extra"], ["Gödel", "K."]], ["K. Gödel", "K. Gödel"]),
+        # A row of other values than strings is not remembered as one of strings would be:
+        # 1 == True, and (1, "x") would otherwise name (True, "x").
+        ([[1, "x"], [True, "x"], [1, "x"]], ["x 1", "x", "x 1"]),
+        ([[True, "x"], [1, "x"]], ["x", "x 1"]),
+        ([[["nested"], "x"], ["Ren\\'e", "D."]], ["x", "D. René"]),
+    ],
+)
+def test_authors_parsed_rows_name_the_same_each_time(rows, expected):
+    """arXiv rows' names are remembered across records (`_listed_author`): the second
+    record with a row names it as the first did."""
+    for _ in range(2):
+        record = {"title": "T", "abstract": "A.", "authors_parsed": rows}
+        papers, _ = parse(Path("rows.jsonl"), json.dumps(record))
+        assert papers[0].authors == expected
