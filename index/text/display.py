@@ -99,7 +99,9 @@ _EMPHASIS = compile_later(
     r"(\*)(?<![\w*\\]\*)(\*{0,2})(?=[^\s*])(.{1,300}?)(?<=[^\s*])\1\2(?!\*)", re.DOTALL
 )
 _SPACE_BEFORE_PUNCT = compile_later(r" +(?=[,.;:!?](?:\s|$))")
-_SPACE_BEFORE = (" ,", " .", " ;", " :", " !", " ?")
+#: A space before punctuation, which `_SPACE_BEFORE_PUNCT` needs: found in less than half
+#: the time of looking for each of " ,", " .", ... in turn (10 us an abstract).
+_A_SPACE_BEFORE = compile_later(" [,.;:!?]")
 
 
 def _render_paragraph(text: str) -> str:
@@ -112,7 +114,7 @@ def _render_paragraph(text: str) -> str:
                 break
             text = new
     text = single_spaced(held.restore(text))
-    if any(space in text for space in _SPACE_BEFORE):  # a third of the pattern's time
+    if _A_SPACE_BEFORE.search(text):  # a quarter of the pattern's time
         text = _SPACE_BEFORE_PUNCT.sub("", text)
     return text
 
