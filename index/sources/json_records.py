@@ -254,29 +254,20 @@ def _authors(record: dict[str, Any]) -> list[str]:
     return [name for name in names if name]
 
 
-#: The names of arXiv's `authors_parsed` rows met so far (most authors have several
-#: papers), by (last, first, suffix): ~1 us a name, not ~3. Emptied when full.
-_ROW_NAMES: dict[tuple[Any, ...], str] = {}
-_ROW_NAMES_KEPT = 100_000
-
-
 def _listed_author(item: Any) -> str:
-    """`plain(_author_name(item))` of an item of an author list."""
+    """`plain(_author_name(item))` of an item of an author list. arXiv's rows
+    ([last, first, suffix], most of strings) are named here, in fewer steps: a build names
+    every author of every record."""
     if not isinstance(item, list):
         return plain(_author_name(item))
-    row = tuple(item[:3])
-    try:
-        name = _ROW_NAMES.get(row)
-    except TypeError:  # a list or object in the row
-        return plain(_author_name(item))
-    if name is None:
-        name = plain(_author_name(item))
-        # Only rows of strings are kept: a number may equal another type's (1 == True).
-        if all(type(part) is str for part in row):
-            if len(_ROW_NAMES) >= _ROW_NAMES_KEPT:
-                _ROW_NAMES.clear()
-            _ROW_NAMES[row] = name
-    return name
+    parts = [part if type(part) is str and part.isascii() else _text(part) for part in item[:3]]
+    if len(parts) == 3:
+        last, first, suffix = parts
+    else:
+        last, first, suffix = (*parts, "", "", "")[:3]
+    if suffix or not (first and last):
+        return plain(" ".join(part for part in (first, last, suffix) if part))
+    return plain(f"{first} {last}")
 
 
 def _arxiv_id(record: dict[str, Any]) -> str:
