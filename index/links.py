@@ -121,10 +121,12 @@ def pmlr_links(volume: str, key: str) -> list[str]:
 
 
 def _pmlr(known: Known) -> Iterable[str]:
-    return pmlr_links(known.pmlr_volume, known.key)
+    return pmlr_links(known.pmlr_volume, known.key) if known.pmlr_volume else ()
 
 
 def _openreview(known: Known) -> Iterable[str]:
+    if not known.openreview:
+        return ()
     forum = known.openreview.strip()
     if not forum:
         return []
@@ -135,6 +137,8 @@ def _openreview(known: Known) -> Iterable[str]:
 
 
 def _doi(known: Known) -> Iterable[str]:
+    if not known.doi:
+        return ()
     doi = known.doi.strip()
     return [f"https://doi.org/{quote(doi, safe='/:;()._-~')}"] if doi else []
 
@@ -148,7 +152,8 @@ def _arxiv(known: Known) -> Iterable[str]:
 
 
 def _in_text(known: Known) -> Iterable[str]:
-    return find_links(known.text) if known.text else []
+    # (Most abstracts mention no URL: `find_links` would find none after one pass too.)
+    return find_links(known.text) if known.text and "://" in known.text else ()
 
 
 #: The kinds of link, in the order a paper lists them.
