@@ -81,5 +81,8 @@ def plain(value: str) -> str:
     if not value:
         return ""
     if value.isprintable() and not _NOT_PLAIN.search(value):
-        return single_spaced(value)
+        # (Printable: its only white space is the space, `single_spaced`'s first test.)
+        if "  " in value or value.startswith(" ") or value.endswith(" "):
+            return " ".join(value.split())
+        return value
     return one_line(display_text(clean(value, paragraphs=False)))
