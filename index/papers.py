@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
+from paperterm.index.text.spaces import single_spaced
+
 
 @dataclass(slots=True)
 class Paper:
@@ -124,9 +126,9 @@ def paper_tuple(paper: Paper) -> tuple[Any, ...]:
 @lru_cache(maxsize=16)
 def normalize_for_id(text: str) -> str:
     """Case, width and white space folded, so that re-wrapping a paragraph keeps its id.
-    (Cached for the last few texts: a parser gives a paper its id from its abstract, and
-    merging duplicates folds the same abstract again.)"""
-    return " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
+    (A parser gives a paper its id from its abstract, and preparing it for merging folds
+    the same abstract again: white space is made single only when it has some to change.)"""
+    return single_spaced(unicodedata.normalize("NFKC", text)).casefold()
 
 
 def content_id(text: str) -> str:

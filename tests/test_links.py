@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from paperterm.index import links
@@ -223,3 +223,18 @@ def test_urls_are_found_as_by_one_pass_over_the_whole_text(text):
         if len(url) > len("https://"):
             whole.append((match.start(), match.start() + len(url), links.unescape_url(url)))
     assert list(links.urls_in(text)) == whole
+
+
+_URL_PIECES = st.sampled_from(
+    ["http", "https", "HTTPS", "://", ":", "/", "a", "x.org", " ", "(", ")", ".", "\\_", "é", "_"]
+)
+
+
+@given(st.lists(_URL_PIECES, max_size=30).map("".join))
+@example("see https://a.org/x?u=https://b.org and http://c.d.")
+@example("xhttp://a.b https://x.yhttps://z ://http://x")
+def test_urls_are_matched_where_the_pattern_would_find_them(text):
+    """`_url_matches` tries the pattern only before each "://": it finds what the pattern
+    finds trying every position."""
+    found = [(m.start(), m.end()) for m in links._url_matches(text)]
+    assert found == [(m.start(), m.end()) for m in links._URL.finditer(text)]

@@ -17,6 +17,7 @@ import html
 import re
 
 from paperterm.index.text.display import display_text, one_line
+from paperterm.index.text.spaces import single_spaced
 
 # Only HTML's own tags, with attributes that look like attributes: "<" is also math's
 # ("$i<b$ and $c>0$").
@@ -66,9 +67,9 @@ def clean(value: str, *, paragraphs: bool = True) -> str:
     if not value:
         return ""
     text = _html_to_markdown(value) if "<" in value or "&" in value else value
-    if not paragraphs:
-        return " ".join(text.split())
-    parts = (" ".join(part.split()) for part in _BLANK_LINE.split(text))
+    if not paragraphs or "\n" not in text:
+        return single_spaced(text)
+    parts = (single_spaced(part) for part in _BLANK_LINE.split(text))
     return "\n\n".join(part for part in parts if part)
 
 
@@ -80,5 +81,8 @@ def plain(value: str) -> str:
     if not value:
         return ""
     if value.isprintable() and not _NOT_PLAIN.search(value):
-        return " ".join(value.split())
+        # (Printable: its only white space is the space, `single_spaced`'s first test.)
+        if "  " in value or value.startswith(" ") or value.endswith(" "):
+            return " ".join(value.split())
+        return value
     return one_line(display_text(clean(value, paragraphs=False)))

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from loading import as_loaded
 from locations import FIXTURES
 
@@ -210,3 +212,44 @@ def test_json_lone_surrogates_become_replacement_characters(tmp_path):
     for text in (paper.id, paper.title, paper.abstract, *paper.authors, *paper.links):
         text.encode("utf-8")  # no lone surrogate left
     assert paper.title == "T \ufffd" and paper.authors == ["Eve \ufffd", "Bob"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        (
+            [["Lovelace", "Ada", ""], ["Babbage", "Charles", "Jr"], ["Lovelace", "Ada", ""]],
+            ["Ada Lovelace", "Charles Babbage Jr", "Ada Lovelace"],
+        ),
+        ([["Gödel", "K.", "", "extra"], ["Gödel", "K."]], ["K. Gödel", "K. Gödel"]),
+        ([["Curie", "", ""], ["", "Marie"], ["Solo"], []], ["Curie", "Marie", "Solo"]),
+        ([[1, "x"], [True, "x"], [1, "x"]], ["x 1", "x", "x 1"]),
+        ([[True, "x"], [1, "x"]], ["x", "x 1"]),
+        ([[["nested"], "x"], ["Ren\\'e", "D."]], ["x", "D. René"]),
+    ],
+)
+def test_authors_parsed_rows(rows, expected):
+    """arXiv rows, [last, first, suffix], named on their own path (`_listed_author`) as any
+    other list of author names would be (`_author_name`)."""
+    record = {"title": "T", "abstract": "A.", "authors_parsed": rows}
+    papers, _ = parse(Path("rows.jsonl"), json.dumps(record))
+    assert papers[0].authors == expected
+    assert papers[0].authors == [
+        name for name in (json_source.plain(json_source._author_name(row)) for row in rows) if name
+    ]
+
+
+_ROW_PARTS = st.one_of(
+    st.text(max_size=8),
+    st.sampled_from(["Ada", "Lovelace", "Ren\\'e", " two  words ", "Jr.", "$x$", "Gödel"]),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.lists(st.text(max_size=3), max_size=2),
+)
+
+
+@given(st.lists(_ROW_PARTS, max_size=5))
+def test_a_row_is_named_as_any_author_item(row):
+    assert json_source._listed_author(row) == json_source.plain(json_source._author_name(row))

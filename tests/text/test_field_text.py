@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
+from paperterm.index.text.display import display_text, one_line
 from paperterm.index.text.field_text import clean, plain
 
 
@@ -33,3 +36,16 @@ def test_plain_is_one_line_of_display_text():
     assert plain("Gau\\ss,\n  Carl <i>Friedrich</i>") == "Gauß, Carl Friedrich"
     assert plain(r"Proceedings of {ICML} 2024") == "Proceedings of ICML 2024"
     assert plain("") == ""
+
+
+@given(
+    st.lists(
+        st.sampled_from(["Ada", "Gödel", " ", "  ", "\n", "\t", "\u00a0", ",", ".", "-", "'"]),
+        max_size=12,
+    ).map("".join)
+    | st.text(max_size=20)
+)
+@example("  Ada  Lovelace ")
+def test_plain_short_cut_is_one_line_of_display_text(value):
+    """A value with nothing to decode is only re-spaced: as the full path would give it."""
+    assert plain(value) == one_line(display_text(clean(value, paragraphs=False)))

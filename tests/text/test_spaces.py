@@ -1,0 +1,51 @@
+"""`single_spaced` is `" ".join(text.split())`, whichever way it gets there."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from paperterm.index.text.spaces import single_spaced
+
+#: Every character `str.split` splits at, the space first.
+WHITE_SPACE = [chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()]
+
+
+def test_every_white_space_but_the_space_is_unprintable() -> None:
+    """What the shortcut rests on: a printable text's only white space is the space."""
+    assert WHITE_SPACE[0] != " " and " " in WHITE_SPACE
+    assert [char for char in WHITE_SPACE if char.isprintable()] == [" "]
+
+
+@pytest.mark.parametrize(
+    ("text", "spaced"),
+    [
+        ("", ""),
+        ("one two", "one two"),
+        ("wrapped\nline", "wrapped line"),
+        ("two  spaces", "two spaces"),
+        (" leading", "leading"),
+        ("trailing ", "trailing"),
+        ("a\u00a0b\u2009c", "a b c"),
+        ("file\x1cseparator", "file separator"),
+        ("tab\tand\r\nbreak", "tab and break"),
+        ("\n", ""),
+    ],
+)
+def test_white_space_made_single(text: str, spaced: str) -> None:
+    assert single_spaced(text) == spaced
+
+
+@given(st.text(alphabet=st.sampled_from([*WHITE_SPACE, "a", "é", "\x00", "\u200b"])))
+@example("a \nb")
+@example("a\n b")
+def test_the_same_as_splitting_and_joining_white_space(text: str) -> None:
+    assert single_spaced(text) == " ".join(text.split())
+
+
+@given(st.text())
+def test_the_same_as_splitting_and_joining_any_text(text: str) -> None:
+    assert single_spaced(text) == " ".join(text.split())
