@@ -1,0 +1,58 @@
+"""The headlines' shortcuts around their slowest patterns find what the patterns find."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from paperterm.index.text import headlines
+
+# Pieces of sentences near what the shortcuts test: connectives in any case, commas with
+# and without whitespace after, the words a boilerplate match holds, and the characters
+# `re.IGNORECASE` takes for ASCII letters ("İ", "ı", "ſ", the Kelvin sign).
+_PIECES = st.sampled_from(
+    [
+        "However", "however", "HOWEVER", "In addition", "in Particular", "to this end",
+        "On the other hand", "first", "Firstly", "strengthen", "then", "thus", "Hence",
+        ",", ", ", ",\t", ",\u00a0", ",\u2009", ",\n ", "  ", " ", ".", "; ", "x",
+        "the code", "Code", " is ", "are made publicly ", "available", "AVAILABLE", " at ",
+        "release", "released", "our models", "open-sourced", "open sourced", "can be found on",
+        "github", "GitHub", "https://", "answer this question affirmatively",
+        "to the best of our knowledge", "extensive experiments show", "experimental results ",
+        "results show that", "This paper is organized", "\u0130", "\u0131", "\u017f",
+        "\u212a", "avaılable", "relea\u017fe", "experiment\u017f show", "GİTHUB", "\u212aNOWLEDGE",
+    ]
+)  # fmt: skip
+_SENTENCES = st.lists(_PIECES | st.text(max_size=3), max_size=24).map("".join)
+
+
+@given(_SENTENCES)
+@example("We strengthen, then, the claim.")
+@example("Firstly,x, In Addition,  the rest")
+@example("İn addition, the rest")
+def test_a_connective_goes_as_the_pattern_takes_it(sentence: str):
+    expected = headlines._CONNECTIVE.sub("", sentence, count=1)
+    assert headlines._without_connective(sentence) == expected
+
+
+@given(_SENTENCES)
+@example("The code is avaİlable at the site")
+@example("Code is made publicly avaılable")
+@example("To the best of our \u212anowledge, nothing")
+def test_boilerplate_is_found_as_the_pattern_finds_it(text: str):
+    assert headlines._boilerplate(text) == bool(headlines._BOILERPLATE.search(text))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "rest"),
+    [
+        ("However, the memory overhead grows.", "the memory overhead grows."),
+        ("In this way, as a result,   the bound.", "as a result,   the bound."),
+        ("On the other hand,\tthe rest.", "the rest."),
+        ("The rest, however,no space.", "The rest, however,no space."),
+        ("No connective here.", "No connective here."),
+    ],
+)
+def test_connectives(sentence: str, rest: str):
+    assert headlines._without_connective(sentence) == rest
