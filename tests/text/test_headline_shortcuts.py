@@ -56,3 +56,46 @@ def test_boilerplate_is_found_as_the_pattern_finds_it(text: str):
 )
 def test_connectives(sentence: str, rest: str):
     assert headlines._without_connective(sentence) == rest
+
+
+_CLAIM_PIECES = st.sampled_from(
+    [
+        "We", "we", "WE", " we ", "; we ", ";we ", ", we ", "This paper", "this work",
+        "Our study", "the present paper", "THE PRESENT WORK", " also ", " further ",
+        " newly ", "propose", "introduces", "show", "shows that ", "aim", "seek to ",
+        "used", "train", " on ", " and study", " to ", " a method", "that ", "them",
+        "however", "\u0130", "\u0131", "\u017f", "\u212a", "\n", ". ", "x",
+    ]
+)  # fmt: skip
+_CLAIMS = st.lists(_CLAIM_PIECES | st.text(max_size=3), max_size=16).map("".join)
+
+
+@given(_CLAIMS)
+@example("we propose a method")
+@example("Thus, we show that it works; we also prove it")
+@example("In this paper we study the problem")
+def test_a_claim_is_found_where_the_pattern_finds_it(sentence: str):
+    expected = headlines._CLAIM.search(sentence)
+    found = headlines._claim_search(sentence)
+    assert (found and (found.span(), found.groupdict())) == (
+        expected and (expected.span(), expected.groupdict())
+    )
+
+
+_CLAUSE_PIECES = st.sampled_from(
+    [
+        "; ", ": ", ";", " – ", " — ", "–", ". ", ".", ", which", ", and we", ", thus",
+        ", largely", ",", " (1) ", " (ii) ", " (e) ", " (x) ", "(", " and show", " and ",
+        "and find", "  ", " ", "a", "word", "\u00e9",
+    ]
+)  # fmt: skip
+_CLAUSES = st.lists(_CLAUSE_PIECES | st.text(max_size=3), max_size=16).map("".join)
+
+
+@given(_CLAUSES)
+@example("a method, which works")
+@example("a method  (1) first")
+def test_a_clause_ends_where_the_pattern_ends_it(text: str):
+    expected = headlines._CLAUSE_END.search(text)
+    found = headlines._clause_end(text)
+    assert (found and found.span()) == (expected and expected.span())
