@@ -226,7 +226,12 @@ _BOILERPLATE_PARTS = (
     (("this paper is organi",), r"\bthis paper is organi[sz]ed"),
 )
 _BOILERPLATE = re.compile("|".join(part for _, part in _BOILERPLATE_PARTS), re.IGNORECASE)
-_BOILERPLATE_WORDS = tuple(word for words, _ in _BOILERPLATE_PARTS for word in words)
+_PART_WORDS = {word for words, _ in _BOILERPLATE_PARTS for word in words}
+# Those of them that hold no other ("released" holds "release"): a text holds one of these
+# if it holds any.
+_BOILERPLATE_WORDS = tuple(
+    sorted(word for word in _PART_WORDS if not any(o != word and o in word for o in _PART_WORDS))
+)
 _BOILERPLATE_SEARCHES = tuple(
     (words, re.compile(part, re.IGNORECASE).search) for words, part in _BOILERPLATE_PARTS
 )
@@ -316,16 +321,14 @@ def headline_problem(title: str) -> str:
     if _boilerplate(title):
         return "boilerplate"
     name, colon, description = title.partition(": ")
-    if not colon or " " in name.strip():
+    named = bool(colon) and " " not in name.strip()
+    if not named:
         description = title
     words = [word.lower() for word in _WORDS.findall(description)]
-    if len(_WORDS.findall(title)) < 3 or not words:
+    # The title's words are the name's and the description's: ": " holds none.
+    if len(words) + (len(_WORDS.findall(name)) if named else 0) < 3 or not words:
         return "fragment"
-    leaning = (
-        word in _BACK_REFERENCE and not (word == "this" and following in _DOCUMENT)
-        for word, following in zip(words[:4], [*words[1:5], ""], strict=False)
-    )
-    if words[0] in _OPENERS or any(leaning) or words[-1] in _UNFINISHED:
+    if words[0] in _OPENERS or words[-1] in _UNFINISHED or _leans_back(words):
         return "fragment"
     if words[-1] in _DANGLING or _balance(title) != title:
         return "fragment"
@@ -338,6 +341,17 @@ def headline_problem(title: str) -> str:
     if _LEAD_IN.match(description):
         return "fragment"  # a sentence, not a headline: "We introduce X, a ..."
     return ""
+
+
+def _leans_back(words: list[str]) -> bool:
+    """Whether one of the first four words refers to what came before ("this paper" does
+    not)."""
+    for index, word in enumerate(words[:4]):
+        if word in _BACK_REFERENCE and not (
+            word == "this" and index + 1 < len(words) and words[index + 1] in _DOCUMENT
+        ):
+            return True
+    return False
 
 
 def _named_title(analysis: Analysis, name: str) -> str:
@@ -428,19 +442,22 @@ def _claim_titles(analysis: Analysis) -> Iterator[str]:
 
 
 def _sentences_with(lowered: str, starts: list[int], hints: tuple[str, ...]) -> set[int]:
-    """Indexes of the sentences that contain one of `hints`."""
+    """Indexes of the sentences that contain one of `hints` (that start in them)."""
     found = set()
     for hint in hints:
         position = lowered.find(hint)
         while position >= 0:
-            found.add(bisect_right(starts, position) - 1)
-            position = lowered.find(hint, position + 1)
+            index = bisect_right(starts, position) - 1
+            found.add(index)
+            if index + 1 == len(starts):
+                break
+            position = lowered.find(hint, starts[index + 1])
     return found
 
 
-# What the subject of each match of `_CLAIM` starts with, in lower case: a match starts
-# there or at the one or two characters before ("; we", " we").
-_SUBJECT_STARTS = ("we ", "this ", "our ", "the present ")
+# Where a match of `_CLAIM` may be, in the lowered text: each starts at its subject ("we",
+# "this paper", ...) or at most two characters before it ("; we", " we").
+_SUBJECT_STARTS = re.compile(r"we |this |our |the present ")
 
 
 def _claim_search(sentence: str) -> re.Match[str] | None:
@@ -449,17 +466,13 @@ def _claim_search(sentence: str) -> re.Match[str] | None:
     text, `re.IGNORECASE` is a match of the lowered text, position for position."""
     if not sentence.isascii():
         return _CLAIM.search(sentence)
-    lowered = sentence.lower()
-    starts = set()
-    for subject in _SUBJECT_STARTS:
-        position = lowered.find(subject)
-        while position >= 0:
-            starts.update(range(max(position - 2, 0), position + 1))
-            position = lowered.find(subject, position + 1)
-    for start in sorted(starts):
-        match = _CLAIM.match(sentence, start)
-        if match:
-            return match
+    tried = -1
+    for subject in _SUBJECT_STARTS.finditer(sentence.lower()):
+        for start in range(max(subject.start() - 2, tried + 1), subject.start() + 1):
+            match = _CLAIM.match(sentence, start)
+            if match:
+                return match
+        tried = subject.start()
     return None
 
 
