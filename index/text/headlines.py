@@ -164,6 +164,7 @@ _PRONOUN_OBJECT = re.compile(
     r"under|across|and|as)\b|this (?:work|paper|study|approach|method|idea)\b|the following\b)",
     re.IGNORECASE,
 )
+_LEADING_THAT = re.compile(r"^that ", re.IGNORECASE)
 _BY_DOING = re.compile(r"(?:[\w-]+ ){1,6}?by (?P<verb>\w+ing) (?P<rest>.+)$", re.IGNORECASE)
 
 
@@ -491,7 +492,7 @@ def _claim(sentence: str) -> str:
         that = _THAT_CLAUSE.match(rest)
         return that["rest"] if that else ""
     if verb.startswith(tuple(_FINDING_VERBS.split())):
-        return re.sub(r"^that ", "", rest, flags=re.IGNORECASE)
+        return _LEADING_THAT.sub("", rest, count=1)
     if verb.startswith(tuple(_AIM_VERBS.split())) or rest.startswith("to "):
         purpose = _TO_VERB.match(rest if rest.startswith("to ") else f"to {rest}")
         if not purpose:
@@ -536,10 +537,35 @@ def _clause_end(text: str) -> re.Match[str] | None:
 def _condense(text: str) -> str:
     """Shorter wording: "stochastic gradient descent (SGD)" -> "SGD", "a novel" -> "a"."""
     if "(" in text:
-        text = _ABBREVIATED.sub(_abbreviate, text)
+        text = _abbreviated(text)
     if "novel " in text or "new " in text or "New " in text or "Novel " in text:
         text = _HYPE.sub(_article, text)
     return text
+
+
+def _abbreviated(text: str) -> str:
+    """`_ABBREVIATED.sub(_abbreviate, text)`, the pattern tried only before each "(...)": a
+    match is at most eight words, each with the one space after it, before the "(" (and it
+    cannot hold a parenthesis), so it starts after the ninth space before it. Tried at each
+    position, the pattern reads up to eight words from each (a tenth of the headlines)."""
+    pieces = []
+    done = 0  # where the text after the last match starts
+    paren = text.find("(")
+    while paren >= 0:
+        close = text.find(")", paren)
+        if close < 0:
+            break
+        start = paren
+        for _ in range(9):
+            start = text.rfind(" ", done, start)
+            if start < 0:
+                break
+        match = _ABBREVIATED.search(text, start + 1 if start >= 0 else done, close + 1)
+        if match:
+            pieces += (text[done : match.start()], _abbreviate(match))
+            done = match.end()
+        paren = text.find("(", max(paren + 1, done))
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def _abbreviate(match: re.Match[str]) -> str:

@@ -114,3 +114,23 @@ def test_a_clause_ends_where_the_pattern_ends_it(text: str):
 )
 def test_a_named_headline_counts_the_words_of_the_name_and_of_the_rest(title: str, problem: str):
     assert headlines.headline_problem(title) == problem
+
+
+_ABBREVIATION_PIECES = st.sampled_from(
+    [
+        "stochastic gradient descent", "Stochastic Gradient Descent", "(SGD)", "(sGD)", "(GD)",
+        "(gd)", "(SGD", "SGD)", "(", ")", " ", "  ", "-", "a", "large language models",
+        "(LLMs)", "Mixture-of-Experts", "(MoE)", "one two three four five six seven eight nine ",
+        "\u00e9", ", ", "x(y) ",
+    ]
+)  # fmt: skip
+_ABBREVIATIONS = st.lists(_ABBREVIATION_PIECES | st.text(max_size=3), max_size=16).map("".join)
+
+
+@given(_ABBREVIATIONS)
+@example("we use stochastic gradient descent (SGD) and large language models (LLMs) here")
+@example("so one two three four five six seven eight (OTTFFSSE) more")
+@example("a (b) stochastic gradient descent (SGD)")
+def test_abbreviations_are_made_where_the_pattern_makes_them(text: str):
+    expected = headlines._ABBREVIATED.sub(headlines._abbreviate, text)
+    assert headlines._abbreviated(text) == expected
