@@ -470,7 +470,9 @@ def _claim_search(sentence: str) -> re.Match[str] | None:
     tried = -1
     for subject in _SUBJECT_STARTS.finditer(sentence.lower()):
         for start in range(max(subject.start() - 2, tried + 1), subject.start() + 1):
-            match = _CLAIM.match(sentence, start)
+            # Each match starts the text, or with " we", "," or ";".
+            possible = start == 0 or sentence[start] in " ,;"
+            match = _CLAIM.match(sentence, start) if possible else None
             if match:
                 return match
         tried = subject.start()
@@ -527,7 +529,8 @@ def _clause_end(text: str) -> re.Match[str] | None:
     tried = -1
     for mark in _CLAUSE_MARKS.finditer(text):
         for start in range(max(mark.start() - 2, tried + 1), mark.start() + 1):
-            match = _CLAUSE_END.match(text, start)
+            # Each match starts with " ", ";", ":", "." or ",".
+            match = _CLAUSE_END.match(text, start) if text[start] in " ;:.," else None
             if match:
                 return match
         tried = mark.start()
@@ -614,19 +617,21 @@ def _fit(text: str, limit: int = TITLE_LIMIT, *, capitalise: bool = True) -> str
 
 def _cut_position(text: str, limit: int) -> int:
     """Where to cut `text` to fit `limit`: before a preposition or relative word if one
-    leaves enough, else after a comma, else at the last word boundary."""
-    before_word, after_comma, boundary = 0, 0, 0
-    position = text.find(" ")
-    while 0 < position <= limit:
-        boundary = position
-        if position >= limit // 3:
-            following = text[position + 1 : position + 12].split(" ", 1)[0].lower()
-            if following in _BREAK_WORDS:
-                before_word = position
-            elif text[position - 1] == ",":
-                after_comma = position
-        position = text.find(" ", position + 1)
-    return before_word or after_comma or boundary or limit
+    leaves enough, else after a comma, else at the last word boundary (the last of each
+    among the spaces up to `limit`, none when the text starts with one)."""
+    if text.startswith(" "):
+        return limit
+    boundary = max(text.rfind(" ", 0, limit + 1), 0)
+    after_comma = 0
+    position = boundary
+    while position >= limit // 3 and position > 0:
+        following = text[position + 1 : position + 12].split(" ", 1)[0].lower()
+        if following in _BREAK_WORDS:
+            return position
+        if not after_comma and text[position - 1] == ",":
+            after_comma = position
+        position = text.rfind(" ", 0, position)
+    return after_comma or boundary or limit
 
 
 def _balance(text: str) -> str:

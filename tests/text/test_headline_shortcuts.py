@@ -74,6 +74,7 @@ _CLAIMS = st.lists(_CLAIM_PIECES | st.text(max_size=3), max_size=16).map("".join
 @example("we propose a method")
 @example("Thus, we show that it works; we also prove it")
 @example("In this paper we study the problem")
+@example("It works; we propose a method")
 def test_a_claim_is_found_where_the_pattern_finds_it(sentence: str):
     expected = headlines._CLAIM.search(sentence)
     found = headlines._claim_search(sentence)
@@ -134,3 +135,31 @@ _ABBREVIATIONS = st.lists(_ABBREVIATION_PIECES | st.text(max_size=3), max_size=1
 def test_abbreviations_are_made_where_the_pattern_makes_them(text: str):
     expected = headlines._ABBREVIATED.sub(headlines._abbreviate, text)
     assert headlines._abbreviated(text) == expected
+
+
+def _plain_cut_position(text: str, limit: int) -> int:
+    """`_cut_position` as a scan of the spaces from the left: its specification."""
+    before_word, after_comma, boundary = 0, 0, 0
+    position = text.find(" ")
+    while 0 < position <= limit:
+        boundary = position
+        if position >= limit // 3:
+            following = text[position + 1 : position + 12].split(" ", 1)[0].lower()
+            if following in headlines._BREAK_WORDS:
+                before_word = position
+            elif text[position - 1] == ",":
+                after_comma = position
+        position = text.find(" ", position + 1)
+    return before_word or after_comma or boundary or limit
+
+
+_CUT_PIECES = st.sampled_from(
+    [" ", "  ", ", ", ",", "with", "For", "WITHOUT", "withoutx", "word", "x", "İn", "a-b"]
+)
+
+
+@given(st.lists(_CUT_PIECES | st.text(max_size=3), max_size=40).map("".join), st.integers(0, 60))
+@example("a method, for fast, search of words", 20)
+@example(" leading space then words", 10)
+def test_a_headline_is_cut_where_a_scan_of_its_spaces_cuts_it(text: str, limit: int):
+    assert headlines._cut_position(text, limit) == _plain_cut_position(text, limit)
