@@ -83,40 +83,6 @@ def test_a_claim_is_found_where_the_pattern_finds_it(sentence: str):
     )
 
 
-_CLAUSE_PIECES = st.sampled_from(
-    [
-        "; ", ": ", ";", " – ", " — ", "–", ". ", ".", ", which", ", and we", ", thus",
-        ", largely", ",", " (1) ", " (ii) ", " (e) ", " (x) ", "(", " and show", " and ",
-        "and find", "  ", " ", "a", "word", "\u00e9",
-    ]
-)  # fmt: skip
-_CLAUSES = st.lists(_CLAUSE_PIECES | st.text(max_size=3), max_size=16).map("".join)
-
-
-@given(_CLAUSES)
-@example("a method, which works")
-@example("a method  (1) first")
-def test_a_clause_ends_where_the_pattern_ends_it(text: str):
-    expected = headlines._CLAUSE_END.search(text)
-    found = headlines._clause_end(text)
-    assert (found and found.span()) == (expected and expected.span())
-
-
-@pytest.mark.parametrize(
-    ("title", "problem"),
-    [
-        ("PICLe: short", "fragment"),  # two words in all
-        ("PICLe: persona elicitation", ""),  # the name's word counts
-        ("Two words: persona elicitation", ""),  # no name: the whole title is read
-        ("Two words: these elicitations", "fragment"),
-        ("PICLe: this paper elicits personas", ""),
-        ("PICLe: elicits this", "fragment"),
-    ],
-)
-def test_a_named_headline_counts_the_words_of_the_name_and_of_the_rest(title: str, problem: str):
-    assert headlines.headline_problem(title) == problem
-
-
 _ABBREVIATION_PIECES = st.sampled_from(
     [
         "stochastic gradient descent", "Stochastic Gradient Descent", "(SGD)", "(sGD)", "(GD)",
