@@ -532,7 +532,7 @@ def _abbreviated(text: str) -> str:
     match is at most eight words, each with the one space after it, before the "(" (and it
     cannot hold a parenthesis), so it starts after the ninth space before it. Tried at each
     position, the pattern reads up to eight words from each (a tenth of the headlines)."""
-    pieces = []
+    pieces: list[str] = []
     done = 0  # where the text after the last match starts
     paren = text.find("(")
     while paren >= 0:
