@@ -434,10 +434,10 @@ def _claim_titles(analysis: Analysis) -> Iterator[str]:
     for index in sorted(hinted, key=lambda index: (index not in first, index)):
         start, end = sentences[index]
         sentence = text[start:end].rstrip()
-        if _boilerplate(sentence):
-            continue
         claim = _claim(sentence)
-        title = _fit(_condense(_clause(claim))) if claim else ""
+        if not claim or _boilerplate(sentence):  # most sentences claim nothing
+            continue
+        title = _fit(_condense(_clause(claim)))
         if len(title.split()) >= 3:
             yield title
 
