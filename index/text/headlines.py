@@ -164,6 +164,7 @@ _PRONOUN_OBJECT = re.compile(
     r"under|across|and|as)\b|this (?:work|paper|study|approach|method|idea)\b|the following\b)",
     re.IGNORECASE,
 )
+_LEADING_THAT = re.compile(r"^that ", re.IGNORECASE)
 _BY_DOING = re.compile(r"(?:[\w-]+ ){1,6}?by (?P<verb>\w+ing) (?P<rest>.+)$", re.IGNORECASE)
 
 
@@ -176,8 +177,8 @@ def _candidates(analysis: Analysis, name: str) -> Iterator[str]:
         # The name and what the abstract claims: "ThickV-Stain: a multi-scale model to ..."
         yield _named(name, claim)
     for start, end in analysis.sentences:
-        sentence = _CONNECTIVE.sub("", analysis.text[start:end], count=1)
-        if _BOILERPLATE.search(sentence) or _LEAD_IN.match(sentence):
+        sentence = _without_connective(analysis.text[start:end])
+        if _boilerplate(sentence) or _LEAD_IN.match(sentence):
             continue  # a claim's sentence was read as one above
         yield _named(name, _fit(_condense(_clause(sentence))))
 
@@ -192,19 +193,68 @@ def _named(name: str, headline: str) -> str:
     return _fit(f"{name}: {headline}", capitalise=False)
 
 
-# The sentences no headline comes from: what any abstract could say.
-_BOILERPLATE = re.compile(
-    r"https?://|\bgithub\b|\b(?:code|codes|implementation|data|dataset|datasets|models?|weights|"
-    r"checkpoints?|software|toolkit|benchmark)\b[^.]{0,40}\b(?:is|are|will be|has been|have been|"
-    r"be) (?:made )?(?:publicly |freely |openly )?(?:available|released|accessible|open[- ]sourced)"
-    r"|\bavailable (?:at|online|on|from|here)\b|\bcan be (?:found|accessed|downloaded) (?:at|on)\b"
-    r"|\brelease[sd]? (?:its|our|the|all|their) (?:code|data|models?|implementation|weights)"
-    r"|\banswer (?:this|these|the|that) questions? (?:affirmatively|positively|negatively|in the)"
-    r"|\bto the best of our knowledge\b|\b(?:extensive |comprehensive |our )?experiments? "
-    r"(?:on|show|shows|demonstrate|demonstrates|confirm|indicate|reveal)\b|\bexperimental results "
-    r"|\bresults (?:show|demonstrate|indicate|suggest|confirm) that\b|\bthis paper is organi[sz]ed",
-    re.IGNORECASE,
+# The sentences no headline comes from: what any abstract could say. Each alternative of
+# the pattern with words in lower case one of which each of its matches holds.
+_BOILERPLATE_PARTS = (
+    (("://",), r"https?://"),
+    (("github",), r"\bgithub\b"),
+    (
+        ("available", "released", "accessible", "open-sourced", "open sourced"),
+        r"\b(?:code|codes|implementation|data|dataset|datasets|models?|weights|checkpoints?|"
+        r"software|toolkit|benchmark)\b[^.]{0,40}\b(?:is|are|will be|has been|have been|be) "
+        r"(?:made )?(?:publicly |freely |openly )?(?:available|released|accessible|"
+        r"open[- ]sourced)",
+    ),
+    (("available ",), r"\bavailable (?:at|online|on|from|here)\b"),
+    (("can be ",), r"\bcan be (?:found|accessed|downloaded) (?:at|on)\b"),
+    (
+        ("release",),
+        r"\brelease[sd]? (?:its|our|the|all|their) (?:code|data|models?|implementation|weights)",
+    ),
+    (
+        ("answer ",),
+        r"\banswer (?:this|these|the|that) questions? (?:affirmatively|positively|negatively|"
+        r"in the)",
+    ),
+    (("to the best of our knowledge",), r"\bto the best of our knowledge\b"),
+    (
+        ("experiment",),
+        r"\b(?:extensive |comprehensive |our )?experiments? (?:on|show|shows|demonstrate|"
+        r"demonstrates|confirm|indicate|reveal)\b",
+    ),
+    (("experimental results ",), r"\bexperimental results "),
+    (("results ",), r"\bresults (?:show|demonstrate|indicate|suggest|confirm) that\b"),
+    (("this paper is organi",), r"\bthis paper is organi[sz]ed"),
 )
+_BOILERPLATE = re.compile("|".join(part for _, part in _BOILERPLATE_PARTS), re.IGNORECASE)
+_PART_WORDS = {word for words, _ in _BOILERPLATE_PARTS for word in words}
+# Those of them that hold no other ("released" holds "release"): a text holds one of these
+# if it holds any.
+_BOILERPLATE_WORDS = tuple(
+    sorted(word for word in _PART_WORDS if not any(o != word and o in word for o in _PART_WORDS))
+)
+_BOILERPLATE_SEARCHES = tuple(
+    (words, re.compile(part, re.IGNORECASE).search) for words, part in _BOILERPLATE_PARTS
+)
+# The characters besides ASCII's that `re.IGNORECASE` takes for an ASCII letter, as the
+# letter: "İ".lower() is two characters, "ı" and "ſ" stay themselves.
+_IGNORECASE_ASCII = str.maketrans("\u0130\u0131\u017f\u212a", "iisk")
+
+
+def _boilerplate(text: str) -> bool:
+    """Whether `_BOILERPLATE` finds something in `text`. The pattern tries each of its
+    alternatives at each position (50 µs a sentence: half the headlines' time); only those
+    whose words the text holds are searched, and a text without any of the words not at
+    all."""
+    lowered = (text if text.isascii() else text.translate(_IGNORECASE_ASCII)).lower()
+    if not any(map(lowered.__contains__, _BOILERPLATE_WORDS)):
+        return False
+    return any(
+        any(map(lowered.__contains__, words)) and search(text) is not None
+        for words, search in _BOILERPLATE_SEARCHES
+    )
+
+
 # Words that make a headline lean on what came before it ("Closing this gap", "These
 # variations", "How our model ...") among its first words, and words it cannot open with.
 _BACK_REFERENCE = frozenset((
@@ -234,33 +284,52 @@ _WORDS = re.compile(r"[\w'’-]+")
 _PAIRED = (("both", "and"), ("either", "or"), ("neither", "nor"), ("between", "and"))
 _LEAD_IN = re.compile(r"(?:we|in this (?:paper|work|study)|here),? ", re.IGNORECASE)
 # How a sentence joins the one before: "However, ...", "To this end, ...".
-_CONNECTIVE = re.compile(
-    r"(?:however|moreover|furthermore|additionally|notably|overall|finally|first(?:ly)?|"
-    r"second(?:ly)?|third(?:ly)?|then|thus|hence|therefore|specifically|importantly|"
-    r"in (?:addition|particular|contrast|practice|summary|short)|to this end|consequently|"
-    r"as a result|on the other hand|nevertheless|nonetheless|instead|besides|in this fashion|"
-    r"in this way|surprisingly|interestingly|crucially|empirically|theoretically),\s+",
-    re.IGNORECASE,
-)
+_CONNECTIVES = (
+    "however", "moreover", "furthermore", "additionally", "notably", "overall", "finally",
+    "first", "firstly", "second", "secondly", "third", "thirdly", "then", "thus", "hence",
+    "therefore", "specifically", "importantly", "in addition", "in particular", "in contrast",
+    "in practice", "in summary", "in short", "to this end", "consequently", "as a result",
+    "on the other hand", "nevertheless", "nonetheless", "instead", "besides", "in this fashion",
+    "in this way", "surprisingly", "interestingly", "crucially", "empirically", "theoretically",
+)  # fmt: skip
+_CONNECTIVE = re.compile("(?:" + "|".join(_CONNECTIVES) + r"),\s+", re.IGNORECASE)
+
+
+def _without_connective(sentence: str) -> str:
+    """`sentence` without its first connective and the comma after it:
+    `_CONNECTIVE.sub("", sentence, count=1)`. The pattern is tried at every position of the
+    sentence (50 µs a sentence, a sixth of the headlines); a match ends on a comma and
+    whitespace, and no connective holds a comma, so the first comma that ends one ends the
+    first match, and its longest connective is where that match starts. In ASCII text,
+    `re.IGNORECASE` is a match of the lowered text."""
+    if not sentence.isascii():
+        return _CONNECTIVE.sub("", sentence, count=1)
+    lowered = sentence.lower()
+    comma = lowered.find(",")
+    while comma >= 0:
+        if lowered[comma + 1 : comma + 2].isspace() and lowered.endswith(_CONNECTIVES, 0, comma):
+            longest = max(len(word) for word in _CONNECTIVES if lowered.endswith(word, 0, comma))
+            rest = sentence[comma + 1 :].lstrip()
+            return sentence[: comma - longest] + rest
+        comma = lowered.find(",", comma + 1)
+    return sentence
 
 
 def headline_problem(title: str) -> str:
     """Why `title` makes a poor headline ("" when it does not): "fragment" when it leans on
     what came before it, ends mid-phrase, has fewer than three words or unbalanced
     brackets; "boilerplate" when it comes from what any abstract could say."""
-    if _BOILERPLATE.search(title):
+    if _boilerplate(title):
         return "boilerplate"
     name, colon, description = title.partition(": ")
-    if not colon or " " in name.strip():
+    named = bool(colon) and " " not in name.strip()
+    if not named:
         description = title
     words = [word.lower() for word in _WORDS.findall(description)]
-    if len(_WORDS.findall(title)) < 3 or not words:
+    # The title's words are the name's and the description's: ": " holds none.
+    if len(words) + (len(_WORDS.findall(name)) if named else 0) < 3 or not words:
         return "fragment"
-    leaning = (
-        word in _BACK_REFERENCE and not (word == "this" and following in _DOCUMENT)
-        for word, following in zip(words[:4], [*words[1:5], ""], strict=False)
-    )
-    if words[0] in _OPENERS or any(leaning) or words[-1] in _UNFINISHED:
+    if words[0] in _OPENERS or words[-1] in _UNFINISHED or _leans_back(words):
         return "fragment"
     if words[-1] in _DANGLING or _balance(title) != title:
         return "fragment"
@@ -273,6 +342,17 @@ def headline_problem(title: str) -> str:
     if _LEAD_IN.match(description):
         return "fragment"  # a sentence, not a headline: "We introduce X, a ..."
     return ""
+
+
+def _leans_back(words: list[str]) -> bool:
+    """Whether one of the first four words refers to what came before ("this paper" does
+    not)."""
+    for index, word in enumerate(words[:4]):
+        if word in _BACK_REFERENCE and not (
+            word == "this" and index + 1 < len(words) and words[index + 1] in _DOCUMENT
+        ):
+            return True
+    return False
 
 
 def _named_title(analysis: Analysis, name: str) -> str:
@@ -354,23 +434,49 @@ def _claim_titles(analysis: Analysis) -> Iterator[str]:
     for index in sorted(hinted, key=lambda index: (index not in first, index)):
         start, end = sentences[index]
         sentence = text[start:end].rstrip()
-        if _BOILERPLATE.search(sentence):
-            continue
         claim = _claim(sentence)
-        title = _fit(_condense(_clause(claim))) if claim else ""
+        if not claim or _boilerplate(sentence):  # most sentences claim nothing
+            continue
+        title = _fit(_condense(_clause(claim)))
         if len(title.split()) >= 3:
             yield title
 
 
 def _sentences_with(lowered: str, starts: list[int], hints: tuple[str, ...]) -> set[int]:
-    """Indexes of the sentences that contain one of `hints`."""
+    """Indexes of the sentences that contain one of `hints` (that start in them)."""
     found = set()
     for hint in hints:
         position = lowered.find(hint)
         while position >= 0:
-            found.add(bisect_right(starts, position) - 1)
-            position = lowered.find(hint, position + 1)
+            index = bisect_right(starts, position) - 1
+            found.add(index)
+            if index + 1 == len(starts):
+                break
+            position = lowered.find(hint, starts[index + 1])
     return found
+
+
+# Where a match of `_CLAIM` may be, in the lowered text: each starts at its subject ("we",
+# "this paper", ...) or at most two characters before it ("; we", " we").
+_SUBJECT_STARTS = re.compile(r"we |this |our |the present ")
+
+
+def _claim_search(sentence: str) -> re.Match[str] | None:
+    """`_CLAIM.search(sentence)`, the pattern tried only where a subject may start, not at
+    each position (it is tried in most sentences: a sixth of the headlines' time). In ASCII
+    text, `re.IGNORECASE` is a match of the lowered text, position for position."""
+    if not sentence.isascii():
+        return _CLAIM.search(sentence)
+    tried = -1
+    for subject in _SUBJECT_STARTS.finditer(sentence.lower()):
+        for start in range(max(subject.start() - 2, tried + 1), subject.start() + 1):
+            # Each match starts the text, or with " we", "," or ";".
+            possible = start == 0 or sentence[start] in " ,;"
+            match = _CLAIM.match(sentence, start) if possible else None
+            if match:
+                return match
+        tried = subject.start()
+    return None
 
 
 def _claim(sentence: str) -> str:
@@ -378,7 +484,7 @@ def _claim(sentence: str) -> str:
     passive = _PASSIVE_CLAIM.match(sentence)
     if passive:
         return passive["rest"]
-    match = _CLAIM.search(sentence)
+    match = _claim_search(sentence)
     if not match:
         return ""
     verb, rest = match["verb"].lower(), match["rest"]
@@ -388,7 +494,7 @@ def _claim(sentence: str) -> str:
         that = _THAT_CLAUSE.match(rest)
         return that["rest"] if that else ""
     if verb.startswith(tuple(_FINDING_VERBS.split())):
-        return re.sub(r"^that ", "", rest, flags=re.IGNORECASE)
+        return _LEADING_THAT.sub("", rest, count=1)
     if verb.startswith(tuple(_AIM_VERBS.split())) or rest.startswith("to "):
         purpose = _TO_VERB.match(rest if rest.startswith("to ") else f"to {rest}")
         if not purpose:
@@ -415,10 +521,35 @@ def _clause(text: str) -> str:
 def _condense(text: str) -> str:
     """Shorter wording: "stochastic gradient descent (SGD)" -> "SGD", "a novel" -> "a"."""
     if "(" in text:
-        text = _ABBREVIATED.sub(_abbreviate, text)
+        text = _abbreviated(text)
     if "novel " in text or "new " in text or "New " in text or "Novel " in text:
         text = _HYPE.sub(_article, text)
     return text
+
+
+def _abbreviated(text: str) -> str:
+    """`_ABBREVIATED.sub(_abbreviate, text)`, the pattern tried only before each "(...)": a
+    match is at most eight words, each with the one space after it, before the "(" (and it
+    cannot hold a parenthesis), so it starts after the ninth space before it. Tried at each
+    position, the pattern reads up to eight words from each (a tenth of the headlines)."""
+    pieces: list[str] = []
+    done = 0  # where the text after the last match starts
+    paren = text.find("(")
+    while paren >= 0:
+        close = text.find(")", paren)
+        if close < 0:
+            break
+        start = paren
+        for _ in range(9):
+            start = text.rfind(" ", done, start)
+            if start < 0:
+                break
+        match = _ABBREVIATED.search(text, start + 1 if start >= 0 else done, close + 1)
+        if match:
+            pieces += (text[done : match.start()], _abbreviate(match))
+            done = match.end()
+        paren = text.find("(", max(paren + 1, done))
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def _abbreviate(match: re.Match[str]) -> str:
@@ -467,19 +598,21 @@ def _fit(text: str, limit: int = TITLE_LIMIT, *, capitalise: bool = True) -> str
 
 def _cut_position(text: str, limit: int) -> int:
     """Where to cut `text` to fit `limit`: before a preposition or relative word if one
-    leaves enough, else after a comma, else at the last word boundary."""
-    before_word, after_comma, boundary = 0, 0, 0
-    position = text.find(" ")
-    while 0 < position <= limit:
-        boundary = position
-        if position >= limit // 3:
-            following = text[position + 1 : position + 12].split(" ", 1)[0].lower()
-            if following in _BREAK_WORDS:
-                before_word = position
-            elif text[position - 1] == ",":
-                after_comma = position
-        position = text.find(" ", position + 1)
-    return before_word or after_comma or boundary or limit
+    leaves enough, else after a comma, else at the last word boundary (the last of each
+    among the spaces up to `limit`, none when the text starts with one)."""
+    if text.startswith(" "):
+        return limit
+    boundary = max(text.rfind(" ", 0, limit + 1), 0)
+    after_comma = 0
+    position = boundary
+    while position >= limit // 3 and position > 0:
+        following = text[position + 1 : position + 12].split(" ", 1)[0].lower()
+        if following in _BREAK_WORDS:
+            return position
+        if not after_comma and text[position - 1] == ",":
+            after_comma = position
+        position = text.rfind(" ", 0, position)
+    return after_comma or boundary or limit
 
 
 def _balance(text: str) -> str:

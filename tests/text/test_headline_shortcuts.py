@@ -1,0 +1,131 @@
+"""The headlines' shortcuts around their slowest patterns find what the patterns find."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from paperterm.index.text import headlines
+
+# Pieces of sentences near what the shortcuts test: connectives in any case, commas with
+# and without whitespace after, the words a boilerplate match holds, and the characters
+# `re.IGNORECASE` takes for ASCII letters ("İ", "ı", "ſ", the Kelvin sign).
+_PIECES = st.sampled_from(
+    [
+        "However", "however", "HOWEVER", "In addition", "in Particular", "to this end",
+        "On the other hand", "first", "Firstly", "strengthen", "then", "thus", "Hence",
+        ",", ", ", ",\t", ",\u00a0", ",\u2009", ",\n ", "  ", " ", ".", "; ", "x",
+        "the code", "Code", " is ", "are made publicly ", "available", "AVAILABLE", " at ",
+        "release", "released", "our models", "open-sourced", "open sourced", "can be found on",
+        "github", "GitHub", "https://", "answer this question affirmatively",
+        "to the best of our knowledge", "extensive experiments show", "experimental results ",
+        "results show that", "This paper is organized", "\u0130", "\u0131", "\u017f",
+        "\u212a", "avaılable", "relea\u017fe", "experiment\u017f show", "GİTHUB", "\u212aNOWLEDGE",
+    ]
+)  # fmt: skip
+_SENTENCES = st.lists(_PIECES | st.text(max_size=3), max_size=24).map("".join)
+
+
+@given(_SENTENCES)
+@example("We strengthen, then, the claim.")
+@example("Firstly,x, In Addition,  the rest")
+@example("İn addition, the rest")
+def test_a_connective_goes_as_the_pattern_takes_it(sentence: str):
+    expected = headlines._CONNECTIVE.sub("", sentence, count=1)
+    assert headlines._without_connective(sentence) == expected
+
+
+@given(_SENTENCES)
+@example("The code is avaİlable at the site")
+@example("Code is made publicly avaılable")
+@example("To the best of our \u212anowledge, nothing")
+def test_boilerplate_is_found_as_the_pattern_finds_it(text: str):
+    assert headlines._boilerplate(text) == bool(headlines._BOILERPLATE.search(text))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "rest"),
+    [
+        ("However, the memory overhead grows.", "the memory overhead grows."),
+        ("In this way, as a result,   the bound.", "as a result,   the bound."),
+        ("On the other hand,\tthe rest.", "the rest."),
+        ("The rest, however,no space.", "The rest, however,no space."),
+        ("No connective here.", "No connective here."),
+    ],
+)
+def test_connectives(sentence: str, rest: str):
+    assert headlines._without_connective(sentence) == rest
+
+
+_CLAIM_PIECES = st.sampled_from(
+    [
+        "We", "we", "WE", " we ", "; we ", ";we ", ", we ", "This paper", "this work",
+        "Our study", "the present paper", "THE PRESENT WORK", " also ", " further ",
+        " newly ", "propose", "introduces", "show", "shows that ", "aim", "seek to ",
+        "used", "train", " on ", " and study", " to ", " a method", "that ", "them",
+        "however", "\u0130", "\u0131", "\u017f", "\u212a", "\n", ". ", "x",
+    ]
+)  # fmt: skip
+_CLAIMS = st.lists(_CLAIM_PIECES | st.text(max_size=3), max_size=16).map("".join)
+
+
+@given(_CLAIMS)
+@example("we propose a method")
+@example("Thus, we show that it works; we also prove it")
+@example("In this paper we study the problem")
+@example("It works; we propose a method")
+def test_a_claim_is_found_where_the_pattern_finds_it(sentence: str):
+    expected = headlines._CLAIM.search(sentence)
+    found = headlines._claim_search(sentence)
+    assert (found and (found.span(), found.groupdict())) == (
+        expected and (expected.span(), expected.groupdict())
+    )
+
+
+_ABBREVIATION_PIECES = st.sampled_from(
+    [
+        "stochastic gradient descent", "Stochastic Gradient Descent", "(SGD)", "(sGD)", "(GD)",
+        "(gd)", "(SGD", "SGD)", "(", ")", " ", "  ", "-", "a", "large language models",
+        "(LLMs)", "Mixture-of-Experts", "(MoE)", "one two three four five six seven eight nine ",
+        "\u00e9", ", ", "x(y) ",
+    ]
+)  # fmt: skip
+_ABBREVIATIONS = st.lists(_ABBREVIATION_PIECES | st.text(max_size=3), max_size=16).map("".join)
+
+
+@given(_ABBREVIATIONS)
+@example("we use stochastic gradient descent (SGD) and large language models (LLMs) here")
+@example("so one two three four five six seven eight (OTTFFSSE) more")
+@example("a (b) stochastic gradient descent (SGD)")
+def test_abbreviations_are_made_where_the_pattern_makes_them(text: str):
+    expected = headlines._ABBREVIATED.sub(headlines._abbreviate, text)
+    assert headlines._abbreviated(text) == expected
+
+
+def _plain_cut_position(text: str, limit: int) -> int:
+    """`_cut_position` as a scan of the spaces from the left: its specification."""
+    before_word, after_comma, boundary = 0, 0, 0
+    position = text.find(" ")
+    while 0 < position <= limit:
+        boundary = position
+        if position >= limit // 3:
+            following = text[position + 1 : position + 12].split(" ", 1)[0].lower()
+            if following in headlines._BREAK_WORDS:
+                before_word = position
+            elif text[position - 1] == ",":
+                after_comma = position
+        position = text.find(" ", position + 1)
+    return before_word or after_comma or boundary or limit
+
+
+_CUT_PIECES = st.sampled_from(
+    [" ", "  ", ", ", ",", "with", "For", "WITHOUT", "withoutx", "word", "x", "İn", "a-b"]
+)
+
+
+@given(st.lists(_CUT_PIECES | st.text(max_size=3), max_size=40).map("".join), st.integers(0, 60))
+@example("a method, for fast, search of words", 20)
+@example(" leading space then words", 10)
+def test_a_headline_is_cut_where_a_scan_of_its_spaces_cuts_it(text: str, limit: int):
+    assert headlines._cut_position(text, limit) == _plain_cut_position(text, limit)
