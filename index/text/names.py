@@ -357,18 +357,21 @@ _CUE_AFTER = frozenset((", ", "),", ") ", ": ", " (", " -", " –", " —"))
 def _has_cue(
     lowered: str, sentence: tuple[int, int], coinings: list[tuple[int, int]], start: int, end: int
 ) -> bool:
-    """A cheap test that some coining cue is near a token, before scoring it in full."""
+    """A cheap test that some coining cue is near a token, before scoring it in full. (The
+    tests that search a stretch of the text come last: they cost the most.)"""
     if lowered[end : end + 2] in _CUE_AFTER:
         return True  # appositives, "X (expansion), a ...", "(X), a ..."
     first = bisect_left(coinings, (max(sentence[0], start - 250),))
     if first < len(coinings) and coinings[first][0] < start:
         return True  # a coining verb starts in the 250 characters before
-    near = lowered[max(sentence[0], start - 60) : start]
-    if "our " in near or _HAS_CALLED_HINT(near):
+    after = min(sentence[1], end + 90)
+    if lowered.startswith((") is a", ") are a", " is a", " are a"), end, after):
         return True
-    after = lowered[end : min(sentence[1], end + 90)]
-    return after.startswith((") is a", ") are a", " is a", " are a")) or bool(
-        _HAS_PASSIVE_VERB(after)
+    near = max(sentence[0], start - 60)
+    return (
+        lowered.find("our ", near, start) >= 0
+        or _HAS_CALLED_HINT(lowered, near, start) is not None
+        or _HAS_PASSIVE_VERB(lowered, end, after) is not None
     )
 
 
@@ -391,16 +394,19 @@ def _may_score(
     first = bisect_left(coinings, (sentence[0],))
     if first < len(coinings) and coinings[first][0] < start:
         return True
-    if _HAS_OURS_OR_CALLED_HINT(lowered, sentence[0], start):
-        return True
     stop = min(sentence[1], end + 160)
-    if _HAS_PASSIVE_VERB(text, end, min(sentence[1], end + 90)) or _IS_NOVEL.match(text, end, stop):
+    if _IS_NOVEL.match(text, end, stop):
         return True
     right = text[end:stop]
-    if right[:3].lstrip(")")[:1] not in (",", ":", " "):
-        return False
-    described = LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
-    return bool(_APPOSITIVE_NOVEL.match(described) or _APPOSITIVE.match(described))
+    if right[:3].lstrip(")")[:1] in (",", ":", " "):
+        described = LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
+        if _APPOSITIVE_NOVEL.match(described) or _APPOSITIVE.match(described):
+            return True
+    # The searches of a stretch last: they cost the most.
+    return (
+        _HAS_OURS_OR_CALLED_HINT(lowered, sentence[0], start) is not None
+        or _HAS_PASSIVE_VERB(text, end, min(sentence[1], end + 90)) is not None
+    )
 
 
 def _name_tokens(text: str) -> list[tuple[str, int, str]]:
