@@ -169,6 +169,25 @@ _OBJECT_OF = re.compile(
 )
 _BEFORE_NOUN = re.compile(r"\)? ?([A-Za-z][\w-]*)")
 
+# The most spaces a match of each pattern that ends its text ("...$") holds: a match is
+# looked for only in the end of the text that holds no more (`_tail`), not from each
+# position of it (each test of a position tries every word of the pattern).
+_CALLED_SPACES = 5  # "we call this X " + "the "
+_POSSESSIVE_SPACES = 2  # "our proposed "
+_POSSESSIVE_APPOSITIVE_SPACES = 3  # "our proposed method ", "our own solution, "
+_OBJECT_OF_SPACES = 1  # "towards "
+
+
+def _tail(text: str, spaces: int) -> int:
+    """Where the longest end of `text` that holds at most `spaces` spaces starts."""
+    position = len(text)
+    for _ in range(spaces + 1):
+        position = text.rfind(" ", 0, position)
+        if position < 0:
+            return 0
+    return position + 1
+
+
 _GAP_BARRIERS = frozenset((
     "that", "which", "who", "where", "to", "by", "for", "with", "from", "on", "in", "of",
     "into", "via", "based", "through", "under", "between", "across", "as", "than", "while",
@@ -566,7 +585,7 @@ def _gap_score(gap: str) -> float:
     if (
         len(words) > WEIGHTS.gap_words
         or _NOT_COINING_NEXT.match(gap)
-        or _OBJECT_OF.search(gap[-14:])
+        or _OBJECT_OF.search(gap[-14:], _tail(gap[-14:], _OBJECT_OF_SPACES))
     ):
         return 0.0
     lowered = [word.strip(",") for word in gap.lower().split()]
@@ -639,13 +658,18 @@ def _score(
             gap = text[verb_end:anchor]
             score = max(score, _gap_score(gap))
             definite = definite or gap == " the "
-    called = bool(_HAS_CALLED_HINT(near)) and bool(_CALLED.search(before))
+    called = bool(_HAS_CALLED_HINT(near)) and bool(
+        _CALLED.search(before, _tail(before, _CALLED_SPACES))
+    )
     if called:
         score = max(score, WEIGHTS.called)
     if "our " in near:
-        if _POSSESSIVE_APPOSITIVE.search(before) or (expansion and _POSSESSIVE.search(before)):
+        possessive = bool(_POSSESSIVE.search(before, _tail(before, _POSSESSIVE_SPACES)))
+        if (expansion and possessive) or _POSSESSIVE_APPOSITIVE.search(
+            before, _tail(before, _POSSESSIVE_APPOSITIVE_SPACES)
+        ):
             score = max(score, WEIGHTS.ours_named)
-        elif _POSSESSIVE.search(before):
+        elif possessive:
             score = max(score, WEIGHTS.ours)
     if (
         _HAS_PASSIVE_VERB(right, 0, 90)

@@ -28,3 +28,24 @@ def test_a_word_is_counted_as_by_its_pattern(text, token):
     (case ignored, not inside a longer word, matches not overlapping)."""
     pattern = r"(?<![\w-])" + re.escape(token) + r"(?![\w-])"
     assert names._count(text, token) == len(re.findall(pattern, text, re.IGNORECASE))
+
+
+_END_PIECES = [
+    "we", "We", "call", "called", "which", "this", "the", "our", "Our", "proposed", "own",
+    "method", "solution", "towards", "of", "X-1", "É", "ſ", ",", '"', "“", " ", "  ", "\n",
+    "x",
+]  # fmt: skip
+
+
+@example("our proposed method ", "_POSSESSIVE_APPOSITIVE")
+@example("which we call the “", "_CALLED")
+@example("we call this X the \n", "_CALLED")
+@given(
+    st.lists(st.sampled_from(_END_PIECES), max_size=16).map("".join),
+    st.sampled_from(["_CALLED", "_POSSESSIVE", "_POSSESSIVE_APPOSITIVE", "_OBJECT_OF"]),
+)
+def test_a_pattern_that_ends_its_text_is_looked_for_in_the_end_only(text, name):
+    """A pattern anchored at the end of its text ("$") finds a match in the end that holds
+    as many spaces as its longest match (`_tail`) when it finds one in the whole text."""
+    pattern, spaces = getattr(names, name), getattr(names, f"{name}_SPACES")
+    assert bool(pattern.search(text, names._tail(text, spaces))) == bool(pattern.search(text))
