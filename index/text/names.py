@@ -122,8 +122,8 @@ _PASSIVE_VERBS = (
     "proposed", "introduced", "presented", "developed", "designed", "devised", "built",
     "constructed", "created",
 )  # fmt: skip
-# Whether a text holds any of them: one search, not a `str.find` each (the cheap cue tests
-# run for every capitalised word).
+# Whether a text holds a hint of "called": one search, not a `str.find` each (the cheap cue
+# tests run for every capitalised word).
 _HAS_CALLED_HINT = re.compile("|".join(_CALLED_HINTS)).search
 _PASSIVE_VERBS_IN_ED = tuple(verb for verb in _PASSIVE_VERBS if verb.endswith("ed"))
 
