@@ -49,3 +49,23 @@ def test_a_pattern_that_ends_its_text_is_looked_for_in_the_end_only(text, name):
     as many spaces as its longest match (`_tail`) when it finds one in the whole text."""
     pattern, spaces = getattr(names, name), getattr(names, f"{name}_SPACES")
     assert bool(pattern.search(text, names._tail(text, spaces))) == bool(pattern.search(text))
+
+
+_PASSIVE_PIECES = [
+    "propos", "proposed", "ed", "d", "e", "built", "buil", "t", "devised", "creat",
+    "presented", " ", "x", "É",
+]  # fmt: skip
+
+
+@example("proposed", 0, 8)
+@example("xbuilt", 1, 5)
+@given(
+    st.lists(st.sampled_from(_PASSIVE_PIECES), max_size=10).map("".join),
+    st.integers(0, 40),
+    st.integers(0, 40),
+)
+def test_passive_verbs_are_found_from_their_ends_as_by_one_search(text, low, high):
+    """`_HAS_PASSIVE_VERB` tests only where "ed" ends (and looks for "built"): it finds a
+    passive verb in `text[low:high]` when one search for them all does."""
+    search = re.compile("|".join(names._PASSIVE_VERBS)).search
+    assert names._HAS_PASSIVE_VERB(text, low, high) == bool(search(text, low, high))
