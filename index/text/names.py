@@ -30,7 +30,7 @@ from __future__ import annotations
 import heapq
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -122,10 +122,28 @@ _PASSIVE_VERBS = (
     "proposed", "introduced", "presented", "developed", "designed", "devised", "built",
     "constructed", "created",
 )  # fmt: skip
-# Whether a text holds any of them: one search, not a `str.find` each (the cheap cue tests
-# run for every capitalised word).
+# Whether a text holds a hint of "called": one search, not a `str.find` each (the cheap cue
+# tests run for every capitalised word).
 _HAS_CALLED_HINT = re.compile("|".join(_CALLED_HINTS)).search
-_HAS_PASSIVE_VERB = re.compile("|".join(_PASSIVE_VERBS)).search
+_PASSIVE_VERBS_IN_ED = tuple(verb for verb in _PASSIVE_VERBS if verb.endswith("ed"))
+
+
+def _HAS_PASSIVE_VERB(text: str, low: int = 0, high: int | None = None) -> bool:
+    """Whether `text[low:high]` holds one of `_PASSIVE_VERBS`: what the search of a pattern
+    of them all said (and was named for). Each but "built" ends in "ed": only the places of
+    "ed" are tested, where the pattern tested each position (three times the time)."""
+    if high is None:
+        high = len(text)
+    if text.find("built", low, high) >= 0:
+        return True
+    position = text.find("ed", low, high)
+    while position >= 0:
+        if text.endswith(_PASSIVE_VERBS_IN_ED, low, position + 2):
+            return True
+        position = text.find("ed", position + 1, high)
+    return False
+
+
 _CALLED = re.compile(
     r"\b(?:called|named|dubbed|termed|coined|which we (?:call|name|term|dub)|we (?:call|name|"
     r"term|dub) (?:this|it|our|the)(?: [\w-]+)?) ?(?:the )?[\"“‘']?$",
@@ -168,6 +186,25 @@ _OBJECT_OF = re.compile(
     re.IGNORECASE,
 )
 _BEFORE_NOUN = re.compile(r"\)? ?([A-Za-z][\w-]*)")
+
+# The most spaces a match of each pattern that ends its text ("...$") holds: a match is
+# looked for only in the end of the text that holds no more (`_tail`), not from each
+# position of it (each test of a position tries every word of the pattern).
+_CALLED_SPACES = 5  # "we call this X " + "the "
+_POSSESSIVE_SPACES = 2  # "our proposed "
+_POSSESSIVE_APPOSITIVE_SPACES = 3  # "our proposed method ", "our own solution, "
+_OBJECT_OF_SPACES = 1  # "towards "
+
+
+def _tail(text: str, spaces: int) -> int:
+    """Where the longest end of `text` that holds at most `spaces` spaces starts."""
+    position = len(text)
+    for _ in range(spaces + 1):
+        position = text.rfind(" ", 0, position)
+        if position < 0:
+            return 0
+    return position + 1
+
 
 _GAP_BARRIERS = frozenset((
     "that", "which", "who", "where", "to", "by", "for", "with", "from", "on", "in", "of",
@@ -357,18 +394,21 @@ _CUE_AFTER = frozenset((", ", "),", ") ", ": ", " (", " -", " –", " —"))
 def _has_cue(
     lowered: str, sentence: tuple[int, int], coinings: list[tuple[int, int]], start: int, end: int
 ) -> bool:
-    """A cheap test that some coining cue is near a token, before scoring it in full."""
+    """A cheap test that some coining cue is near a token, before scoring it in full. (The
+    tests that search a stretch of the text come last: they cost the most.)"""
     if lowered[end : end + 2] in _CUE_AFTER:
         return True  # appositives, "X (expansion), a ...", "(X), a ..."
     first = bisect_left(coinings, (max(sentence[0], start - 250),))
     if first < len(coinings) and coinings[first][0] < start:
         return True  # a coining verb starts in the 250 characters before
-    near = lowered[max(sentence[0], start - 60) : start]
-    if "our " in near or _HAS_CALLED_HINT(near):
+    after = min(sentence[1], end + 90)
+    if lowered.startswith((") is a", ") are a", " is a", " are a"), end, after):
         return True
-    after = lowered[end : min(sentence[1], end + 90)]
-    return after.startswith((") is a", ") are a", " is a", " are a")) or bool(
-        _HAS_PASSIVE_VERB(after)
+    near = max(sentence[0], start - 60)
+    return (
+        lowered.find("our ", near, start) >= 0
+        or _HAS_CALLED_HINT(lowered, near, start) is not None
+        or _HAS_PASSIVE_VERB(lowered, end, after)
     )
 
 
@@ -391,19 +431,18 @@ def _may_score(
     first = bisect_left(coinings, (sentence[0],))
     if first < len(coinings) and coinings[first][0] < start:
         return True
-    if _HAS_OURS_OR_CALLED_HINT(lowered, sentence[0], start):
-        return True
     stop = min(sentence[1], end + 160)
-    if _HAS_PASSIVE_VERB(text, end, min(sentence[1], end + 90)) or _IS_NOVEL.match(text, end, stop):
+    if _IS_NOVEL.match(text, end, stop):
         return True
     right = text[end:stop]
-    if right[:3].lstrip(")")[:1] not in (",", ":", " "):
-        return False
-    described = LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
-    return bool(_APPOSITIVE_NOVEL.match(described) or _APPOSITIVE.match(described))
-
-
-_ASCII_CAPITAL = re.compile("[A-Z]")
+    if right[:3].lstrip(")")[:1] in (",", ":", " "):
+        described = LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
+        if _APPOSITIVE_NOVEL.match(described) or _APPOSITIVE.match(described):
+            return True
+    # The searches of a stretch last: they cost the most.
+    return _HAS_OURS_OR_CALLED_HINT(lowered, sentence[0], start) is not None or _HAS_PASSIVE_VERB(
+        text, end, min(sentence[1], end + 90)
+    )
 
 
 def _name_tokens(text: str) -> list[tuple[str, int, str]]:
@@ -413,8 +452,8 @@ def _name_tokens(text: str) -> list[tuple[str, int, str]]:
     in lower case (`_word_candidate`). Such words are found from their capitals, not by
     testing each word of the text (a sixth of the analysis)."""
     found = []
-    capital = _next_capital(text)
-    position = capital(0)
+    find = _capitals(text).find
+    position = find(b"A")
     while position >= 0:
         start = text.rfind(" ", 0, position) + 1
         end = text.find(" ", position + 1)
@@ -424,7 +463,7 @@ def _name_tokens(text: str) -> list[tuple[str, int, str]]:
         if candidate:
             core, offset, kind = candidate
             found.append((core, start + offset, kind))
-        position = capital(end)
+        position = find(b"A", end)
     return found
 
 
@@ -432,20 +471,12 @@ def _name_tokens(text: str) -> list[tuple[str, int, str]]:
 _CAPITAL_MARKS = bytes(65 if 65 <= code <= 90 else 32 for code in range(256))
 
 
-def _next_capital(text: str) -> Callable[[int], int]:
-    """A function of a position: where the first ASCII capital at or after it is, or -1.
-    In ASCII text, a find in the text's bytes with each capital made "A" (the pattern
-    `[A-Z]` tests each character: twice the time of the whole `_name_tokens`)."""
-    if text.isascii():
-        find = text.encode("ascii").translate(_CAPITAL_MARKS).find
-        return lambda position: find(b"A", position)
-    search = _ASCII_CAPITAL.search
-
-    def capital(position: int) -> int:
-        found = search(text, position)
-        return -1 if found is None else found.start()
-
-    return capital
+def _capitals(text: str) -> bytes:
+    """`text` with each ASCII capital made "A" and every other character a space, position
+    for position (a character that is not ASCII is encoded as one "?"): where the capitals
+    are is found by `find(b"A")` in it, where the pattern `[A-Z]` tests each character (in
+    text that is not ASCII, twice the time of all of `_name_tokens`)."""
+    return text.encode("ascii", "replace").translate(_CAPITAL_MARKS)
 
 
 @lru_cache(maxsize=16384)
@@ -499,14 +530,43 @@ _LATEX_EMPHASIS = re.compile(
 def _emphasised(abstract: str) -> frozenset[str]:
     """Whole words the abstract sets in emphasis: `*xT*`, `\\mathsf{DirMixE}`, `{\\tt X}`."""
     found = _MARKDOWN_EMPHASIS.findall(abstract) if "*" in abstract else []
-    if "\\text" in abstract or "\\math" in abstract or "{\\" in abstract or "\\emph" in abstract:
+    if "\\" in abstract and (
+        "\\text" in abstract or "\\math" in abstract or "{\\" in abstract or "\\emph" in abstract
+    ):
         for pair in _LATEX_EMPHASIS.findall(abstract):
             found.extend(word for word in pair if word)
     return frozenset(word.replace("\\_", "_").strip() for word in found)
 
 
+#: The characters that are not ASCII but match an ASCII letter when case is ignored.
+_FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f\u212a]")  # İ ı ſ K (Kelvin)
+
+
 def _count(text: str, token: str) -> int:
-    return len(re.findall(r"(?<![\w-])" + re.escape(token) + r"(?![\w-])", text, re.IGNORECASE))
+    r"""How often `token` is in `text` as a word (or words), case ignored: the pattern
+    `(?<![\w-])TOKEN(?![\w-])`. Each token's pattern is a new one to compile (~0.3 ms);
+    an ASCII token in text where only ASCII letters match it is counted by `str.find` in
+    the lowered text instead, as the pattern would count it (matches do not overlap)."""
+    if not token.isascii() or not (text.isascii() or _FOLDS_TO_ASCII.search(text) is None):
+        return len(re.findall(r"(?<![\w-])" + re.escape(token) + r"(?![\w-])", text, re.I))
+    lowered, needle = _lower(text), token.lower()
+    count, position = 0, lowered.find(needle)
+    while position >= 0:
+        end = position + len(needle)
+        if not (_is_word_part(text, position - 1) or _is_word_part(text, end)):
+            count += 1
+            position = lowered.find(needle, end)
+        else:
+            position = lowered.find(needle, position + 1)
+    return count
+
+
+def _is_word_part(text: str, position: int) -> bool:
+    r"""Whether `text[position]` is a character of `[\w-]` (False outside the text)."""
+    if not 0 <= position < len(text):
+        return False
+    ch = text[position]
+    return ch.isalnum() or ch in "_-"
 
 
 def expansion_before(left: str, acronym: str) -> str:
@@ -542,7 +602,7 @@ def _gap_score(gap: str) -> float:
     if (
         len(words) > WEIGHTS.gap_words
         or _NOT_COINING_NEXT.match(gap)
-        or _OBJECT_OF.search(gap[-14:])
+        or _OBJECT_OF.search(gap[-14:], _tail(gap[-14:], _OBJECT_OF_SPACES))
     ):
         return 0.0
     lowered = [word.strip(",") for word in gap.lower().split()]
@@ -615,13 +675,18 @@ def _score(
             gap = text[verb_end:anchor]
             score = max(score, _gap_score(gap))
             definite = definite or gap == " the "
-    called = bool(_HAS_CALLED_HINT(near)) and bool(_CALLED.search(before))
+    called = bool(_HAS_CALLED_HINT(near)) and bool(
+        _CALLED.search(before, _tail(before, _CALLED_SPACES))
+    )
     if called:
         score = max(score, WEIGHTS.called)
     if "our " in near:
-        if _POSSESSIVE_APPOSITIVE.search(before) or (expansion and _POSSESSIVE.search(before)):
+        possessive = bool(_POSSESSIVE.search(before, _tail(before, _POSSESSIVE_SPACES)))
+        if (expansion and possessive) or _POSSESSIVE_APPOSITIVE.search(
+            before, _tail(before, _POSSESSIVE_APPOSITIVE_SPACES)
+        ):
             score = max(score, WEIGHTS.ours_named)
-        elif _POSSESSIVE.search(before):
+        elif possessive:
             score = max(score, WEIGHTS.ours)
     if (
         _HAS_PASSIVE_VERB(right, 0, 90)
