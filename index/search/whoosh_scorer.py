@@ -59,6 +59,9 @@ CACHE_VALUES = 400_000
 #: slower to build and to look up.
 DOC_BITS = 32
 _DOC = (1 << DOC_BITS) - 1
+#: A term's postings in a leaf from which on its scores are looked up in rows of products
+#: made first (`_scored`): 256 multiplications a row, one row a weight.
+ROW_POSTINGS = 1024
 #: Terms whose infos (where their postings are, how many) are kept: ~300 bytes each.
 CACHE_TERM_INFOS = 100_000
 
@@ -135,7 +138,7 @@ class PlanScorer:
         docs: set[int] = set()
         for alternative in group.alternatives:
             if isinstance(alternative, Term):
-                docs.update(self._term_postings(alternative.field, alternative.text).docs)
+                docs.update(self._term_scores(alternative.field, alternative.text))
             else:
                 docs.update(self._phrase(alternative))
         return docs
@@ -149,22 +152,24 @@ class PlanScorer:
 
     def _term(self, fieldname: str, text: str, boost: float) -> Scores:
         """BM25F of each document holding the term, times `boost` (a Whoosh `Term` query's
-        score: `bm25(idf, weight, length, ...) * boost`)."""
-        postings = self._term_postings(fieldname, text)
+        score: `bm25(idf, weight, length, ...) * boost`): a new dict, the caller's."""
+        scores = self._term_scores(fieldname, text)
         if boost == 1.0:
-            return dict(zip(postings.docs, postings.scores, strict=True))
-        return dict(zip(postings.docs, [s * boost for s in postings.scores], strict=True))
+            return scores
+        return dict(zip(scores, map(mul, scores.values(), repeat(boost)), strict=True))
 
-    def _term_postings(self, fieldname: str, text: str) -> _TermPostings:
-        """A term's documents and their scores (boost 1), from the cache or read now."""
+    def _term_scores(self, fieldname: str, text: str) -> Scores:
+        """A term's documents (ascending) and their scores (boost 1), from the cache or read
+        now: a new dict, the caller's."""
         key = (fieldname, text)
         found = self._cache.pop(key, None)
         if found is not None:
             self._cache[key] = found  # now the most recently used
-            return found
-        found = self._read_term(fieldname, text)
-        self._keep_postings(key, found)
-        return found
+            return dict(zip(found.docs, found.scores, strict=True))
+        scores = self._read_term(fieldname, text)
+        if len(scores) <= CACHE_POSTINGS:  # else it would only push out what is kept
+            self._keep_postings(key, _TermPostings(array("I", scores), array("d", scores.values())))
+        return scores
 
     def _keep_postings(self, key: tuple[str, str], found: _TermPostings) -> None:
         """Keep a term's postings read now, the least recently used dropped past
@@ -175,25 +180,18 @@ class PlanScorer:
             self._cached -= len(dropped.docs)
         self._cache[key] = found
 
-    def _read_term(self, fieldname: str, text: str) -> _TermPostings:
+    def _read_term(self, fieldname: str, text: str) -> Scores:
         """A term's postings scored: `idf * base[weight][length byte]`, the base rows shared
         by every term of the field (a row per term and weight, 256 scores each, was a third
-        of a first query's reading)."""
-        postings = _TermPostings(array("I"), array("d"))
-        idf = self.idf(fieldname, text).__mul__
+        of a first query's reading), in a dict made straight from the file's arrays (each
+        document and score made a Python object once)."""
+        scores: Scores = {}
+        idf = self.idf(fieldname, text)
         bases = self._field_bases(fieldname)
-        # Mapped built-in methods: a posting costs no Python bytecode of its own (and a list
-        # goes into an array faster than a `map` does).
         for ids, offset, weights, lengths in self._table_postings(fieldname, text):
-            found = map(lengths.__getitem__, ids)
-            if isinstance(weights, float):
-                base = bases[weights]
-                postings.scores.fromlist(list(map(idf, map(base.__getitem__, found))))
-            else:
-                rows = map(bases.__getitem__, weights)
-                postings.scores.fromlist(list(map(idf, map(list.__getitem__, rows, found))))
-            postings.docs.extend(map(offset.__add__, ids) if offset else ids)
-        return postings
+            values = _scored(ids, weights, lengths, bases, idf)
+            scores.update(zip(map(offset.__add__, ids) if offset else ids, values, strict=True))
+        return scores
 
     def term_infos(self, fieldname: str, text: str) -> list[tuple[int, Entry]]:
         """(leaf, entry in its postings file) of each leaf holding the term: looked up once
@@ -232,14 +230,13 @@ class PlanScorer:
     def _phrase(self, phrase: Phrase) -> Scores:
         """Documents where the phrase's words follow each other, scored as Whoosh scores a
         phrase: the sum of its words' scores, times its weight."""
-        words = [self._term_postings(phrase.field, word) for word in phrase.words]
-        if not all(word.docs for word in words):
+        words = [self._term_scores(phrase.field, word) for word in phrase.words]
+        if not all(words):
             return {}
         matching = sorted(_following([self._values(phrase.field, w) for w in phrase.words]))
         totals = [0.0] * len(matching)
         for word in words:  # summed in the words' order, each document's as it was
-            word_scores = dict(zip(word.docs, word.scores, strict=True))
-            totals = list(map(add, totals, map(word_scores.__getitem__, matching)))
+            totals = list(map(add, totals, map(word.__getitem__, matching)))
         if phrase.weight != 1.0:
             totals = list(map(mul, totals, repeat(phrase.weight)))
         return dict(zip(matching, totals, strict=True))
@@ -329,6 +326,25 @@ def _table(reader: Any) -> PostingsTable | None:
     return PostingsTable.of_segment(reader._storage, segment)
 
 
+def _scored(
+    ids: Sequence[int], weights: _Weights, lengths: bytes, bases: _Bases, idf: float
+) -> Iterator[float]:
+    """Each posting's score, `idf * bases[weight][length byte]`: multiplied posting by
+    posting or, past `ROW_POSTINGS`, looked up in rows of those products (a row a weight)
+    made first: the same numbers. Mapped built-in methods: a posting costs no Python
+    bytecode of its own."""
+    found = map(lengths.__getitem__, ids)
+    if len(ids) < ROW_POSTINGS:
+        times = idf.__mul__
+        if isinstance(weights, float):
+            return map(times, map(bases[weights].__getitem__, found))
+        return map(times, map(list.__getitem__, map(bases.__getitem__, weights), found))
+    if isinstance(weights, float):
+        return map([idf * base for base in bases[weights]].__getitem__, found)
+    rows = _Rows(bases, idf)
+    return map(list.__getitem__, map(rows.__getitem__, weights), found)
+
+
 def _places(docs: Iterable[int], ends: Sequence[int], positions: Iterable[int]) -> Iterator[int]:
     """A term's places (`DOC_BITS`) from its postings: their documents, where each one's
     positions end in `positions` (`PostingsTable.positions`), and the positions."""
@@ -391,6 +407,19 @@ class _Bases(dict[float, list[float]]):
         k1 = self.k1
         row = [(weight * k1) / (weight + norm) for norm in self.norms]
         self[weight] = row
+        return row
+
+
+class _Rows(dict[float, list[float]]):
+    """weight -> the idf times `bases[weight]`: one term's scores for each length byte."""
+
+    def __init__(self, bases: _Bases, idf: float) -> None:
+        super().__init__()
+        self.bases, self.idf = bases, idf
+
+    def __missing__(self, weight: float) -> list[float]:
+        idf = self.idf
+        row = self[weight] = [idf * base for base in self.bases[weight]]
         return row
 
 

@@ -302,9 +302,9 @@ def test_the_postings_files_hold_whooshs_postings_and_score_as_its_blocks(search
                     expected[offset + matcher.id()] = bm25.score(matcher)
                     old.append(idf * bases[matcher.weight()][lengths[matcher.id()]])
                     matcher.next()
-            assert list(new.docs) == list(expected)
-            assert list(new.scores) == old
-            assert list(new.scores) == pytest.approx(list(expected.values()), rel=1e-12)
+            assert list(new) == list(expected)
+            assert list(new.values()) == old
+            assert list(new.values()) == pytest.approx(list(expected.values()), rel=1e-12)
 
 
 def test_the_postings_files_are_files_of_their_segment_and_checksummed(searchers, tmp_path):
