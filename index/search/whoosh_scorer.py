@@ -119,9 +119,7 @@ class PlanScorer:
             scores = {docnum: s for docnum, s in scores.items() if docnum in allowed}
         if plan.boosts and scores:
             extra = _sum_of([self._alternative(boost) for boost in plan.boosts])
-            for docnum, score in extra.items():
-                if docnum in scores:
-                    scores[docnum] += score
+            _add_into(scores, extra, extra.keys() & scores.keys())
         if getattr(plan, "coordination", False):
             if matched is None:
                 matched = Counter()
@@ -371,27 +369,31 @@ def _sum_of(alternatives: list[Scores]) -> Scores:
     """Documents matching any, with the sum of the scores of those they match."""
     if len(alternatives) < 2:
         return alternatives[0] if alternatives else {}
-    first, *others = alternatives
-    total = dict(first)  # copied in C: the first (the word as typed) is most often the largest
+    total, *others = alternatives  # each a new dict, the caller's (`_term`, `_phrase`)
     for scores in others:
-        for docnum, score in scores.items():
-            total[docnum] = total.get(docnum, 0.0) + score
+        _add_into(total, scores, scores.keys())
     return total
+
+
+def _add_into(total: Scores, scores: Scores, docs: Iterable[int]) -> None:
+    """`total[d] = total.get(d, 0.0) + scores[d]` for each of `docs` (documents of `scores`,
+    none twice): mapped built-ins' work, no Python step a document."""
+    sums = map(add, map(total.get, docs, repeat(0.0)), map(scores.__getitem__, docs))
+    total.update(zip(docs, sums, strict=True))
 
 
 def _all_of(groups: list[Scores]) -> Scores:
     """Documents matching every group, with the sum of their scores."""
     if len(groups) == 1:
         return groups[0]
-    first, *others = groups
     common = set(min(groups, key=len).keys())
     for group in groups:
         common.intersection_update(group.keys())
-    total = {docnum: first[docnum] for docnum in common}
-    for group in others:
-        for docnum in common:
-            total[docnum] += group[docnum]
-    return total
+    first, *others = groups
+    sums: Iterable[float] = map(first.__getitem__, common)
+    for group in others:  # summed in the groups' order, each document's
+        sums = map(add, sums, map(group.__getitem__, common))
+    return dict(zip(common, sums, strict=True))
 
 
 class _Bases(dict[float, list[float]]):
