@@ -23,9 +23,9 @@ from __future__ import annotations
 import heapq
 from array import array
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, KeysView, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from math import log
 from operator import add, mul, sub
 from typing import Any, TypeAlias
@@ -41,10 +41,13 @@ from paperterm.index.search.whoosh_postings import Entry, PostingsTable
 #: Document -> score.
 Scores = dict[int, float]
 #: A term's weights in a leaf: one each, or one number for all.
-_Weights: TypeAlias = "array[float] | float"
+_Weights: TypeAlias = "Sequence[float] | float"
 #: A term's postings in a leaf: documents' numbers in the leaf, the leaf's first number,
 #: their weights, the leaf's length bytes.
 _Block: TypeAlias = tuple[Sequence[int], int, _Weights, bytes]
+#: Documents a plan's part is scored for (`PlanScorer._alternative`): a set, or a dict's
+#: keys.
+Within: TypeAlias = "set[int] | KeysView[int]"
 #: Terms whose postings are kept from one query to the next (the words typed so far come
 #: back at every keystroke), up to this many postings in all: 12 bytes each, 24 MB.
 CACHE_POSTINGS = 2_000_000
@@ -95,8 +98,11 @@ class PlanScorer:
         documents match in all."""
         if not self._count:  # no documents: no idf either (the log of 0)
             return [], 0
-        groups = [self._group(group) for group in plan.required]
         matched: Counter[int] | None = None
+        if plan.requires_all and plan.required:
+            groups = self._narrowed_groups(plan.required)
+        else:
+            groups = [self._group(group, None) for group in plan.required]
         if not groups:
             scores = dict.fromkeys(range(self.searcher.doc_count_all()), 1.0)
         elif plan.requires_all:
@@ -118,8 +124,9 @@ class PlanScorer:
         if allowed is not None:
             scores = {docnum: s for docnum, s in scores.items() if docnum in allowed}
         if plan.boosts and scores:
-            extra = _sum_of([self._alternative(boost) for boost in plan.boosts])
-            _add_into(scores, extra, extra.keys() & scores.keys())
+            within = scores.keys()
+            extra = _sum_of([self._alternative(boost, within) for boost in plan.boosts])
+            _add_into(scores, extra, extra.keys())  # documents of `scores` only
         if getattr(plan, "coordination", False):
             if matched is None:
                 matched = Counter()
@@ -129,8 +136,22 @@ class PlanScorer:
             return order[:limit] if limit is not None else order, len(scores)
         return _best(scores, limit), len(scores)
 
-    def _group(self, group: AnyOf) -> Scores:
-        return _sum_of([self._alternative(alternative) for alternative in group.alternatives])
+    def _narrowed_groups(self, required: Sequence[AnyOf]) -> list[Scores]:
+        """Each group's scores of the documents that may match them all (in the plan's
+        order): the cheapest group's whole, then each next only of the documents matching
+        those before (`_alternative`'s `within`), so that a frequent word's postings are
+        not scored where the rarer ones rule a paper out. None of them once none can."""
+        found: list[Scores] = [{} for _ in required]
+        within: set[int] | None = None
+        for place in sorted(range(len(required)), key=lambda place: required[place].cost):
+            scores = found[place] = self._group(required[place], within)
+            if not scores:
+                return [{}]
+            within = set(scores)
+        return found
+
+    def _group(self, group: AnyOf, within: Within | None) -> Scores:
+        return _sum_of([self._alternative(choice, within) for choice in group.alternatives])
 
     def _group_docs(self, group: AnyOf) -> set[int]:
         docs: set[int] = set()
@@ -138,20 +159,25 @@ class PlanScorer:
             if isinstance(alternative, Term):
                 docs.update(self._term_scores(alternative.field, alternative.text))
             else:
-                docs.update(self._phrase(alternative))
+                docs.update(self._phrase(alternative, None))
         return docs
 
-    def _alternative(self, alternative: Term | Phrase) -> Scores:
+    def _alternative(self, alternative: Term | Phrase, within: Within | None) -> Scores:
+        """The alternative's scores, of the documents in `within` only (None: all)."""
         if isinstance(alternative, Term):
-            return self._term(alternative.field, alternative.text, alternative.weight)
-        return self._phrase(alternative)
+            return self._term(alternative.field, alternative.text, alternative.weight, within)
+        return self._phrase(alternative, within)
 
     # --- terms and phrases -----------------------------------------------------------------
 
-    def _term(self, fieldname: str, text: str, boost: float) -> Scores:
-        """BM25F of each document holding the term, times `boost` (a Whoosh `Term` query's
-        score: `bm25(idf, weight, length, ...) * boost`): a new dict, the caller's."""
-        scores = self._term_scores(fieldname, text)
+    def _term(self, fieldname: str, text: str, boost: float, within: Within | None) -> Scores:
+        """BM25F of each document holding the term (of those in `within`, None: all), times
+        `boost` (a Whoosh `Term` query's score: `bm25(idf, weight, length, ...) * boost`): a
+        new dict, the caller's."""
+        if within is None:
+            scores = self._term_scores(fieldname, text)
+        else:
+            scores = self._term_scores_within(fieldname, text, within)
         if boost == 1.0:
             return scores
         return dict(zip(scores, map(mul, scores.values(), repeat(boost)), strict=True))
@@ -167,6 +193,29 @@ class PlanScorer:
         scores = self._read_term(fieldname, text)
         if len(scores) <= CACHE_POSTINGS:  # else it would only push out what is kept
             self._keep_postings(key, _TermPostings(array("I", scores), array("d", scores.values())))
+        return scores
+
+    def _term_scores_within(self, fieldname: str, text: str, within: Within) -> Scores:
+        """`_term_scores` of the documents in `within` only, the same numbers: from the
+        cache, or read now and not kept (only those documents are scored: picking them costs
+        a posting a tenth of scoring it)."""
+        key = (fieldname, text)
+        found = self._cache.get(key)
+        if found is not None:
+            self._cache.move_to_end(key)  # now the most recently used
+            keep = list(map(within.__contains__, found.docs))
+            return dict(zip(compress(found.docs, keep), compress(found.scores, keep), strict=True))
+        scores: Scores = {}
+        idf = self.idf(fieldname, text)
+        bases = self._field_bases(fieldname)
+        for ids, offset, weights, lengths in self._table_postings(fieldname, text):
+            docs = list(map(offset.__add__, ids)) if offset else ids
+            keep = list(map(within.__contains__, docs))
+            local = list(compress(ids, keep))
+            if local:
+                kept = weights if isinstance(weights, float) else list(compress(weights, keep))
+                values = _scored(local, kept, lengths, bases, idf)
+                scores.update(zip(compress(docs, keep), values, strict=True))
         return scores
 
     def _keep_postings(self, key: tuple[str, str], found: _TermPostings) -> None:
@@ -225,13 +274,19 @@ class PlanScorer:
         """Whoosh's idf (`WeightingModel.idf`), from the term infos already read."""
         return log(self._count / (self.doc_frequency(fieldname, text) + 1)) + 1
 
-    def _phrase(self, phrase: Phrase) -> Scores:
-        """Documents where the phrase's words follow each other, scored as Whoosh scores a
-        phrase: the sum of its words' scores, times its weight."""
-        words = [self._term_scores(phrase.field, word) for word in phrase.words]
-        if not all(words):
+    def _phrase(self, phrase: Phrase, within: Within | None) -> Scores:
+        """Documents where the phrase's words follow each other (of those in `within`,
+        None: all), scored as Whoosh scores a phrase: the sum of its words' scores, times
+        its weight. The words' postings are scored for those documents only."""
+        if not all(self.doc_frequency(phrase.field, word) for word in phrase.words):
             return {}
-        matching = sorted(_following([self._values(phrase.field, w) for w in phrase.words]))
+        found = _following([self._values(phrase.field, word) for word in phrase.words])
+        if within is not None:
+            found = set(filter(within.__contains__, found))
+        if not found:
+            return {}
+        words = [self._term_scores_within(phrase.field, word, found) for word in phrase.words]
+        matching = sorted(found)
         totals = [0.0] * len(matching)
         for word in words:  # summed in the words' order, each document's as it was
             totals = list(map(add, totals, map(word.__getitem__, matching)))

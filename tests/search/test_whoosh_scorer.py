@@ -358,8 +358,8 @@ def test_a_phrase_scores_the_sum_of_its_words_scores_exactly(searchers, weight):
     phrases = [Phrase("all", (a, b), weight) for a in common for b in common]
     matched = 0
     for phrase in phrases:
-        words = [scorer._term("all", word, 1.0) for word in phrase.words]
-        for docnum, score in scorer._phrase(phrase).items():
+        words = [scorer._term("all", word, 1.0, None) for word in phrase.words]
+        for docnum, score in scorer._phrase(phrase, None).items():
             total = 0.0
             for word in words:
                 total += word[docnum]
