@@ -87,6 +87,18 @@ class PlanScorer:
         self._cached = 0
         self._value_cache: OrderedDict[tuple[str, str], frozenset[int]] = OrderedDict()
         self._values_cached = 0
+        #: Terms read for some documents only, since last read whole.
+        self._read_in_part: set[tuple[str, str]] = set()
+
+    def forget(self) -> None:
+        """Drop what is kept of the terms read (postings, positions, term infos, terms read
+        in part), so that the next query reads its terms as a first one does."""
+        self._cache.clear()
+        self._cached = 0
+        self._value_cache.clear()
+        self._values_cached = 0
+        self._infos.clear()
+        self._read_in_part.clear()
 
     # --- a plan ----------------------------------------------------------------------------
 
@@ -196,15 +208,24 @@ class PlanScorer:
         return scores
 
     def _term_scores_within(self, fieldname: str, text: str, within: Within) -> Scores:
-        """`_term_scores` of the documents in `within` only, the same numbers: from the
-        cache, or read now and not kept (only those documents are scored: picking them costs
-        a posting a tenth of scoring it)."""
+        """`_term_scores` of the documents in `within` only, the same numbers. A term not
+        kept is read for those documents only (picking a document costs a posting a tenth
+        of scoring it), and not kept: the first time; the next time (a query typed on, or
+        run again) it is read whole and kept (`_term_scores`), as the words typed so far
+        come back at every keystroke."""
         key = (fieldname, text)
         found = self._cache.get(key)
+        if found is None and key in self._read_in_part:
+            self._read_in_part.discard(key)
+            whole = self._term_scores(fieldname, text)
+            return dict(compress(whole.items(), map(within.__contains__, whole)))
         if found is not None:
             self._cache.move_to_end(key)  # now the most recently used
             keep = list(map(within.__contains__, found.docs))
             return dict(zip(compress(found.docs, keep), compress(found.scores, keep), strict=True))
+        if len(self._read_in_part) >= CACHE_TERM_INFOS:
+            self._read_in_part.clear()
+        self._read_in_part.add(key)
         scores: Scores = {}
         idf = self.idf(fieldname, text)
         bases = self._field_bases(fieldname)
