@@ -23,11 +23,11 @@ from __future__ import annotations
 import heapq
 from array import array
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Iterator, KeysView, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
 from math import log
-from operator import add, mul, sub
+from operator import add, and_, le, lshift, mul, sub
 from typing import Any, TypeAlias
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN
@@ -43,11 +43,13 @@ Scores = dict[int, float]
 #: A term's weights in a leaf: one each, or one number for all.
 _Weights: TypeAlias = "Sequence[float] | float"
 #: A term's postings in a leaf: documents' numbers in the leaf, the leaf's first number,
-#: their weights, the leaf's length bytes.
-_Block: TypeAlias = tuple[Sequence[int], int, _Weights, bytes]
+#: their weights, the leaf's length bytes (a list: its `__getitem__` is the quickest).
+_Block: TypeAlias = tuple[Sequence[int], int, _Weights, list[int]]
 #: Documents a plan's part is scored for (`PlanScorer._alternative`): a set, or a dict's
-#: keys.
-Within: TypeAlias = "set[int] | KeysView[int]"
+#: keys (the dict: its `__contains__` is a built-in method, a keys view's a slot wrapper,
+#: which a `map` calls ~1.5x slower, as it does an int's `__add__` or a bytes'
+#: `__getitem__`: the mapped steps below use `operator`'s functions and lists instead).
+Within: TypeAlias = "set[int] | dict[int, float]"
 #: Terms whose postings are kept from one query to the next (the words typed so far come
 #: back at every keystroke), up to this many postings in all: 12 bytes each, 24 MB.
 CACHE_POSTINGS = 2_000_000
@@ -80,7 +82,7 @@ class PlanScorer:
         self._leaves = [(leaf.reader(), offset) for leaf, offset in searcher.leaf_searchers()]
         self._tables = [_table(reader) for reader, _ in self._leaves]
         self._count = int(searcher.doc_count_all())
-        self._lengths: dict[tuple[int, str], bytes] = {}
+        self._lengths: dict[tuple[int, str], list[int]] = {}
         self._bases: dict[str, _Bases] = {}
         self._infos: dict[tuple[str, str], list[tuple[int, Entry]]] = {}
         self._cache: OrderedDict[tuple[str, str], _TermPostings] = OrderedDict()
@@ -136,8 +138,7 @@ class PlanScorer:
         if allowed is not None:
             scores = {docnum: s for docnum, s in scores.items() if docnum in allowed}
         if plan.boosts and scores:
-            within = scores.keys()
-            extra = _sum_of([self._alternative(boost, within) for boost in plan.boosts])
+            extra = _sum_of([self._alternative(boost, scores) for boost in plan.boosts])
             _add_into(scores, extra, extra.keys())  # documents of `scores` only
         if getattr(plan, "coordination", False):
             if matched is None:
@@ -155,11 +156,13 @@ class PlanScorer:
         not scored where the rarer ones rule a paper out. None of them once none can."""
         found: list[Scores] = [{} for _ in required]
         within: set[int] | None = None
-        for place in sorted(range(len(required)), key=lambda place: required[place].cost):
+        order = sorted(range(len(required)), key=lambda place: required[place].cost)
+        for place in order:
             scores = found[place] = self._group(required[place], within)
             if not scores:
                 return [{}]
-            within = set(scores)
+            if place != order[-1]:
+                within = set(scores)
         return found
 
     def _group(self, group: AnyOf, within: Within | None) -> Scores:
@@ -187,24 +190,26 @@ class PlanScorer:
         `boost` (a Whoosh `Term` query's score: `bm25(idf, weight, length, ...) * boost`): a
         new dict, the caller's."""
         if within is None:
-            scores = self._term_scores(fieldname, text)
-        else:
-            scores = self._term_scores_within(fieldname, text, within)
+            return self._term_scores(fieldname, text, boost)
+        scores = self._term_scores_within(fieldname, text, within)
         if boost == 1.0:
             return scores
         return dict(zip(scores, map(mul, scores.values(), repeat(boost)), strict=True))
 
-    def _term_scores(self, fieldname: str, text: str) -> Scores:
-        """A term's documents (ascending) and their scores (boost 1), from the cache or read
-        now: a new dict, the caller's."""
+    def _term_scores(self, fieldname: str, text: str, boost: float = 1.0) -> Scores:
+        """A term's documents (ascending) and their scores times `boost`, from the cache or
+        read now: a new dict, the caller's."""
         key = (fieldname, text)
         found = self._cache.pop(key, None)
         if found is not None:
             self._cache[key] = found  # now the most recently used
-            return dict(zip(found.docs, found.scores, strict=True))
+            values = found.scores if boost == 1.0 else map(mul, found.scores, repeat(boost))
+            return dict(zip(found.docs, values, strict=True))
         scores = self._read_term(fieldname, text)
         if len(scores) <= CACHE_POSTINGS:  # else it would only push out what is kept
             self._keep_postings(key, _TermPostings(array("I", scores), array("d", scores.values())))
+        if boost != 1.0:  # values replaced in place: the keys stay as they are
+            scores.update(zip(scores, map(mul, scores.values(), repeat(boost)), strict=True))
         return scores
 
     def _term_scores_within(self, fieldname: str, text: str, within: Within) -> Scores:
@@ -230,7 +235,7 @@ class PlanScorer:
         idf = self.idf(fieldname, text)
         bases = self._field_bases(fieldname)
         for ids, offset, weights, lengths in self._table_postings(fieldname, text):
-            docs = list(map(offset.__add__, ids)) if offset else ids
+            docs = list(map(add, ids, repeat(offset))) if offset else ids
             keep = list(map(within.__contains__, docs))
             local = list(compress(ids, keep))
             if local:
@@ -258,7 +263,8 @@ class PlanScorer:
         bases = self._field_bases(fieldname)
         for ids, offset, weights, lengths in self._table_postings(fieldname, text):
             values = _scored(ids, weights, lengths, bases, idf)
-            scores.update(zip(map(offset.__add__, ids) if offset else ids, values, strict=True))
+            docs = map(add, ids, repeat(offset)) if offset else ids
+            scores.update(zip(docs, values, strict=True))
         return scores
 
     def term_infos(self, fieldname: str, text: str) -> list[tuple[int, Entry]]:
@@ -337,7 +343,7 @@ class PlanScorer:
                 continue
             docs, _ = table.postings(entry)
             offset = self._leaves[leaf][1]
-            places.append(_places(map(offset.__add__, docs), ends, positions))
+            places.append(_places(map(add, docs, repeat(offset)), ends, positions))
         return frozenset(chain.from_iterable(places))
 
     def _keep_values(self, key: tuple[str, str], found: frozenset[int]) -> None:
@@ -363,7 +369,7 @@ class PlanScorer:
             bases = self._bases[fieldname] = _Bases(k1 + 1, norms)
         return bases
 
-    def _leaf_lengths(self, leaf: int, fieldname: str) -> bytes:
+    def _leaf_lengths(self, leaf: int, fieldname: str) -> list[int]:
         """Each document's length byte in `fieldname`, in one leaf (segment)."""
         key = (leaf, fieldname)
         found = self._lengths.get(key)
@@ -372,7 +378,7 @@ class PlanScorer:
             count = reader.doc_count_all()
             column = reader._perdoc._cached_reader(f"_{fieldname}_len", LENGTHS_COLUMN)
             raw = b"" if column is None else column._dbfile.get(column._basepos, column._count)
-            found = self._lengths[key] = bytes(raw) + bytes(count - len(raw))
+            found = self._lengths[key] = list(bytes(raw) + bytes(count - len(raw)))
         return found
 
     def _table_postings(self, fieldname: str, text: str) -> Iterator[_Block]:
@@ -401,7 +407,7 @@ def _table(reader: Any) -> PostingsTable | None:
 
 
 def _scored(
-    ids: Sequence[int], weights: _Weights, lengths: bytes, bases: _Bases, idf: float
+    ids: Sequence[int], weights: _Weights, lengths: list[int], bases: _Bases, idf: float
 ) -> Iterator[float]:
     """Each posting's score, `idf * bases[weight][length byte]`: multiplied posting by
     posting or, past `ROW_POSTINGS`, looked up in rows of those products (a row a weight)
@@ -409,10 +415,10 @@ def _scored(
     bytecode of its own."""
     found = map(lengths.__getitem__, ids)
     if len(ids) < ROW_POSTINGS:
-        times = idf.__mul__
+        idfs = repeat(idf)
         if isinstance(weights, float):
-            return map(times, map(bases[weights].__getitem__, found))
-        return map(times, map(list.__getitem__, map(bases.__getitem__, weights), found))
+            return map(mul, idfs, map(bases[weights].__getitem__, found))
+        return map(mul, idfs, map(list.__getitem__, map(bases.__getitem__, weights), found))
     if isinstance(weights, float):
         return map([idf * base for base in bases[weights]].__getitem__, found)
     rows = _Rows(bases, idf)
@@ -424,7 +430,7 @@ def _places(docs: Iterable[int], ends: Sequence[int], positions: Iterable[int]) 
     positions end in `positions` (`PostingsTable.positions`), and the positions."""
     counts = map(sub, ends, chain((0,), ends))
     each = chain.from_iterable(map(repeat, docs, counts))  # each position's document
-    return map(add, map(DOC_BITS.__rlshift__, positions), each)
+    return map(add, map(lshift, positions, repeat(DOC_BITS)), each)
 
 
 def _following(words: list[frozenset[int]]) -> set[int]:
@@ -433,12 +439,13 @@ def _following(words: list[frozenset[int]]) -> set[int]:
     word's place in the phrase; a start is kept when each other word is at it plus its
     place. Every step is a built-in's, with no Python code per place."""
     fewest = min(range(len(words)), key=lambda place: len(words[place]))
-    starts: Iterable[int] = map((fewest << DOC_BITS).__rsub__, words[fewest])
+    starts: Iterable[int] = map(sub, words[fewest], repeat(fewest << DOC_BITS))
     for place, word in enumerate(words):
         if place != fewest:
             shift = place << DOC_BITS
-            starts = map(shift.__rsub__, filter(word.__contains__, map(shift.__add__, starts)))
-    return set(map(_DOC.__and__, starts))
+            found = filter(word.__contains__, map(add, starts, repeat(shift)))
+            starts = map(sub, found, repeat(shift))
+    return set(map(and_, starts, repeat(_DOC)))
 
 
 def _sum_of(alternatives: list[Scores]) -> Scores:
@@ -515,7 +522,10 @@ def _best(scores: Scores, limit: int | None) -> list[tuple[int, float]]:
         if limit <= 0:
             return []
         lowest = heapq.nlargest(limit, scores.values())[-1]
-        return sorted(((d, s) for d, s in scores.items() if s >= lowest), key=_rank)[:limit]
+        # The documents of those scores picked in C, and only theirs made pairs: a pair
+        # each of all (`items`) was a container allocation each, which the collector counts.
+        best = list(compress(scores, map(le, repeat(lowest), scores.values())))
+        return sorted(zip(best, map(scores.__getitem__, best), strict=True), key=_rank)[:limit]
     return sorted(scores.items(), key=_rank)
 
 
