@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
 from math import log
-from operator import add, and_, le, lshift, mul, sub
+from operator import add, and_, lshift, mul, sub
 from typing import Any, TypeAlias
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN
@@ -522,10 +522,7 @@ def _best(scores: Scores, limit: int | None) -> list[tuple[int, float]]:
         if limit <= 0:
             return []
         lowest = heapq.nlargest(limit, scores.values())[-1]
-        # The documents of those scores picked in C, and only theirs made pairs: a pair
-        # each of all (`items`) was a container allocation each, which the collector counts.
-        best = list(compress(scores, map(le, repeat(lowest), scores.values())))
-        return sorted(zip(best, map(scores.__getitem__, best), strict=True), key=_rank)[:limit]
+        return sorted(((d, s) for d, s in scores.items() if s >= lowest), key=_rank)[:limit]
     return sorted(scores.items(), key=_rank)
 
 
