@@ -16,7 +16,7 @@ A plan of all its words reads its rarest group whole and each next one only for 
 matching those before, as boosts and a phrase's words are read only for the papers they can
 add to: a document is picked in C for a tenth of the cost of scoring it, and the frequent
 word of `large language models` is mostly ruled out (a first run read and scored 75,000
-postings at 50,000 abstracts for 14,000 matches). A term read so is not kept; the next time
+postings at 50,000 abstracts for 8,342 matches). A term read so is not kept; the next time
 it is wanted it is read whole and kept, as the words typed so far come back at every key.
 
 Phrases need positions: those of a phrase's words are read from the same files, each kept as
