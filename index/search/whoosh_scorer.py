@@ -222,10 +222,12 @@ class PlanScorer:
 
     def _term_scores_within(self, fieldname: str, text: str, within: Within) -> Scores:
         """`_term_scores` of the documents in `within` only, the same numbers. A term not
-        kept is read for those documents only (picking a document costs a posting a tenth
-        of scoring it), and not kept: the first time; the next time (a query typed on, or
-        run again) it is read whole and kept (`_term_scores`), as the words typed so far
-        come back at every keystroke."""
+        kept, of more documents than `within`, is read for those documents only (picking a
+        document costs a posting a tenth of scoring it), and not kept: the first time; the
+        next time (a query typed on, or run again) it is read whole and kept
+        (`_term_scores`), as the words typed so far come back at every keystroke. A term of
+        no more documents is read whole and kept the first time: reading it for some
+        would save little."""
         key = (fieldname, text)
         found = self._cache.get(key)
         if found is None and key in self._read_in_part:
@@ -236,6 +238,9 @@ class PlanScorer:
             self._cache.move_to_end(key)  # now the most recently used
             keep = list(map(within.__contains__, found.docs))
             return dict(zip(compress(found.docs, keep), compress(found.scores, keep), strict=True))
+        if self.doc_frequency(fieldname, text) <= len(within):  # few to rule out: kept
+            whole = self._term_scores(fieldname, text)
+            return dict(compress(whole.items(), map(within.__contains__, whole)))
         if len(self._read_in_part) >= CACHE_TERM_INFOS:
             self._read_in_part.clear()
         self._read_in_part.add(key)
