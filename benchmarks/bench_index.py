@@ -225,13 +225,8 @@ def forget_terms(searcher: Searcher) -> None:
     """Drop what the Whoosh engine keeps of the terms it read (postings, positions, term
     infos), so that the next query reads its terms as a first one does."""
     scorer = getattr(searcher.engine, "_scorer", None)
-    if scorer is None:
-        return
-    scorer._cache.clear()
-    scorer._cached = 0
-    scorer._value_cache.clear()
-    scorer._values_cached = 0
-    scorer._infos.clear()
+    if scorer is not None:
+        scorer.forget()
 
 
 def child_cli(sources: list[Path], data: Path, *options: str) -> dict[str, object]:

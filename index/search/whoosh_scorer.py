@@ -12,6 +12,13 @@ idf, average lengths, B and K1, the same boosts), summed in another order, so th
 to ~1e-12; ties go to the earlier document, as in Whoosh (tests/search/test_whoosh_scorer.py
 runs both on the same plans).
 
+A plan of all its words reads its rarest group whole and each next one only for the papers
+matching those before, as boosts and a phrase's words are read only for the papers they can
+add to: a document is picked in C for a tenth of the cost of scoring it, and the frequent
+word of `large language models` is mostly ruled out (a first run read and scored 75,000
+postings at 50,000 abstracts for 8,342 matches). A term read so is not kept; the next time
+it is wanted it is read whole and kept, as the words typed so far come back at every key.
+
 Phrases need positions: those of a phrase's words are read from the same files, each kept as
 a set of (document, position) pairs made one number each, and a paper matches when the words
 follow each other there: found by looking up the phrase's starts in those sets, in C (a Python
@@ -21,13 +28,14 @@ step per candidate paper took a phrase of two frequent words ~25 ms at 50,000 ab
 from __future__ import annotations
 
 import heapq
+import sys
 from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from math import log
-from operator import add, mul, sub
+from operator import add, and_, mul, sub
 from typing import Any, TypeAlias
 
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN
@@ -36,15 +44,20 @@ from whoosh.searching import Searcher as WhooshSearcher
 from whoosh.util.numeric import byte_to_length
 
 from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
-from paperterm.index.search.whoosh_postings import Entry, PostingsTable
+from paperterm.index.search.whoosh_postings import _UINT32, Entry, PostingsTable
 
 #: Document -> score.
 Scores = dict[int, float]
 #: A term's weights in a leaf: one each, or one number for all.
-_Weights: TypeAlias = "array[float] | float"
+_Weights: TypeAlias = "Sequence[float] | float"
 #: A term's postings in a leaf: documents' numbers in the leaf, the leaf's first number,
-#: their weights, the leaf's length bytes.
-_Block: TypeAlias = tuple[Sequence[int], int, _Weights, bytes]
+#: their weights, the leaf's length bytes (a list: its `__getitem__` is the quickest).
+_Block: TypeAlias = tuple[Sequence[int], int, _Weights, list[int]]
+#: Documents a plan's part is scored for (`PlanScorer._alternative`): a set, or a dict's
+#: keys (the dict: its `__contains__` is a built-in method, a keys view's a slot wrapper,
+#: which a `map` calls ~1.5x slower, as it does an int's `__add__` or a bytes'
+#: `__getitem__`: the mapped steps below use `operator`'s functions and lists instead).
+Within: TypeAlias = "set[int] | dict[int, float]"
 #: Terms whose postings are kept from one query to the next (the words typed so far come
 #: back at every keystroke), up to this many postings in all: 12 bytes each, 24 MB.
 CACHE_POSTINGS = 2_000_000
@@ -59,6 +72,11 @@ CACHE_VALUES = 400_000
 #: slower to build and to look up.
 DOC_BITS = 32
 _DOC = (1 << DOC_BITS) - 1
+#: Which 32-bit half of a 64-bit number is the low one, in memory.
+_LOW_HALF = 0 if sys.byteorder == "little" else 1
+#: A term's postings in a leaf from which on its scores are looked up in rows of products
+#: made first (`_scored`): 256 multiplications a row, one row a weight.
+ROW_POSTINGS = 1024
 #: Terms whose infos (where their postings are, how many) are kept: ~300 bytes each.
 CACHE_TERM_INFOS = 100_000
 
@@ -74,13 +92,25 @@ class PlanScorer:
         self._leaves = [(leaf.reader(), offset) for leaf, offset in searcher.leaf_searchers()]
         self._tables = [_table(reader) for reader, _ in self._leaves]
         self._count = int(searcher.doc_count_all())
-        self._lengths: dict[tuple[int, str], bytes] = {}
+        self._lengths: dict[tuple[int, str], list[int]] = {}
         self._bases: dict[str, _Bases] = {}
         self._infos: dict[tuple[str, str], list[tuple[int, Entry]]] = {}
         self._cache: OrderedDict[tuple[str, str], _TermPostings] = OrderedDict()
         self._cached = 0
         self._value_cache: OrderedDict[tuple[str, str], frozenset[int]] = OrderedDict()
         self._values_cached = 0
+        #: Terms read for some documents only, since last read whole.
+        self._read_in_part: set[tuple[str, str]] = set()
+
+    def forget(self) -> None:
+        """Drop what is kept of the terms read (postings, positions, term infos, terms read
+        in part), so that the next query reads its terms as a first one does."""
+        self._cache.clear()
+        self._cached = 0
+        self._value_cache.clear()
+        self._values_cached = 0
+        self._infos.clear()
+        self._read_in_part.clear()
 
     # --- a plan ----------------------------------------------------------------------------
 
@@ -92,13 +122,15 @@ class PlanScorer:
         documents match in all."""
         if not self._count:  # no documents: no idf either (the log of 0)
             return [], 0
-        groups = [self._group(group) for group in plan.required]
         matched: Counter[int] | None = None
+        if plan.requires_all and plan.required:
+            groups, common = self._narrowed_groups(plan.required)
+            scores = _all_of(groups, common)
+        else:
+            groups = [self._group(group, None) for group in plan.required]
         if not groups:
             scores = dict.fromkeys(range(self.searcher.doc_count_all()), 1.0)
-        elif plan.requires_all:
-            scores = _all_of(groups)
-        else:
+        elif not plan.requires_all:
             matched = Counter()
             for group in groups:
                 matched.update(group.keys())
@@ -115,10 +147,8 @@ class PlanScorer:
         if allowed is not None:
             scores = {docnum: s for docnum, s in scores.items() if docnum in allowed}
         if plan.boosts and scores:
-            extra = _sum_of([self._alternative(boost) for boost in plan.boosts])
-            for docnum, score in extra.items():
-                if docnum in scores:
-                    scores[docnum] += score
+            extra = _sum_of([self._alternative(boost, scores) for boost in plan.boosts])
+            _add_into(scores, extra, extra.keys())  # documents of `scores` only
         if getattr(plan, "coordination", False):
             if matched is None:
                 matched = Counter()
@@ -128,43 +158,104 @@ class PlanScorer:
             return order[:limit] if limit is not None else order, len(scores)
         return _best(scores, limit), len(scores)
 
-    def _group(self, group: AnyOf) -> Scores:
-        return _sum_of([self._alternative(alternative) for alternative in group.alternatives])
+    def _narrowed_groups(self, required: Sequence[AnyOf]) -> tuple[list[Scores], Iterable[int]]:
+        """Each group's scores of the documents that may match them all (in the plan's
+        order), and the documents that match them all: the cheapest group's whole, then
+        each next only of the documents matching those before (`_alternative`'s `within`),
+        so that a frequent word's postings are not scored where the rarer ones rule a paper
+        out; the last one's documents are those in every group. None once none can be."""
+        found: list[Scores] = [{} for _ in required]
+        scores: Scores | None = None
+        for place in sorted(range(len(required)), key=lambda place: required[place].cost):
+            scores = found[place] = self._group(required[place], scores)
+            if not scores:
+                return [{}], ()
+        assert scores is not None  # a group was read: `required` is not empty
+        return found, scores.keys()
+
+    def _group(self, group: AnyOf, within: Within | None) -> Scores:
+        return _sum_of([self._alternative(choice, within) for choice in group.alternatives])
 
     def _group_docs(self, group: AnyOf) -> set[int]:
         docs: set[int] = set()
         for alternative in group.alternatives:
             if isinstance(alternative, Term):
-                docs.update(self._term_postings(alternative.field, alternative.text).docs)
+                docs.update(self._term_scores(alternative.field, alternative.text))
             else:
-                docs.update(self._phrase(alternative))
+                docs.update(self._phrase(alternative, None))
         return docs
 
-    def _alternative(self, alternative: Term | Phrase) -> Scores:
+    def _alternative(self, alternative: Term | Phrase, within: Within | None) -> Scores:
+        """The alternative's scores, of the documents in `within` only (None: all)."""
         if isinstance(alternative, Term):
-            return self._term(alternative.field, alternative.text, alternative.weight)
-        return self._phrase(alternative)
+            return self._term(alternative.field, alternative.text, alternative.weight, within)
+        return self._phrase(alternative, within)
 
     # --- terms and phrases -----------------------------------------------------------------
 
-    def _term(self, fieldname: str, text: str, boost: float) -> Scores:
-        """BM25F of each document holding the term, times `boost` (a Whoosh `Term` query's
-        score: `bm25(idf, weight, length, ...) * boost`)."""
-        postings = self._term_postings(fieldname, text)
+    def _term(self, fieldname: str, text: str, boost: float, within: Within | None) -> Scores:
+        """BM25F of each document holding the term (of those in `within`, None: all), times
+        `boost` (a Whoosh `Term` query's score: `bm25(idf, weight, length, ...) * boost`): a
+        new dict, the caller's."""
+        if within is None:
+            return self._term_scores(fieldname, text, boost)
+        scores = self._term_scores_within(fieldname, text, within)
         if boost == 1.0:
-            return dict(zip(postings.docs, postings.scores, strict=True))
-        return dict(zip(postings.docs, [s * boost for s in postings.scores], strict=True))
+            return scores
+        return dict(zip(scores, map(mul, scores.values(), repeat(boost)), strict=True))
 
-    def _term_postings(self, fieldname: str, text: str) -> _TermPostings:
-        """A term's documents and their scores (boost 1), from the cache or read now."""
+    def _term_scores(self, fieldname: str, text: str, boost: float = 1.0) -> Scores:
+        """A term's documents (ascending) and their scores times `boost`, from the cache or
+        read now: a new dict, the caller's."""
         key = (fieldname, text)
         found = self._cache.pop(key, None)
         if found is not None:
             self._cache[key] = found  # now the most recently used
-            return found
-        found = self._read_term(fieldname, text)
-        self._keep_postings(key, found)
-        return found
+            values = found.scores if boost == 1.0 else map(mul, found.scores, repeat(boost))
+            return dict(zip(found.docs, values, strict=True))
+        scores = self._read_term(fieldname, text)
+        if len(scores) <= CACHE_POSTINGS:  # else it would only push out what is kept
+            self._keep_postings(key, _TermPostings(array("I", scores), array("d", scores.values())))
+        if boost != 1.0:  # values replaced in place: the keys stay as they are
+            scores.update(zip(scores, map(mul, scores.values(), repeat(boost)), strict=True))
+        return scores
+
+    def _term_scores_within(self, fieldname: str, text: str, within: Within) -> Scores:
+        """`_term_scores` of the documents in `within` only, the same numbers. A term not
+        kept, of more documents than `within`, is read for those documents only (picking a
+        document costs a posting a tenth of scoring it), and not kept: the first time; the
+        next time (a query typed on, or run again) it is read whole and kept
+        (`_term_scores`), as the words typed so far come back at every keystroke. A term of
+        no more documents is read whole and kept the first time: reading it for some
+        would save little."""
+        key = (fieldname, text)
+        found = self._cache.get(key)
+        if found is None and key in self._read_in_part:
+            self._read_in_part.discard(key)
+            whole = self._term_scores(fieldname, text)
+            return dict(compress(whole.items(), map(within.__contains__, whole)))
+        if found is not None:
+            self._cache.move_to_end(key)  # now the most recently used
+            keep = list(map(within.__contains__, found.docs))
+            return dict(zip(compress(found.docs, keep), compress(found.scores, keep), strict=True))
+        if self.doc_frequency(fieldname, text) <= len(within):  # few to rule out: kept
+            whole = self._term_scores(fieldname, text)
+            return dict(compress(whole.items(), map(within.__contains__, whole)))
+        if len(self._read_in_part) >= CACHE_TERM_INFOS:
+            self._read_in_part.clear()
+        self._read_in_part.add(key)
+        scores: Scores = {}
+        idf = self.idf(fieldname, text)
+        bases = self._field_bases(fieldname)
+        for ids, offset, weights, lengths in self._table_postings(fieldname, text):
+            docs = list(map(add, ids, repeat(offset))) if offset else ids
+            keep = list(map(within.__contains__, docs))
+            local = list(compress(ids, keep))
+            if local:
+                kept = weights if isinstance(weights, float) else list(compress(weights, keep))
+                values = _scored(local, kept, lengths, bases, idf)
+                scores.update(zip(compress(docs, keep), values, strict=True))
+        return scores
 
     def _keep_postings(self, key: tuple[str, str], found: _TermPostings) -> None:
         """Keep a term's postings read now, the least recently used dropped past
@@ -175,25 +266,19 @@ class PlanScorer:
             self._cached -= len(dropped.docs)
         self._cache[key] = found
 
-    def _read_term(self, fieldname: str, text: str) -> _TermPostings:
+    def _read_term(self, fieldname: str, text: str) -> Scores:
         """A term's postings scored: `idf * base[weight][length byte]`, the base rows shared
         by every term of the field (a row per term and weight, 256 scores each, was a third
-        of a first query's reading)."""
-        postings = _TermPostings(array("I"), array("d"))
-        idf = self.idf(fieldname, text).__mul__
+        of a first query's reading), in a dict made straight from the file's arrays (each
+        document and score made a Python object once)."""
+        scores: Scores = {}
+        idf = self.idf(fieldname, text)
         bases = self._field_bases(fieldname)
-        # Mapped built-in methods: a posting costs no Python bytecode of its own (and a list
-        # goes into an array faster than a `map` does).
         for ids, offset, weights, lengths in self._table_postings(fieldname, text):
-            found = map(lengths.__getitem__, ids)
-            if isinstance(weights, float):
-                base = bases[weights]
-                postings.scores.fromlist(list(map(idf, map(base.__getitem__, found))))
-            else:
-                rows = map(bases.__getitem__, weights)
-                postings.scores.fromlist(list(map(idf, map(list.__getitem__, rows, found))))
-            postings.docs.extend(map(offset.__add__, ids) if offset else ids)
-        return postings
+            values = _scored(ids, weights, lengths, bases, idf)
+            docs = map(add, ids, repeat(offset)) if offset else ids
+            scores.update(zip(docs, values, strict=True))
+        return scores
 
     def term_infos(self, fieldname: str, text: str) -> list[tuple[int, Entry]]:
         """(leaf, entry in its postings file) of each leaf holding the term: looked up once
@@ -229,17 +314,22 @@ class PlanScorer:
         """Whoosh's idf (`WeightingModel.idf`), from the term infos already read."""
         return log(self._count / (self.doc_frequency(fieldname, text) + 1)) + 1
 
-    def _phrase(self, phrase: Phrase) -> Scores:
-        """Documents where the phrase's words follow each other, scored as Whoosh scores a
-        phrase: the sum of its words' scores, times its weight."""
-        words = [self._term_postings(phrase.field, word) for word in phrase.words]
-        if not all(word.docs for word in words):
+    def _phrase(self, phrase: Phrase, within: Within | None) -> Scores:
+        """Documents where the phrase's words follow each other (of those in `within`,
+        None: all), scored as Whoosh scores a phrase: the sum of its words' scores, times
+        its weight. The words' postings are scored for those documents only."""
+        if not all(self.doc_frequency(phrase.field, word) for word in phrase.words):
             return {}
-        matching = sorted(_following([self._values(phrase.field, w) for w in phrase.words]))
+        found = _following([self._values(phrase.field, word) for word in phrase.words])
+        if within is not None:
+            found = set(filter(within.__contains__, found))
+        if not found:
+            return {}
+        words = [self._term_scores_within(phrase.field, word, found) for word in phrase.words]
+        matching = sorted(found)
         totals = [0.0] * len(matching)
         for word in words:  # summed in the words' order, each document's as it was
-            word_scores = dict(zip(word.docs, word.scores, strict=True))
-            totals = list(map(add, totals, map(word_scores.__getitem__, matching)))
+            totals = list(map(add, totals, map(word.__getitem__, matching)))
         if phrase.weight != 1.0:
             totals = list(map(mul, totals, repeat(phrase.weight)))
         return dict(zip(matching, totals, strict=True))
@@ -266,7 +356,7 @@ class PlanScorer:
                 continue
             docs, _ = table.postings(entry)
             offset = self._leaves[leaf][1]
-            places.append(_places(map(offset.__add__, docs), ends, positions))
+            places.append(_places(map(add, docs, repeat(offset)), ends, positions))
         return frozenset(chain.from_iterable(places))
 
     def _keep_values(self, key: tuple[str, str], found: frozenset[int]) -> None:
@@ -292,7 +382,7 @@ class PlanScorer:
             bases = self._bases[fieldname] = _Bases(k1 + 1, norms)
         return bases
 
-    def _leaf_lengths(self, leaf: int, fieldname: str) -> bytes:
+    def _leaf_lengths(self, leaf: int, fieldname: str) -> list[int]:
         """Each document's length byte in `fieldname`, in one leaf (segment)."""
         key = (leaf, fieldname)
         found = self._lengths.get(key)
@@ -301,7 +391,7 @@ class PlanScorer:
             count = reader.doc_count_all()
             column = reader._perdoc._cached_reader(f"_{fieldname}_len", LENGTHS_COLUMN)
             raw = b"" if column is None else column._dbfile.get(column._basepos, column._count)
-            found = self._lengths[key] = bytes(raw) + bytes(count - len(raw))
+            found = self._lengths[key] = list(bytes(raw) + bytes(count - len(raw)))
         return found
 
     def _table_postings(self, fieldname: str, text: str) -> Iterator[_Block]:
@@ -329,12 +419,38 @@ def _table(reader: Any) -> PostingsTable | None:
     return PostingsTable.of_segment(reader._storage, segment)
 
 
-def _places(docs: Iterable[int], ends: Sequence[int], positions: Iterable[int]) -> Iterator[int]:
+def _scored(
+    ids: Sequence[int], weights: _Weights, lengths: list[int], bases: _Bases, idf: float
+) -> Iterator[float]:
+    """Each posting's score, `idf * bases[weight][length byte]`: multiplied posting by
+    posting or, past `ROW_POSTINGS`, looked up in rows of those products (a row a weight)
+    made first: the same numbers. Mapped built-in methods: a posting costs no Python
+    bytecode of its own."""
+    found = map(lengths.__getitem__, ids)
+    if len(ids) < ROW_POSTINGS:
+        idfs = repeat(idf)
+        if isinstance(weights, float):
+            return map(mul, idfs, map(bases[weights].__getitem__, found))
+        return map(mul, idfs, map(list.__getitem__, map(bases.__getitem__, weights), found))
+    if isinstance(weights, float):
+        return map([idf * base for base in bases[weights]].__getitem__, found)
+    rows = _Rows(bases, idf)
+    return map(list.__getitem__, map(rows.__getitem__, weights), found)
+
+
+def _places(docs: Iterable[int], ends: Sequence[int], positions: Sequence[int]) -> array[int]:
     """A term's places (`DOC_BITS`) from its postings: their documents, where each one's
-    positions end in `positions` (`PostingsTable.positions`), and the positions."""
+    positions end in `positions` (`PostingsTable.positions`), and the positions. Made as
+    halves of 64-bit numbers, each position's document in the low one and the position in
+    the high one, copied in by a memory view (two steps of C), not shifted and added a
+    place at a time in Python's numbers (a third of a phrase's first run)."""
     counts = map(sub, ends, chain((0,), ends))
-    each = chain.from_iterable(map(repeat, docs, counts))  # each position's document
-    return map(add, map(DOC_BITS.__rlshift__, positions), each)
+    found = array("Q", bytes(8 * len(positions)))
+    halves = memoryview(found).cast("B").cast(_UINT32)  # type: ignore[call-overload]
+    halves[_LOW_HALF::2] = array(_UINT32, chain.from_iterable(map(repeat, docs, counts)))
+    high = positions if isinstance(positions, array) and positions.typecode == _UINT32 else None
+    halves[1 - _LOW_HALF :: 2] = high if high is not None else array(_UINT32, positions)
+    return found
 
 
 def _following(words: list[frozenset[int]]) -> set[int]:
@@ -343,39 +459,41 @@ def _following(words: list[frozenset[int]]) -> set[int]:
     word's place in the phrase; a start is kept when each other word is at it plus its
     place. Every step is a built-in's, with no Python code per place."""
     fewest = min(range(len(words)), key=lambda place: len(words[place]))
-    starts: Iterable[int] = map((fewest << DOC_BITS).__rsub__, words[fewest])
+    starts: Iterable[int] = map(sub, words[fewest], repeat(fewest << DOC_BITS))
     for place, word in enumerate(words):
         if place != fewest:
             shift = place << DOC_BITS
-            starts = map(shift.__rsub__, filter(word.__contains__, map(shift.__add__, starts)))
-    return set(map(_DOC.__and__, starts))
+            found = filter(word.__contains__, map(add, starts, repeat(shift)))
+            starts = map(sub, found, repeat(shift))
+    return set(map(and_, starts, repeat(_DOC)))
 
 
 def _sum_of(alternatives: list[Scores]) -> Scores:
     """Documents matching any, with the sum of the scores of those they match."""
     if len(alternatives) < 2:
         return alternatives[0] if alternatives else {}
-    first, *others = alternatives
-    total = dict(first)  # copied in C: the first (the word as typed) is most often the largest
+    total, *others = alternatives  # each a new dict, the caller's (`_term`, `_phrase`)
     for scores in others:
-        for docnum, score in scores.items():
-            total[docnum] = total.get(docnum, 0.0) + score
+        _add_into(total, scores, scores.keys())
     return total
 
 
-def _all_of(groups: list[Scores]) -> Scores:
-    """Documents matching every group, with the sum of their scores."""
+def _add_into(total: Scores, scores: Scores, docs: Iterable[int]) -> None:
+    """`total[d] = total.get(d, 0.0) + scores[d]` for each of `docs` (documents of `scores`,
+    none twice): mapped built-ins' work, no Python step a document."""
+    sums = map(add, map(total.get, docs, repeat(0.0)), map(scores.__getitem__, docs))
+    total.update(zip(docs, sums, strict=True))
+
+
+def _all_of(groups: list[Scores], common: Iterable[int]) -> Scores:
+    """The documents `common` to every group, with the sum of their scores."""
     if len(groups) == 1:
         return groups[0]
     first, *others = groups
-    common = set(min(groups, key=len).keys())
-    for group in groups:
-        common.intersection_update(group.keys())
-    total = {docnum: first[docnum] for docnum in common}
-    for group in others:
-        for docnum in common:
-            total[docnum] += group[docnum]
-    return total
+    sums: Iterable[float] = map(first.__getitem__, common)
+    for group in others:  # summed in the groups' order, each document's
+        sums = map(add, sums, map(group.__getitem__, common))
+    return dict(zip(common, sums, strict=True))
 
 
 class _Bases(dict[float, list[float]]):
@@ -391,6 +509,19 @@ class _Bases(dict[float, list[float]]):
         k1 = self.k1
         row = [(weight * k1) / (weight + norm) for norm in self.norms]
         self[weight] = row
+        return row
+
+
+class _Rows(dict[float, list[float]]):
+    """weight -> the idf times `bases[weight]`: one term's scores for each length byte."""
+
+    def __init__(self, bases: _Bases, idf: float) -> None:
+        super().__init__()
+        self.bases, self.idf = bases, idf
+
+    def __missing__(self, weight: float) -> list[float]:
+        idf = self.idf
+        row = self[weight] = [idf * base for base in self.bases[weight]]
         return row
 
 

@@ -16,7 +16,7 @@ from wild_queries import WILD_QUERIES
 
 from paperterm.index.config import Config
 from paperterm.index.search import build as build_module
-from paperterm.index.search.plan import AnyOf, Phrase, Plan
+from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.whoosh_engine import compile_plan
@@ -149,9 +149,13 @@ def test_wild_queries_agree(searchers, text):
             same(searcher, plan)
 
 
-def test_a_repeated_term_is_read_once(searchers, monkeypatch):
+def test_a_repeated_term_is_read_whole_once(searchers, monkeypatch):
+    """A rare word and a frequent one: the first time, the rare word is read whole and the
+    frequent one only for the papers holding the rare one (and not kept); the next time,
+    that one is read whole and kept; from then on, both come from the cache."""
     searcher = searchers[1]
-    scorer = PlanScorer(searcher.engine._searcher)
+    whoosh = searcher.engine._searcher
+    scorer = PlanScorer(whoosh)
     reads: list[tuple[str, str]] = []
     real = PlanScorer._read_term
 
@@ -160,11 +164,80 @@ def test_a_repeated_term_is_read_once(searchers, monkeypatch):
         return real(self, fieldname, text)
 
     monkeypatch.setattr(PlanScorer, "_read_term", spy)
-    plan = searcher.planner.plan(parse_query("generated part"))
+    (_, frequent), *_ = whoosh.reader().most_frequent_terms("all", 1)
+    lexicon = whoosh.reader().lexicon("all")
+    rare = next(term for term in lexicon if 2 <= whoosh.doc_frequency("all", term) <= 10)
+    words = [word.decode() for word in (rare, frequent)]
+    groups = [AnyOf((Term("all", word, 1.0),), scorer.doc_frequency("all", word)) for word in words]
+    plan = Plan(required=tuple(groups))
+    assert whoosh.doc_frequency("all", frequent) > 2 * whoosh.doc_frequency("all", rare)
     first = scorer.collect(plan, 10, None)
-    count = len(reads)
+    assert reads == [("all", words[0])]
     assert scorer.collect(plan, 10, None) == first
-    assert len(reads) == count  # the second time, from the cache
+    assert reads == [("all", words[0]), ("all", words[1])]
+    assert scorer.collect(plan, 10, None) == first
+    assert len(reads) == 2  # the third time, both from the cache
+
+
+def _restricted(scores: dict[int, float], within: set[int]) -> dict[int, float]:
+    return {docnum: score for docnum, score in scores.items() if docnum in within}
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_term_or_phrase_scored_for_some_documents_has_its_whole_scores_there(searchers, data):
+    """`within`: a term's scores (read from the file in part, then whole, then from the
+    cache) and a phrase's are those of the whole term or phrase, of those documents, to the
+    last bit; `within` a set or a dict."""
+    searcher = data.draw(st.sampled_from(searchers))
+    whoosh = searcher.engine._searcher
+    field = data.draw(st.sampled_from(["all", "title"]))
+    common = [term.decode() for _, term in sorted(whoosh.reader().most_frequent_terms(field, 8))]
+    text = data.draw(st.sampled_from(common))
+    boost = data.draw(st.sampled_from([1.0, 0.5]))
+    count = searcher.engine.paper_count()
+    within = data.draw(st.sets(st.integers(0, count - 1), max_size=count))
+    if data.draw(st.booleans()):
+        within = dict.fromkeys(within, 0.0)
+    whole = PlanScorer(whoosh)._term(field, text, boost, None)
+    scorer = PlanScorer(whoosh)
+    for _ in range(3):  # in part, whole, from the cache
+        assert scorer._term(field, text, boost, within) == _restricted(whole, set(within))
+    phrase = Phrase(field, (text, data.draw(st.sampled_from(common))), boost)
+    found = PlanScorer(whoosh)._phrase(phrase, within)
+    assert found == _restricted(PlanScorer(whoosh)._phrase(phrase, None), set(within))
+    event("matched" if found else "matched none")
+
+
+@settings(max_examples=200)
+@given(
+    lengths=st.lists(st.integers(0, 255), min_size=1, max_size=40),
+    data=st.data(),
+    idf=st.floats(0.1, 20),
+    norms=st.lists(st.floats(0.01, 10), min_size=256, max_size=256),
+)
+def test_scores_looked_up_in_rows_of_products_are_the_products(lengths, data, idf, norms):
+    """A large leaf's scores are looked up in rows of `idf * base` made first (one a
+    weight), a small one's multiplied one by one: the same numbers, to the last bit, with
+    one weight for all postings or one each."""
+    from paperterm.index.search import whoosh_scorer
+    from paperterm.index.search.whoosh_scorer import _Bases, _scored
+
+    ids = data.draw(st.lists(st.integers(0, len(lengths) - 1), max_size=60))
+    weights = data.draw(
+        st.sampled_from([1.0, 2.0])
+        | st.lists(st.sampled_from([1.0, 2.0, 3.0, 0.5]), min_size=len(ids), max_size=len(ids))
+    )
+    bases = _Bases(2.2, norms)
+    each = [weights] * len(ids) if isinstance(weights, float) else weights
+    expected = [idf * bases[weight][lengths[i]] for i, weight in zip(ids, each, strict=True)]
+    patch = pytest.MonkeyPatch()
+    try:
+        for threshold in (0, 10**9):  # rows, then one by one
+            patch.setattr(whoosh_scorer, "ROW_POSTINGS", threshold)
+            assert list(_scored(ids, weights, lengths, bases, idf)) == expected
+    finally:
+        patch.undo()
 
 
 def test_scores_from_a_small_index_path(tmp_path: Path):
@@ -302,9 +375,9 @@ def test_the_postings_files_hold_whooshs_postings_and_score_as_its_blocks(search
                     expected[offset + matcher.id()] = bm25.score(matcher)
                     old.append(idf * bases[matcher.weight()][lengths[matcher.id()]])
                     matcher.next()
-            assert list(new.docs) == list(expected)
-            assert list(new.scores) == old
-            assert list(new.scores) == pytest.approx(list(expected.values()), rel=1e-12)
+            assert list(new) == list(expected)
+            assert list(new.values()) == old
+            assert list(new.values()) == pytest.approx(list(expected.values()), rel=1e-12)
 
 
 def test_the_postings_files_are_files_of_their_segment_and_checksummed(searchers, tmp_path):
@@ -358,8 +431,8 @@ def test_a_phrase_scores_the_sum_of_its_words_scores_exactly(searchers, weight):
     phrases = [Phrase("all", (a, b), weight) for a in common for b in common]
     matched = 0
     for phrase in phrases:
-        words = [scorer._term("all", word, 1.0) for word in phrase.words]
-        for docnum, score in scorer._phrase(phrase).items():
+        words = [scorer._term("all", word, 1.0, None) for word in phrase.words]
+        for docnum, score in scorer._phrase(phrase, None).items():
             total = 0.0
             for word in words:
                 total += word[docnum]
