@@ -84,54 +84,49 @@ class PostingsWriter:
         positions in each document."""
         first = weights[0]
         same = weights.count(first) == len(weights)
-        arrays: list[array[Any]] = [_narrow(docs, docs[-1])]
-        if not same:
-            arrays.append(array("f", weights) if _SWAP else weights)
+        found = _narrow(docs, docs[-1])
+        codes = _CODE_OF[found.itemsize]
+        arrays: list[array[Any]] = [found] if same else [found, weights]
         kept = 0
         if positions is not None:
             counts = list(map(len, positions))
             every = list(chain.from_iterable(positions))
-            arrays += [_narrow(counts, max(counts)), _narrow(every, max(every))]
+            counted, spread = _narrow(counts, max(counts)), _narrow(every, max(every))
+            arrays += (counted, spread)
+            codes += _CODE_OF[counted.itemsize] + _CODE_OF[spread.itemsize]
             kept = len(every)
-        codes = "".join(_CODE_OF[found.itemsize] for found in arrays if found.typecode != "f")
-        chunks = []
+        self._keys.append(fieldname.encode("utf-8") + b"\0" + btext)
+        entry = (len(docs), self._size, first if same else _ALL_DIFFER, kept, codes.encode())
+        self._entries.append(entry)
         for found in arrays:
             if _SWAP:
                 found = array(found.typecode, found)
                 found.byteswap()
-            chunks.append(found.tobytes())
-        self._keys.append(fieldname.encode("utf-8") + b"\0" + btext)
-        entry = (len(docs), self._size, first if same else _ALL_DIFFER, kept, codes.encode())
-        self._entries.append(entry)
-        for chunk in chunks:
+            chunk = found.tobytes()
             self._data.append(chunk)
             self._size += len(chunk)
 
     def write(self, file: Any) -> None:
         """The whole file into `file` (a writable binary file, which is then closed)."""
-        slots = 1 << max(3, (2 * len(self._keys)).bit_length())
+        keys = self._keys
+        slots = 1 << max(3, (2 * len(keys)).bit_length())
         mask = slots - 1
         table = array(_UINT32, bytes(4 * slots))
-        keys_at = self._size
-        entries = bytearray()
-        position = keys_at
-        for number, (key, entry) in enumerate(zip(self._keys, self._entries, strict=True)):
-            entries += _ENTRY.pack(position, len(key), *entry)
-            position += len(key)
-            slot = crc32(key) & mask
+        for number, hashed in enumerate(map(crc32, keys), 1):
+            slot = hashed & mask
             while table[slot]:
                 slot = (slot + 1) & mask
-            table[slot] = number + 1
+            table[slot] = number
         if _SWAP:
             table.byteswap()
-        entries_at = position
+        keys_at = self._size
+        lengths = list(map(len, keys))
+        at = list(accumulate(lengths, initial=keys_at))
+        entries_at = at.pop()
+        entries = b"".join(map(_ENTRY.pack, at, lengths, *zip(*self._entries, strict=True)))
         table_at = entries_at + len(entries)
-        for chunk in self._data:
-            file.write(chunk)
-        file.write(b"".join(self._keys))
-        file.write(bytes(entries))
-        file.write(table.tobytes())
-        file.write(_TRAILER.pack(keys_at, entries_at, table_at, len(self._keys), slots, MAGIC))
+        trailer = _TRAILER.pack(keys_at, entries_at, table_at, len(keys), slots, MAGIC)
+        file.write(b"".join((*self._data, *keys, entries, table.tobytes(), trailer)))
         file.close()
 
 
