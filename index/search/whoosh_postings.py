@@ -98,13 +98,13 @@ class PostingsWriter:
         self._keys.append(fieldname.encode("utf-8") + b"\0" + btext)
         entry = (len(docs), self._size, first if same else _ALL_DIFFER, kept, codes.encode())
         self._entries.append(entry)
-        for found in arrays:
-            if _SWAP:
-                found = array(found.typecode, found)
+        if _SWAP:
+            arrays = [array(found.typecode, found) for found in arrays]
+            for found in arrays:
                 found.byteswap()
-            chunk = found.tobytes()
-            self._data.append(chunk)
-            self._size += len(chunk)
+        chunk = b"".join(arrays)
+        self._data.append(chunk)
+        self._size += len(chunk)
 
     def write(self, file: Any) -> None:
         """The whole file into `file` (a writable binary file, which is then closed)."""

@@ -29,7 +29,7 @@ import zlib
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from itertools import compress, pairwise
+from itertools import compress
 from operator import not_, sub
 from pickle import dumps
 from typing import Any
@@ -47,7 +47,14 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 from paperterm.index.search.analysis import WordTokenizer
 from paperterm.index.search.whoosh_postings import EXTENSION, PostingsWriter
 from paperterm.index.search.whoosh_terms_file import TermsFile
-from paperterm.index.text.words import HAS_CJK, STEM_CACHE, WORD, cjk_pieces, stem
+from paperterm.index.text.words import (
+    HAS_CJK,
+    STEM_CACHE,
+    WORD,
+    ascii_words,
+    cjk_pieces,
+    stem,
+)
 
 #: A field's value: a text, or the parts of one as Whoosh would see them joined by newlines
 #: (each part is cut on its own, so a part several fields share is cut once per document).
@@ -70,7 +77,7 @@ def cut(text: str) -> list[str]:
     """The pieces of `text` in lower case as `WordTokenizer` sees them, stop words kept:
     words, and CJK runs as overlapping bigrams."""
     if text.isascii():
-        return WORD.findall(text.lower())
+        return ascii_words(text.lower())
     words = [word.lower() for word in WORD.findall(text)]
     if not HAS_CJK.search(text):
         return words
@@ -86,8 +93,7 @@ def cut(text: str) -> list[str]:
 def _encode(positions: Sequence[int]) -> bytes:
     """`whoosh.formats.Positions.encode`: the count, then the gaps, pickled (`_ENCODED`
     holds those of a term found once early on)."""
-    gaps = [positions[0]]
-    gaps += [b - a for a, b in pairwise(positions)]
+    gaps = [positions[0], *map(sub, positions[1:], positions)]
     return _UINT(len(gaps)) + dumps(gaps, 2)
 
 
@@ -334,13 +340,16 @@ class SegmentBuilder:
     def __len__(self) -> int:
         return self._docs
 
-    def add(self, fields: Mapping[str, Value]) -> int:
+    def add(
+        self, fields: Mapping[str, Value], pieces: Mapping[str, list[str]] | None = None
+    ) -> int:
         """Index one document (field name -> value); its number in the segment. A stored
-        field stores its value as given (give those as text)."""
+        field stores its value as given (give those as text). `pieces`: what `cut` makes
+        of some texts of its values, known already."""
         docnum = self._docs
         perdoc = self._perdoc
         perdoc.start_doc(docnum)
-        memo: dict[str, list[str]] = {}
+        memo = dict(pieces or ())
         lengths: dict[str, int] = {}
         for fieldname in sorted(fields):
             value = fields[fieldname]
