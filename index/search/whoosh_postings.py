@@ -47,6 +47,8 @@ _ALL_DIFFER = float("nan")
 #: positions each in the narrowest that holds them (most fit in a byte or two).
 _CODE_OF = {1: "B", 2: "H", 4: "I"}
 _ITEM_SIZE = {"B": 1, "H": 2, "I": 4, "f": 4}
+#: The width of a number below 2**16, by whether it is below 2**8.
+_WIDTH = {True: 1, False: 2}
 _TYPECODE = {"B": "B", "H": "H", "I": _UINT32, "f": "f"}
 
 
@@ -103,6 +105,29 @@ class PostingsWriter:
             for found in arrays:
                 found.byteswap()
         chunk = b"".join(arrays)
+        self._data.append(chunk)
+        self._size += len(chunk)
+
+    def add_one(
+        self, fieldname: str, btext: bytes, doc: int, weight: float, positions: Sequence[int] | None
+    ) -> None:
+        """`add` of a term with one posting (most terms are): its document, its weight (as
+        float32 keeps it) and, in a field that keeps them, the term's positions in it."""
+        width = _WIDTH[doc < 1 << 8] if doc < 1 << 16 else 4
+        chunk = doc.to_bytes(width, "little")
+        codes = _CODE_OF[width]
+        kept = 0
+        if positions is not None:
+            kept = len(positions)
+            counted = _narrow((kept,), kept)
+            spread = _narrow(positions, max(positions))
+            if _SWAP:
+                counted.byteswap()
+                spread.byteswap()
+            chunk += counted.tobytes() + spread.tobytes()
+            codes += _CODE_OF[counted.itemsize] + _CODE_OF[spread.itemsize]
+        self._keys.append(fieldname.encode("utf-8") + b"\0" + btext)
+        self._entries.append((1, self._size, weight, kept, codes.encode()))
         self._data.append(chunk)
         self._size += len(chunk)
 

@@ -182,11 +182,47 @@ class _TermsWriter:
         kind = "none" if fixed == 0 else "tuple" if fixed is None or fixed < 0 else "join"
         protocol, size, compression = self._protocol, self._size, self._compression
         length_of = lengths.__getitem__ if lengths is not None else None
-        table_add = self._table.add
+        table_add, table_one = self._table.add, self._table.add_one
         chunks: list[bytes] = []
         infos: list[bytes] = []
         offset = self._offset
         for btext, postings in terms:
+            if len(postings) == 3:  # one posting (most terms): one block, said directly
+                doc, boost, raw = postings
+                floats = array("f", (boost,))
+                table_one(fieldname, btext, doc, floats[0], raw if positions else None)
+                value = (_ENCODED.get(raw) or _encode(raw)) if positions else raw
+                length = length_of(doc) if length_of else 0
+                low = length or None
+                held: object = value  # the block's values: Whoosh's of a "join" field
+                if kind == "tuple":
+                    held = (value,) if value else ()
+                elif kind == "none":
+                    held = None
+                one = None if floats[0] == 1.0 else floats[0]
+                data = dumps(((doc,), one, held), protocol)
+                level = compression if len(data) >= _COMPRESS_FROM else 0
+                if level:
+                    data = zlib.compress(data, level)
+                byte = _length_byte(low)
+                head = dumps((1, doc, boost, level, byte, byte), protocol)
+                written = WHOOSH3_HEADER_MAGIC + pack_int(-len(head) - len(data)) + head + data
+                chunks.append(written)
+                info = (
+                    0,
+                    sum(floats),
+                    1,
+                    byte,
+                    byte,
+                    max(0, boost),
+                    doc,
+                    doc,
+                    offset,
+                    len(written),
+                )
+                infos.append(_TERM_INFO.pack(*info))
+                offset += len(written)
+                continue
             docs = postings[0::3]
             weights = postings[1::3]
             values = postings[2::3]
