@@ -47,6 +47,8 @@ _ALL_DIFFER = float("nan")
 #: positions each in the narrowest that holds them (most fit in a byte or two).
 _CODE_OF = {1: "B", 2: "H", 4: "I"}
 _ITEM_SIZE = {"B": 1, "H": 2, "I": 4, "f": 4}
+#: Terms' data written to the file together.
+_WRITE_EVERY = 4096
 #: The width of a number below 2**16, by whether it is below 2**8.
 _WIDTH = {True: 1, False: 2}
 _TYPECODE = {"B": "B", "H": "H", "I": _UINT32, "f": "f"}
@@ -151,7 +153,10 @@ class PostingsWriter:
         entries = b"".join(map(_ENTRY.pack, at, lengths, *zip(*self._entries, strict=True)))
         table_at = entries_at + len(entries)
         trailer = _TRAILER.pack(keys_at, entries_at, table_at, len(keys), slots, MAGIC)
-        file.write(b"".join((*self._data, *keys, entries, table.tobytes(), trailer)))
+        data = self._data
+        for start in range(0, len(data), _WRITE_EVERY):  # not all held twice at once
+            file.write(b"".join(data[start : start + _WRITE_EVERY]))
+        file.write(b"".join((*keys, entries, table.tobytes(), trailer)))
         file.close()
 
 

@@ -64,6 +64,8 @@ Value = str | Sequence[str]
 PROTOCOL = 5
 COMPRESSION = 3
 _COMPRESS_FROM = 64
+#: Terms whose postings are written to the file together.
+_WRITE_EVERY = 2048
 _UINT = struct.Struct("!I").pack
 #: `Positions.encode` of a term found once, at position p (most postings are these).
 _ONCE = [_UINT(1) + dumps([p], 2) for p in range(1024)]
@@ -187,6 +189,9 @@ class _TermsWriter:
         infos: list[bytes] = []
         offset = self._offset
         for btext, postings in terms:
+            if len(chunks) == _WRITE_EVERY:  # a field's postings are not held all at once
+                self._postfile.write(b"".join(chunks))
+                chunks.clear()
             if len(postings) == 3:  # one posting (most terms): one block, said directly
                 doc, boost, raw = postings
                 floats = array("f", (boost,))
