@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperterm.index.atomic import write_json
 from paperterm.index.papers import Paper
+from paperterm.index.text.words import words_of
 
 if TYPE_CHECKING:
     from paperterm.index.search.analysis import FieldAnalysis
@@ -78,6 +79,23 @@ def make_schema() -> Any:
     return builder.build()
 
 
+#: Collections (joined by " ; ") -> their terms in `all` and their `collection` field:
+#: papers share a few collections, so each is cut once (cleared past `_COLLECTIONS_KEPT`).
+_COLLECTIONS: dict[str, tuple[list[str], str]] = {}
+_COLLECTIONS_KEPT = 10_000
+
+
+def _collection_terms(analysis: FieldAnalysis, collections: str) -> tuple[list[str], str]:
+    found = _COLLECTIONS.get(collections)
+    if found is None:
+        if len(_COLLECTIONS) >= _COLLECTIONS_KEPT:
+            _COLLECTIONS.clear()
+        cut = words_of(collections)
+        found = (analysis.word_terms("all", cut), analysis.joined_words("collection", cut))
+        _COLLECTIONS[collections] = found
+    return found
+
+
 def make_document(
     tantivy: Any,
     analysis: FieldAnalysis,
@@ -90,12 +108,14 @@ def make_document(
     gives Whoosh, cut by our analyzers: `all` is the name, title, text, authors and
     collections, whose terms are each part's in turn (no word runs across the line
     breaks that would join them), so each part is cut once (the title's terms serve both
-    fields). `words`: the words of its name, title and text as the vocabulary counts them
-    (`words.paper_words`, in lower case), which `all` takes for those of ASCII text."""
-    authors = " ; ".join(paper.authors)
-    collections = " ; ".join(paper.collections)
-    title = analysis.joined("title", paper.title)
-    rest = (analysis.joined("all", authors), analysis.joined("all", collections))
+    fields, the authors' words both analyzers). `words`: the words of its name, title and
+    text as the vocabulary counts them (`words.paper_words`, in lower case), which `all`
+    takes for those of ASCII text."""
+    author_words = words_of(" ; ".join(paper.authors))
+    author_terms = analysis.word_terms("all", author_words)
+    collection_terms, collections = _collection_terms(analysis, " ; ".join(paper.collections))
+    name_words = words_of(paper.name)
+    title_terms = analysis.word_terms("title", words_of(paper.title))
     if (
         words is not None
         and paper.name.isascii()
@@ -104,19 +124,22 @@ def make_document(
     ):
         # An ASCII word's terms are one term: counted without cutting `every` again.
         terms = analysis.word_terms("all", words)
-        every = " ".join(filter(None, (" ".join(terms), *rest)))
-        distinct = set(terms).union(*(part.split() for part in rest))
+        rest = [*author_terms, *collection_terms]
+        every = " ".join(terms + rest)
+        distinct = set(terms)
+        distinct.update(" ".join(rest).split())
     else:
-        front = [analysis.joined("all", paper.name), title, analysis.joined("all", paper.text)]
-        every = " ".join(filter(None, (*front, *rest)))
+        text_terms = analysis.word_terms("all", words_of(paper.text))
+        name_terms = analysis.word_terms("all", name_words)
+        every = " ".join([*name_terms, *title_terms, *text_terms, *author_terms, *collection_terms])
         distinct = set(every.split())
     document = tantivy.Document()
     document.add_unsigned("row", row)
     document.add_text("all", every)
-    document.add_text("name", analysis.joined("name", paper.name))
-    document.add_text("title", title)
-    document.add_text("authors", analysis.joined("authors", authors))
-    document.add_text("collection", analysis.joined("collection", collections))
+    document.add_text("name", analysis.joined_words("name", name_words))
+    document.add_text("title", " ".join(title_terms))
+    document.add_text("authors", analysis.joined_words("authors", author_words))
+    document.add_text("collection", collections)
     return document, len(distinct)
 
 

@@ -70,6 +70,21 @@ def paper_document(paper: Paper) -> dict[str, str | tuple[str, ...]]:
     }
 
 
+def known_pieces(paper: Paper, words: list[str] | None) -> dict[str, list[str]]:
+    """What `whoosh_segments.cut` makes of the paper's text, taken from `words` (the words
+    of its name, title and text in lower case, `words.paper_words`) when they are ASCII:
+    the words of the text are those after the name's and the title's (in ASCII, no word
+    runs across the spaces that join them). Empty otherwise."""
+    if words is None or not (paper.name.isascii() and paper.title.isascii()):
+        return {}
+    if not paper.text.isascii():
+        return {}
+    from paperterm.index.search.whoosh_segments import cut
+
+    name, title = cut(paper.name), cut(paper.title)
+    return {paper.name: name, paper.title: title, paper.text: words[len(name) + len(title) :]}
+
+
 def documents_digest(papers: Iterable[Paper]) -> str:
     """What one source's documents are made of, in order: equal digests, equal documents."""
     digest = blake2b(digest_size=16)
@@ -111,7 +126,9 @@ class PartWriter:
         self._builder: SegmentBuilder = SegmentBuilder(_storage(folder), make_schema(), INDEX_NAME)
 
     def add(self, paper: Paper, words: list[str] | None = None) -> None:
-        self._builder.add(paper_document(paper))
+        """`words`: the words of its name, title and text as the vocabulary counts them
+        (`words.paper_words`), which serve as its text's pieces when all three are ASCII."""
+        self._builder.add(paper_document(paper), known_pieces(paper, words))
 
     def __len__(self) -> int:
         return len(self._builder)

@@ -47,6 +47,10 @@ _ALL_DIFFER = float("nan")
 #: positions each in the narrowest that holds them (most fit in a byte or two).
 _CODE_OF = {1: "B", 2: "H", 4: "I"}
 _ITEM_SIZE = {"B": 1, "H": 2, "I": 4, "f": 4}
+#: Terms' data written to the file together.
+_WRITE_EVERY = 4096
+#: The width of a number below 2**16, by whether it is below 2**8.
+_WIDTH = {True: 1, False: 2}
 _TYPECODE = {"B": "B", "H": "H", "I": _UINT32, "f": "f"}
 
 
@@ -84,54 +88,75 @@ class PostingsWriter:
         positions in each document."""
         first = weights[0]
         same = weights.count(first) == len(weights)
-        arrays: list[array[Any]] = [_narrow(docs, docs[-1])]
-        if not same:
-            arrays.append(array("f", weights) if _SWAP else weights)
+        found = _narrow(docs, docs[-1])
+        codes = _CODE_OF[found.itemsize]
+        arrays: list[array[Any]] = [found] if same else [found, weights]
         kept = 0
         if positions is not None:
             counts = list(map(len, positions))
             every = list(chain.from_iterable(positions))
-            arrays += [_narrow(counts, max(counts)), _narrow(every, max(every))]
+            counted, spread = _narrow(counts, max(counts)), _narrow(every, max(every))
+            arrays += (counted, spread)
+            codes += _CODE_OF[counted.itemsize] + _CODE_OF[spread.itemsize]
             kept = len(every)
-        codes = "".join(_CODE_OF[found.itemsize] for found in arrays if found.typecode != "f")
-        chunks = []
-        for found in arrays:
-            if _SWAP:
-                found = array(found.typecode, found)
-                found.byteswap()
-            chunks.append(found.tobytes())
         self._keys.append(fieldname.encode("utf-8") + b"\0" + btext)
         entry = (len(docs), self._size, first if same else _ALL_DIFFER, kept, codes.encode())
         self._entries.append(entry)
-        for chunk in chunks:
-            self._data.append(chunk)
-            self._size += len(chunk)
+        if _SWAP:
+            arrays = [array(found.typecode, found) for found in arrays]
+            for found in arrays:
+                found.byteswap()
+        chunk = b"".join(arrays)
+        self._data.append(chunk)
+        self._size += len(chunk)
+
+    def add_one(
+        self, fieldname: str, btext: bytes, doc: int, weight: float, positions: Sequence[int] | None
+    ) -> None:
+        """`add` of a term with one posting (most terms are): its document, its weight (as
+        float32 keeps it) and, in a field that keeps them, the term's positions in it."""
+        width = _WIDTH[doc < 1 << 8] if doc < 1 << 16 else 4
+        chunk = doc.to_bytes(width, "little")
+        codes = _CODE_OF[width]
+        kept = 0
+        if positions is not None:
+            kept = len(positions)
+            counted = _narrow((kept,), kept)
+            spread = _narrow(positions, max(positions))
+            if _SWAP:
+                counted.byteswap()
+                spread.byteswap()
+            chunk += counted.tobytes() + spread.tobytes()
+            codes += _CODE_OF[counted.itemsize] + _CODE_OF[spread.itemsize]
+        self._keys.append(fieldname.encode("utf-8") + b"\0" + btext)
+        self._entries.append((1, self._size, weight, kept, codes.encode()))
+        self._data.append(chunk)
+        self._size += len(chunk)
 
     def write(self, file: Any) -> None:
         """The whole file into `file` (a writable binary file, which is then closed)."""
-        slots = 1 << max(3, (2 * len(self._keys)).bit_length())
+        keys = self._keys
+        slots = 1 << max(3, (2 * len(keys)).bit_length())
         mask = slots - 1
         table = array(_UINT32, bytes(4 * slots))
-        keys_at = self._size
-        entries = bytearray()
-        position = keys_at
-        for number, (key, entry) in enumerate(zip(self._keys, self._entries, strict=True)):
-            entries += _ENTRY.pack(position, len(key), *entry)
-            position += len(key)
-            slot = crc32(key) & mask
+        for number, hashed in enumerate(map(crc32, keys), 1):
+            slot = hashed & mask
             while table[slot]:
                 slot = (slot + 1) & mask
-            table[slot] = number + 1
+            table[slot] = number
         if _SWAP:
             table.byteswap()
-        entries_at = position
+        keys_at = self._size
+        lengths = list(map(len, keys))
+        at = list(accumulate(lengths, initial=keys_at))
+        entries_at = at.pop()
+        entries = b"".join(map(_ENTRY.pack, at, lengths, *zip(*self._entries, strict=True)))
         table_at = entries_at + len(entries)
-        for chunk in self._data:
-            file.write(chunk)
-        file.write(b"".join(self._keys))
-        file.write(bytes(entries))
-        file.write(table.tobytes())
-        file.write(_TRAILER.pack(keys_at, entries_at, table_at, len(self._keys), slots, MAGIC))
+        trailer = _TRAILER.pack(keys_at, entries_at, table_at, len(keys), slots, MAGIC)
+        data = self._data
+        for start in range(0, len(data), _WRITE_EVERY):  # not all held twice at once
+            file.write(b"".join(data[start : start + _WRITE_EVERY]))
+        file.write(b"".join((*keys, entries, table.tobytes(), trailer)))
         file.close()
 
 

@@ -29,7 +29,7 @@ import zlib
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from itertools import compress, pairwise
+from itertools import compress
 from operator import not_, sub
 from pickle import dumps
 from typing import Any
@@ -37,13 +37,7 @@ from typing import Any
 from whoosh.analysis import STOP_WORDS
 from whoosh.analysis.tokenizers import IDTokenizer
 from whoosh.codec.base import Segment
-from whoosh.codec.whoosh3 import (
-    WHOOSH3_HEADER_MAGIC,
-    W3Codec,
-    W3FieldWriter,
-    W3PerDocWriter,
-    W3TermInfo,
-)
+from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3Codec, W3PerDocWriter
 from whoosh.fields import FieldType, Schema
 from whoosh.filedb.filestore import RamStorage, Storage
 from whoosh.formats import Existence, Positions
@@ -52,7 +46,15 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from paperterm.index.search.analysis import WordTokenizer
 from paperterm.index.search.whoosh_postings import EXTENSION, PostingsWriter
-from paperterm.index.text.words import HAS_CJK, STEM_CACHE, WORD, cjk_pieces, stem
+from paperterm.index.search.whoosh_terms_file import TermsFile
+from paperterm.index.text.words import (
+    HAS_CJK,
+    STEM_CACHE,
+    WORD,
+    ascii_words,
+    cjk_pieces,
+    stem,
+)
 
 #: A field's value: a text, or the parts of one as Whoosh would see them joined by newlines
 #: (each part is cut on its own, so a part several fields share is cut once per document).
@@ -62,6 +64,8 @@ Value = str | Sequence[str]
 PROTOCOL = 5
 COMPRESSION = 3
 _COMPRESS_FROM = 64
+#: Terms whose postings are written to the file together.
+_WRITE_EVERY = 2048
 _UINT = struct.Struct("!I").pack
 #: `Positions.encode` of a term found once, at position p (most postings are these).
 _ONCE = [_UINT(1) + dumps([p], 2) for p in range(1024)]
@@ -75,7 +79,7 @@ def cut(text: str) -> list[str]:
     """The pieces of `text` in lower case as `WordTokenizer` sees them, stop words kept:
     words, and CJK runs as overlapping bigrams."""
     if text.isascii():
-        return WORD.findall(text.lower())
+        return ascii_words(text.lower())
     words = [word.lower() for word in WORD.findall(text)]
     if not HAS_CJK.search(text):
         return words
@@ -91,8 +95,7 @@ def cut(text: str) -> list[str]:
 def _encode(positions: Sequence[int]) -> bytes:
     """`whoosh.formats.Positions.encode`: the count, then the gaps, pickled (`_ENCODED`
     holds those of a term found once early on)."""
-    gaps = [positions[0]]
-    gaps += [b - a for a, b in pairwise(positions)]
+    gaps = [positions[0], *map(sub, positions[1:], positions)]
     return _UINT(len(gaps)) + dumps(gaps, 2)
 
 
@@ -125,117 +128,198 @@ def _term_map(analyzer: WordTokenizer) -> Callable[[str], str]:
     return found.__getitem__
 
 
-class _FieldWriter(W3FieldWriter):  # type: ignore[misc]  # Whoosh has no type hints
-    """Whoosh's terms-and-postings writer, given each term's postings at once.
+#: W3TermInfo's fields (flags, total weight, documents, shortest and longest length as
+#: bytes, top weight, first and last document), then its postings' offset and length.
+_TERM_INFO = struct.Struct("!BfIBBfIIqi")
+#: `length_to_byte` of each length seen (it bisects a table for each).
+_LENGTH_BYTE: dict[int | None, int] = {}
+
+
+def _length_byte(length: int | None) -> int:
+    found = _LENGTH_BYTE.get(length)
+    if found is None:
+        found = _LENGTH_BYTE[length] = length_to_byte(length)
+    return found
+
+
+class _TermsWriter:
+    """A segment's terms: Whoosh's term index (`.trm`) and postings (`.pst`), and the
+    postings file of ours (`whoosh_postings.py`), written a field at a time from each
+    term's postings.
 
     Blocks are cut and described as `W3PostingsWriter` does (128 postings, each block with
     its count, last document, top weight and length range; the term's statistics over all
     of them), and pickled with `protocol`: Whoosh pickles with protocol 2, in which the
     `bytes` of each posting's positions pickle as calls to `_codecs.encode`, twice the size
     and far slower to read; its reader takes any protocol (`pickle.loads`). Blocks shorter
-    than `_COMPRESS_FROM` bytes are not compressed (compressing makes them longer).
+    than `_COMPRESS_FROM` bytes are not compressed (compressing makes them longer). A
+    field's postings are written in one piece, its terms' index entries in one call.
     """
 
     def __init__(self, codec: W3Codec, storage: Storage, segment: Segment, protocol: int):
-        super().__init__(codec, storage, segment)
+        self._storage, self._segment = storage, segment
         self._protocol = protocol
+        self._size = codec._blocklimit
+        self._compression = codec._compression
+        self._terms = TermsFile(segment.create_file(storage, W3Codec.TERMS_EXT))
+        self._postfile = segment.create_file(storage, W3Codec.POSTS_EXT)
+        self._offset = self._postfile.tell()
         self._table = PostingsWriter()
 
-    def start_field(self, fieldname: str, fieldobj: FieldType) -> None:
-        super().start_field(fieldname, fieldobj)
-        fixed = fieldobj.format.fixed_value_size()
-        self._values_kind = (
-            "none" if fixed == 0 else "tuple" if fixed is None or fixed < 0 else "join"
-        )
-
-    def write_term(
-        self, btext: bytes, postings: list[Any], lengths: array[int] | None, positions: bool
+    def write_field(
+        self,
+        fieldname: str,
+        field: FieldType,
+        terms: list[tuple[bytes, list[Any]]],
+        lengths: array[int] | None,
+        positions: bool,
     ) -> None:
-        """All postings of one term: document, weight, value, ... in one flat list. With
-        `positions`, each value is the term's positions in the document (a tuple), which
-        are encoded here as Whoosh keeps them (`Positions.encode`); otherwise it is the
-        value as Whoosh keeps it."""
-        protocol = self._protocol
-        size = self._codec._blocklimit
-        compression = self._codec._compression
-        postfile = self._postfile
-        docs = postings[0::3]
-        weights = postings[1::3]
-        values = postings[2::3]
-        self._table.add(
-            self._fieldname, btext, docs, array("f", weights), values if positions else None
-        )
-        if positions:
-            raw = values
-            values = list(map(_ENCODED.get, raw))  # a term found once: nearly all
-            for index in compress(range(len(values)), map(not_, values)):
-                values[index] = _encode(raw[index])
-        info = W3TermInfo()
-        offset = postfile.tell()
-        postfile.write(WHOOSH3_HEADER_MAGIC)
-        count = len(docs)
-        for start in range(0, count, size):
-            stop = min(start + size, count)
-            ids = docs[start:stop]
-            floats = array("f", weights[start:stop])
-            top = max(weights[start:stop])
-            known = [lengths[d] for d in ids if lengths[d]] if lengths is not None else ()
-            shortest = min(known) if known else None
-            longest = max(known) if known else 0
-            # W3TermInfo.add_block
-            info._weight += sum(floats)
-            info._df += stop - start
-            info._minlength = (
-                shortest if info._minlength is None else min(info._minlength, shortest)
-            )
-            info._maxlength = max(info._maxlength, longest)
-            info._maxweight = max(info._maxweight, top)
-            if info._minid is None:
-                info._minid = ids[0]
-            info._maxid = ids[-1]
-            if floats.count(1.0) == len(floats):
-                mini_weights: object = None
-            elif floats.count(floats[0]) == len(floats):
-                mini_weights = floats[0]
-            else:
-                mini_weights = tuple(floats)
-            if self._values_kind == "tuple":
-                mini_values: object = tuple(value for value in values[start:stop] if value)
-            elif self._values_kind == "none":
-                mini_values = None
-            else:
-                mini_values = b"".join(values[start:stop])
-            deltas = (ids[0], *map(sub, ids[1:], ids))
-            data = dumps((deltas, mini_weights, mini_values), protocol)
-            level = compression if len(data) >= _COMPRESS_FROM else 0
-            if level:
-                data = zlib.compress(data, level)
-            head = dumps(
-                (
-                    stop - start,
-                    ids[-1],
+        """A field's terms, in increasing order, each with all its postings: document,
+        weight, value, ... in one flat list. With `positions`, each value is the term's
+        positions in the document (a tuple), which are encoded here as Whoosh keeps them
+        (`Positions.encode`); otherwise it is the value as Whoosh keeps it."""
+        fieldmap = self._terms.fieldmap
+        prefix = pack_ushort(fieldmap.setdefault(fieldname, len(fieldmap)))
+        fixed = field.format.fixed_value_size()
+        kind = "none" if fixed == 0 else "tuple" if fixed is None or fixed < 0 else "join"
+        protocol, size, compression = self._protocol, self._size, self._compression
+        length_of = lengths.__getitem__ if lengths is not None else None
+        table_add, table_one = self._table.add, self._table.add_one
+        chunks: list[bytes] = []
+        infos: list[bytes] = []
+        offset = self._offset
+        for btext, postings in terms:
+            if len(chunks) == _WRITE_EVERY:  # a field's postings are not held all at once
+                self._postfile.write(b"".join(chunks))
+                chunks.clear()
+            if len(postings) == 3:  # one posting (most terms): one block, said directly
+                doc, boost, raw = postings
+                floats = array("f", (boost,))
+                table_one(fieldname, btext, doc, floats[0], raw if positions else None)
+                value = (_ENCODED.get(raw) or _encode(raw)) if positions else raw
+                length = length_of(doc) if length_of else 0
+                low = length or None
+                held: object = value  # the block's values: Whoosh's of a "join" field
+                if kind == "tuple":
+                    held = (value,) if value else ()
+                elif kind == "none":
+                    held = None
+                one = None if floats[0] == 1.0 else floats[0]
+                data = dumps(((doc,), one, held), protocol)
+                level = compression if len(data) >= _COMPRESS_FROM else 0
+                if level:
+                    data = zlib.compress(data, level)
+                byte = _length_byte(low)
+                head = dumps((1, doc, boost, level, byte, byte), protocol)
+                written = WHOOSH3_HEADER_MAGIC + pack_int(-len(head) - len(data)) + head + data
+                chunks.append(written)
+                info = (
+                    0,
+                    sum(floats),
+                    1,
+                    byte,
+                    byte,
+                    max(0, boost),
+                    doc,
+                    doc,
+                    offset,
+                    len(written),
+                )
+                infos.append(_TERM_INFO.pack(*info))
+                offset += len(written)
+                continue
+            docs = postings[0::3]
+            weights = postings[1::3]
+            values = postings[2::3]
+            floats = array("f", weights)
+            table_add(fieldname, btext, docs, floats, values if positions else None)
+            if positions:
+                raw = values
+                values = list(map(_ENCODED.get, raw))  # a term found once: nearly all
+                for index in compress(range(len(values)), map(not_, values)):
+                    values[index] = _encode(raw[index])
+            count = len(docs)
+            weight = 0.0
+            shortest: int | None = None
+            longest = 0
+            top: float = 0
+            term = [WHOOSH3_HEADER_MAGIC]
+            for start in range(0, count, size):
+                stop = min(start + size, count)
+                if count > size:
+                    ids = docs[start:stop]
+                    block = floats[start:stop]
+                    top_here = max(weights[start:stop])
+                else:
+                    ids, block, top_here = docs, floats, max(weights)
+                known = list(filter(None, map(length_of, ids))) if length_of else ()
+                low = min(known) if known else None
+                high = max(known) if known else 0
+                weight += sum(block)
+                if shortest is None:
+                    shortest = low
+                elif low is not None:
+                    shortest = min(shortest, low)
+                longest = max(longest, high)
+                top = max(top, top_here)
+                n = stop - start
+                if block.count(1.0) == n:
+                    mini_weights: object = None
+                elif block.count(block[0]) == n:
+                    mini_weights = block[0]
+                else:
+                    mini_weights = tuple(block)
+                if kind == "tuple":
+                    mini_values: object = tuple(filter(None, values[start:stop]))
+                elif kind == "none":
+                    mini_values = None
+                else:
+                    mini_values = b"".join(values[start:stop])
+                deltas = (ids[0], *map(sub, ids[1:], ids))
+                data = dumps((deltas, mini_weights, mini_values), protocol)
+                level = compression if len(data) >= _COMPRESS_FROM else 0
+                if level:
+                    data = zlib.compress(data, level)
+                head = dumps(
+                    (n, ids[-1], top_here, level, _length_byte(low), _length_byte(high)),
+                    protocol,
+                )
+                length = len(head) + len(data)
+                term += (pack_int(-length if stop == count else length), head, data)
+            written = b"".join(term)
+            chunks.append(written)
+            infos.append(
+                _TERM_INFO.pack(
+                    0,
+                    weight,
+                    count,
+                    0 if shortest is None else _length_byte(shortest),
+                    _length_byte(longest),
                     top,
-                    level,
-                    length_to_byte(shortest),
-                    length_to_byte(longest),
-                ),
-                protocol,
+                    docs[0],
+                    docs[-1],
+                    offset,
+                    len(written),
+                )
             )
-            length = len(head) + len(data)
-            postfile.write(pack_int(-length if stop == count else length) + head + data)
-        info.set_extent(offset, postfile.tell() - offset)
-        self._tindex.add(pack_ushort(self._fieldid) + btext, info.to_bytes())
+            offset += len(written)
+        self._postfile.write(b"".join(chunks))
+        self._offset = offset
+        self._terms.add_all([prefix + btext for btext, _ in terms], infos)
 
     def close(self) -> None:
-        """Whoosh's files, then the postings file the plan scorer reads
-        (`whoosh_postings.py`)."""
-        super().close()
+        """Close Whoosh's files; write the postings file the plan scorer reads."""
+        self._terms.close()
+        self._postfile.close()
         self._table.write(self._segment.create_file(self._storage, EXTENSION))
 
 
 def _fast_kind(field: FieldType) -> str:
     """ "words" for a field our tokenizer cuts, with positions; "id" for an untokenized ID
-    field; "" for any other (indexed by Whoosh's own code)."""
+    field; "" for any other (indexed by Whoosh's own code). A field of the fast path keeps
+    its terms as UTF-8 (`FieldType.to_bytes`)."""
+    if type(field).to_bytes is not FieldType.to_bytes:
+        return ""
     analyzer = getattr(field, "analyzer", None)
     if type(field.format) is Positions and isinstance(analyzer, WordTokenizer):
         return "words"
@@ -297,13 +381,16 @@ class SegmentBuilder:
     def __len__(self) -> int:
         return self._docs
 
-    def add(self, fields: Mapping[str, Value]) -> int:
+    def add(
+        self, fields: Mapping[str, Value], pieces: Mapping[str, list[str]] | None = None
+    ) -> int:
         """Index one document (field name -> value); its number in the segment. A stored
-        field stores its value as given (give those as text)."""
+        field stores its value as given (give those as text). `pieces`: what `cut` makes
+        of some texts of its values, known already."""
         docnum = self._docs
         perdoc = self._perdoc
         perdoc.start_doc(docnum)
-        memo: dict[str, list[str]] = {}
+        memo = dict(pieces or ())
         lengths: dict[str, int] = {}
         for fieldname in sorted(fields):
             value = fields[fieldname]
@@ -382,22 +469,17 @@ class SegmentBuilder:
     def finish(self) -> Segment:
         """Write the segment's files; the segment, for the index's table of contents."""
         self._perdoc.close()
-        writer = _FieldWriter(self.codec, self.storage, self.segment, self._protocol)
+        writer = _TermsWriter(self.codec, self.storage, self.segment, self._protocol)
         for fieldname in sorted(self._postings):
             terms = self._postings[fieldname]
             if not terms:
                 continue
-            field = self.schema[fieldname]
+            kind = self._fast[fieldname]
+            ordered: list[Any] = sorted(terms)  # text in code point order: UTF-8 in byte order
+            keys: list[bytes] = [term.encode() for term in ordered] if kind else ordered
+            encoded = list(zip(keys, map(terms.__getitem__, ordered), strict=True))
             lengths = self._lengths.get(fieldname)
-            writer.start_field(fieldname, field)
-            encoded = sorted(
-                (term if isinstance(term, bytes) else field.to_bytes(term), postings)
-                for term, postings in terms.items()
-            )
-            positions = self._fast[fieldname] == "words"
-            for btext, postings in encoded:
-                writer.write_term(btext, postings, lengths, positions)
-            writer.finish_field()
+            writer.write_field(fieldname, self.schema[fieldname], encoded, lengths, kind == "words")
         writer.close()
         self._postings.clear()
         self.segment.set_doc_count(self._docs)

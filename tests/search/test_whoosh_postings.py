@@ -13,6 +13,8 @@ from zlib import crc32
 
 import pytest
 from damaged_postings import fill_hash_table
+from hypothesis import given
+from hypothesis import strategies as st
 
 from paperterm.index.search.whoosh_postings import PostingsFileError, PostingsTable, PostingsWriter
 
@@ -188,3 +190,18 @@ def test_a_look_up_in_a_table_filled_under_its_map_ends(tmp_path):
         table.close()
     assert len(outcome) == 1, "the look-up never ended"
     assert isinstance(outcome[0], PostingsFileError)
+
+
+@given(
+    st.integers(0, (1 << 32) - 1),
+    st.sampled_from([1.0, 2.5, 4.0, 0.1]),
+    st.none() | st.lists(st.integers(0, (1 << 32) - 1), min_size=1, max_size=4).map(sorted),
+)
+def test_a_term_of_one_posting_is_written_as_any_other(doc, weight, positions):
+    """`add_one` writes what `add` writes of the same single posting."""
+    weights = array("f", [weight])
+    one = PostingsWriter()
+    one.add_one("all", b"term", doc, weights[0], positions)
+    file = _Kept()
+    one.write(file)
+    assert file.written == _written([("all", b"term", [doc], [weight], positions and [positions])])

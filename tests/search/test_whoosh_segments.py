@@ -171,3 +171,37 @@ def test_a_documents_digest_is_each_value_then_its_separator(fields, authors, co
     digest = hashlib.blake2b(digest_size=16)
     add_document(digest, paper)
     assert digest.hexdigest() == expected.hexdigest()
+
+
+def _segment_files(papers: list[Paper], words: list[list[str] | None]) -> dict[str, bytes]:
+    """Each file of the segment of `papers` (by extension), built by the part writer with
+    the given vocabulary words of each."""
+    from paperterm.index.search.whoosh_index import PartWriter
+
+    storage = RamStorage()
+    writer = PartWriter.__new__(PartWriter)
+    writer._builder = SegmentBuilder(storage, make_schema(), INDEX_NAME)
+    for paper, said in zip(papers, words, strict=True):
+        writer.add(paper, said)
+    segment = writer.finish()
+    prefix = segment.segment_id()
+    return {name.removeprefix(prefix): bytes(data) for name, data in storage.files.items()}
+
+
+_PROSE = st.lists(st.sampled_from(["a", "B", "the", ".", " ", "x1", "é", "论文", "\n"])).map(
+    "".join
+)
+
+
+@given(st.lists(st.tuples(_PROSE, _PROSE, _PROSE), min_size=1, max_size=4))
+def test_the_vocabulary_words_give_the_segment_its_cut_text_gives(texts):
+    """A paper's vocabulary words (`paper_words`) stand for its text's cut pieces when its
+    name, title and text are ASCII: the segment's files are the same bytes either way."""
+    from paperterm.index.text.words import paper_words
+
+    papers = [
+        Paper(f"p{number}", "c", text, text=text, title=title, name=name, authors=["A B"])
+        for number, (name, title, text) in enumerate(texts)
+    ]
+    without = _segment_files(papers, [None] * len(papers))
+    assert _segment_files(papers, [paper_words(paper) for paper in papers]) == without
