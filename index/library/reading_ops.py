@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from paperterm.index.library.op_store import Restore
-
 
 @dataclass(frozen=True, slots=True)
 class MarkRead:
@@ -32,6 +30,3 @@ class MarkUnread:
     def apply(self, entries: dict[str, datetime]) -> None:
         for paper_id in self.ids:
             entries.pop(paper_id, None)
-
-
-ReadingOperation = MarkRead | MarkUnread | Restore[datetime]
