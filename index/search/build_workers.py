@@ -215,11 +215,6 @@ class _Worker:
         self.stdout.close()
 
 
-#: How many bytes of messages a worker's pipe holds (the most Linux allows without
-#: privileges, by default).
-PIPE_BYTES = 1 << 20
-
-
 def _widen(pipe: int) -> None:
     """Let the pipe hold `PIPE_BYTES` (Linux; elsewhere it keeps its size): a worker that
     sends papers (`send_papers`) goes on preparing while this process indexes those sent
@@ -230,6 +225,11 @@ def _widen(pipe: int) -> None:
         fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
     except (ImportError, AttributeError, OSError):
         pass
+
+
+#: How many bytes of messages a worker's pipe holds (the most Linux allows without
+#: privileges, by default).
+PIPE_BYTES = 1 << 20
 
 
 def _messages(workers: list[_Worker]) -> list[_Message]:
@@ -316,6 +316,7 @@ class Preparer:
     the build's `sources/`, as a `WorkerPool`'s do."""
 
     def __init__(self, engine: str, tmp: Path, file: SourceFile) -> None:
+        self.key = file.key
         self.worker = _Worker(engine, [file], tmp, None)
 
     def run(
