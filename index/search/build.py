@@ -44,7 +44,6 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from paperterm.index.problems import Problem
 from paperterm.index.search import store as versions
@@ -83,9 +82,6 @@ from paperterm.index.search.store import (
 )
 from paperterm.index.search.whoosh_index import part_digest
 from paperterm.index.sources.loader import Prepared
-
-if TYPE_CHECKING:
-    from paperterm.index.search.build_workers import Preparer
 
 #: A part is closed at the end of the file that takes its postings past this (about 13,000
 #: abstracts: a segment of ~15 MB, built in ~110 MB of memory).
@@ -162,9 +158,6 @@ class Builder:
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="paperterm-checksums")
         #: The generation the build takes from (`_reuse`).
         self._base: tuple[Path, Meta] | None = None
-        #: The worker preparing the one file to read (`_start_preparer`), and the file.
-        self._preparer: Preparer | None = None
-        self._preparing: SourceFile | None = None
 
     def run(self) -> OpenIndex:
         base = self.store.read_meta() if self.reuse else None
@@ -179,11 +172,9 @@ class Builder:
             with no_collection():
                 opened = self._build(base)
         except BaseException:
-            self._stop_preparer()  # before its folder goes: it writes there
             shutil.rmtree(self.tmp, ignore_errors=True)
             raise
         finally:
-            self._stop_preparer()
             self._checker.shutdown(cancel_futures=True)
             if donor is not None:
                 donor.lock.release()
@@ -195,7 +186,6 @@ class Builder:
         assert self.tmp is not None
         sources = [SourceRecords(file, cache=cache_name(file)) for file in self._stretched(base)]
         self._base = base
-        self._start_preparer(sources, base)
         candidates = self._reuse(sources, base)
         fresh = [source for source in sources if source.fresh]
         candidates += self._prepare(sources, fresh)
@@ -206,36 +196,6 @@ class Builder:
         self.listener.check()
         self.words.subtract(corpus.absorbed_words)
         return self._finish(sources, corpus, parts, +self.words)
-
-    def _start_preparer(self, sources: list[SourceRecords], base: tuple[Path, Meta] | None) -> None:
-        """When one file is to be read whatever `_reuse` finds (no source of the generation
-        taken from is that file, or the file changed since), large enough and nobody
-        watches: start the worker that prepares it (`_prepare_beside`) now, so that it
-        starts and reads while `_reuse` takes the rest."""
-        if self.watched:
-            return
-        recorded = {
-            (entry.path, entry.collection, _span(entry.span)): entry
-            for entry in (base[1].sources if base is not None else [])
-        }
-        certain = []
-        for source in sources:
-            file = source.file
-            entry = recorded.get((str(file.path), file.collection, file.span))
-            if entry is None or self._unchanged(file.path, entry.fingerprint) is None:
-                certain.append(file)
-        if len(certain) != 1 or _size(certain[0]) < PARALLEL_BYTES:
-            return
-        from paperterm.index.search.build_workers import Preparer
-
-        assert self.tmp is not None
-        self._preparing = certain[0]
-        self._preparer = Preparer(self.engine.name, self.tmp, certain[0])
-
-    def _stop_preparer(self) -> None:
-        if self._preparer is not None:
-            self._preparer.stop()
-            self._preparer = None
 
     def _stretched(self, base: tuple[Path, Meta] | None) -> list[SourceFile]:
         """The build's sources: the files, a large JSON Lines file as its stretches
@@ -374,9 +334,6 @@ class Builder:
         self.part_postings = _part_postings(self.engine.bounded_writer, sum(sizes))
         if len(fresh) > 1 and sum(sizes) >= PARALLEL_BYTES:
             return self._prepare_in_workers(sources, fresh, sizes)
-        if len(fresh) == 1 and fresh[0].file == self._preparing:
-            return self._prepare_beside(sources, fresh[0], sizes[0])
-        self._stop_preparer()  # more to read than it was started for, if any
         from paperterm.index.search.build_workers import PartFeed
 
         done = 0
@@ -411,33 +368,6 @@ class Builder:
         if written is not None:
             candidates.append(_Candidate(*written, None))
         return candidates
-
-    def _prepare_beside(
-        self, sources: list[SourceRecords], source: SourceRecords, size: int
-    ) -> list[_Candidate]:
-        """One file to read (a source added, or changed): a worker process reads and
-        prepares it (started by `_start_preparer`) while this one indexes its papers
-        (`build_workers.Preparer`). Not while a reader watches: it shows the file's first
-        papers as soon as they are prepared (`_prepare_in_workers` reads a first file
-        here)."""
-        from paperterm.index.search.build_workers import PartFeed
-
-        assert self.tmp is not None and self._preparer is not None
-        self.total_bytes = size
-        parts = PartFeed(self.engine, self.tmp / ENGINE_FOLDER, (0, self.part_postings))
-        read = self._preparer.run(parts.add, self.listener.check, self.report_bytes)
-        header, source.fingerprint = read_header(
-            self.tmp / SOURCES_FOLDER / source.cache, source.file
-        )
-        source.take_header(header)
-        source.size = read
-        self._file_digest(source)
-        self._hold(source)
-        self._check_early(source)
-        self.report_bytes(source.file.key, read)
-        self.report(sources, source.count, source.count)
-        written = parts.end_source(source.file.key, source.digest) or parts.end()
-        return [] if written is None else [_Candidate(*written, None)]
 
     def _prepare_in_workers(
         self, sources: list[SourceRecords], fresh: list[SourceRecords], sizes: list[int]

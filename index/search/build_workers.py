@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from paperterm.index.papers import Paper, paper_tuple
+from paperterm.index.papers import Paper
 from paperterm.index.search.records import no_collection
 from paperterm.index.search.source_records import (
     SourceRecords,
@@ -44,8 +44,7 @@ from paperterm.index.search.whoosh_index import part_digest
 _POLL = 0.2
 _FRAME = struct.Struct("<I")
 #: What a worker says: ("read", key, bytes so far), ("source", key, bytes),
-#: ("part", keys, part, digest), ("papers", [(paper_tuple, words), ...]), ("done",),
-#: ("failed", traceback).
+#: ("part", keys, part, digest), ("done",), ("failed", traceback).
 _Message = tuple[Any, ...]
 
 
@@ -149,14 +148,8 @@ class _Worker:
     no file descriptor, which makes its resource tracker fail to start."""
 
     def __init__(
-        self,
-        engine: str,
-        files: list[SourceFile],
-        tmp: Path,
-        sizes: tuple[int, int] | None,
+        self, engine: str, files: list[SourceFile], tmp: Path, sizes: tuple[int, int]
     ) -> None:
-        """`sizes`: the parts' sizes (`work`); None: the worker indexes nothing and sends
-        the papers it prepares (`send_papers`)."""
         self.process = subprocess.Popen(
             [sys.executable, "-m", "paperterm.index.search.build_workers"],
             stdin=subprocess.PIPE,
@@ -166,7 +159,6 @@ class _Worker:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.stdout = self.process.stdout
         os.set_blocking(self.stdout.fileno(), False)
-        _widen(self.stdout.fileno())
         self.buffer = bytearray()
         self.done = False
         self.said_done = False
@@ -178,20 +170,18 @@ class _Worker:
             pass
 
     def read(self) -> list[_Message]:
-        """The messages that arrived, all that can be read now: a worker that has said more
-        than its pipe holds waits until it is read (the worker is `done` once it said so or
-        ended)."""
+        """The messages that arrived (the worker is `done` once it said so or ended)."""
         messages: list[_Message] = []
-        ended = False
-        while True:
-            try:
-                chunk = os.read(self.stdout.fileno(), 1 << 16)
-            except BlockingIOError:
-                break
-            if not chunk:
-                ended = True
-                break
-            self.buffer += chunk
+        try:
+            chunk = os.read(self.stdout.fileno(), 1 << 16)
+        except BlockingIOError:
+            return messages
+        if not chunk:
+            self.done = True
+            if self.process.wait() != 0 and not self.said_done:
+                messages.append(("failed", f"it ended with status {self.process.returncode}"))
+            return messages
+        self.buffer += chunk
         while len(self.buffer) >= _FRAME.size:
             (size,) = _FRAME.unpack_from(self.buffer)
             if len(self.buffer) < _FRAME.size + size:
@@ -202,10 +192,6 @@ class _Worker:
                 self.said_done = True
             else:
                 messages.append(message)
-        if ended:
-            self.done = True
-            if self.process.wait() != 0 and not self.said_done:
-                messages.append(("failed", f"it ended with status {self.process.returncode}"))
         return messages
 
     def stop(self) -> None:
@@ -213,23 +199,6 @@ class _Worker:
             self.process.kill()
         self.process.wait()
         self.stdout.close()
-
-
-def _widen(pipe: int) -> None:
-    """Let the pipe hold `PIPE_BYTES` (Linux; elsewhere it keeps its size): a worker that
-    sends papers (`send_papers`) goes on preparing while this process indexes those sent
-    before (a 64 KB pipe holds a fifth of one message, and the worker waited for each)."""
-    try:
-        import fcntl
-
-        fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
-    except (ImportError, AttributeError, OSError):
-        pass
-
-
-#: How many bytes of messages a worker's pipe holds (the most Linux allows without
-#: privileges, by default).
-PIPE_BYTES = 1 << 20
 
 
 def _messages(workers: list[_Worker]) -> list[_Message]:
@@ -276,79 +245,6 @@ def work(
         written = parts.end()
         if written is not None:
             say(("part", written[1], written[0], written[2]))
-
-
-def send_papers(file: SourceFile, tmp: str, say: Callable[[_Message], None]) -> None:
-    """A worker's life beside a build that indexes one file itself (`Preparer`): prepare
-    `file` and send its papers, `SEND_PAPERS` at a time, each as its `paper_tuple` with the
-    words the vocabulary counts of it."""
-    batch: list[tuple[tuple[Any, ...], list[str]]] = []
-
-    def send() -> None:
-        say(("papers", batch[:]))
-        batch.clear()
-
-    def on_record(paper: Paper, words: list[str]) -> None:
-        batch.append((paper_tuple(paper), words))
-        if len(batch) >= SEND_PAPERS:
-            send()
-
-    def reading(records: int, size: int) -> None:
-        say(("read", file.key, size))
-
-    with no_collection():
-        source = prepare_source(
-            file, Path(tmp) / SOURCES_FOLDER, on_record=on_record, on_bytes=reading
-        )
-        send()
-    say(("source", file.key, source.size))
-
-
-#: Papers a `send_papers` worker sends at a time.
-SEND_PAPERS = 100
-
-
-class Preparer:
-    """One source file read and prepared in a worker process (`send_papers`) while this
-    process indexes its papers as they come: the two halves of what `prepare_source` with
-    a `PartFeed` does in one process, on two cores (adding a 2,600-paper source to 50,000,
-    preparing was ~60% of the build's process). The worker keeps the source's records in
-    the build's `sources/`, as a `WorkerPool`'s do."""
-
-    def __init__(self, engine: str, tmp: Path, file: SourceFile) -> None:
-        self.key = file.key
-        self.worker = _Worker(engine, [file], tmp, None)
-
-    def run(
-        self,
-        on_paper: Callable[[Paper, list[str]], None],
-        check: Callable[[], None],
-        on_bytes: Callable[[str, int], None],
-    ) -> int:
-        """Until the worker is done: each paper it prepared to `on_paper` (with its words),
-        in order; the bytes read to `on_bytes`. The bytes the file had. `check` raises to
-        stop."""
-        size: int | None = None
-        while not self.worker.done:
-            check()
-            for message in _messages([self.worker]):
-                kind = message[0]
-                if kind == "papers":
-                    with no_collection():
-                        for fields, words in message[1]:
-                            on_paper(Paper(*fields), words)
-                elif kind == "read":
-                    on_bytes(message[1], message[2])
-                elif kind == "source":
-                    size = message[2]
-                else:
-                    raise OSError(f"a build worker failed: {message[1]}")
-        if size is None:
-            raise OSError("a build worker ended before it was done")
-        return size
-
-    def stop(self) -> None:
-        self.worker.stop()
 
 
 #: Papers given to a part's writer together. Giving each as it is prepared cost 15% more
@@ -421,10 +317,7 @@ def main() -> None:
 
     try:
         engine, files, tmp, parent, sizes = pickle.load(sys.stdin.buffer)
-        if sizes is None:
-            send_papers(files[0], tmp, say=say)
-        else:
-            work(engine, files, tmp, parent, sizes, say=say)
+        work(engine, files, tmp, parent, sizes, say=say)
         say(("done",))
     except BaseException:
         say(("failed", traceback.format_exc(limit=3)))

@@ -13,7 +13,6 @@ from generated import write_generated_corpus
 from paperterm.index.config import Config
 from paperterm.index.papers import paper_tuple
 from paperterm.index.search import build as build_module
-from paperterm.index.search.build_workers import Preparer
 from paperterm.index.search.listener import Listener
 from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.records import PaperList
@@ -259,9 +258,9 @@ class CopySpy:
         monkeypatch.setattr(PaperList, "copy_into", spy)
 
 
-def _listed(opened: OpenIndex) -> tuple[list, list, tuple, list, list, dict]:
-    """Everything the papers, rows and vocabulary files say: each paper, each row, the ids,
-    the collections and the first ones, the words' counts."""
+def _listed(opened: OpenIndex) -> tuple[list, list, tuple, list, list]:
+    """Everything the papers and rows files say: each paper, each row, the ids, the
+    collections and the first ones."""
     papers = opened.papers
     return (
         [paper_tuple(paper) for paper in papers],
@@ -269,7 +268,6 @@ def _listed(opened: OpenIndex) -> tuple[list, list, tuple, list, list, dict]:
         papers.ids,
         papers.collections,
         papers.first_collections,
-        opened.vocabulary().counts,
     )
 
 
@@ -344,64 +342,6 @@ def test_a_damaged_papers_file_is_not_copied(tmp_path, corpus, monkeypatch):
     second = built(data, [corpus, added])
     assert spy.copied == []
     assert _listed(second) == _listed(from_nothing(tmp_path, [corpus, added]))
-
-
-class PreparerSpy:
-    """The files given to a worker that prepares them beside the build (`Preparer`)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.paths: list[str] = []
-        self.stopped = 0
-        real_init, real_stop = Preparer.__init__, Preparer.stop
-
-        def init(preparer: Preparer, engine, tmp, file) -> None:
-            self.paths.append(file.path.name)
-            real_init(preparer, engine, tmp, file)
-
-        def stop(preparer: Preparer) -> None:
-            self.stopped += 1
-            real_stop(preparer)
-
-        monkeypatch.setattr(Preparer, "__init__", init)
-        monkeypatch.setattr(Preparer, "stop", stop)
-
-
-def test_one_file_to_read_is_prepared_by_a_worker_beside_the_build(tmp_path, corpus, monkeypatch):
-    """One large file to read, nobody watching: a worker prepares it while the build indexes
-    its papers; the index is the one a build in one process makes."""
-    data = tmp_path / "data"
-    first = built(data, [corpus])
-    old_parts = {part.id for part in first.meta.parts}
-    added = _single_file(tmp_path, "added", 100, seed=11)
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
-    here = PrepareSpy(monkeypatch)
-    beside = PreparerSpy(monkeypatch)
-    second = built(data, [corpus, added])
-    assert here.paths == [] and beside.paths == [added.name]
-    new_parts = [part for part in second.meta.parts if part.id not in old_parts]
-    assert [part.papers for part in new_parts] == [100]
-    assert second.meta.sources[-1].records == 100
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 1 << 40)
-    assert _listed(second) == _listed(from_nothing(tmp_path, [corpus, added]))
-    _same_as_from_nothing(tmp_path, second, [corpus, added])
-
-
-def test_a_worker_started_for_one_file_is_stopped_when_there_is_more(tmp_path, corpus, monkeypatch):
-    """The worker starts before the sources kept are checked; a damaged record file makes
-    its source one more to read: the worker is stopped, and the build reads both."""
-    data = tmp_path / "data"
-    first = built(data, [corpus])
-    cache = Path(first.location) / "sources" / first.meta.sources[0].cache
-    cache.write_bytes(cache.read_bytes()[:100])
-    added = _single_file(tmp_path, "added", 100, seed=11)
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
-    beside = PreparerSpy(monkeypatch)
-    second = built(data, [corpus, added])
-    assert beside.paths == [added.name] and beside.stopped >= 1
-    assert len(second.papers) == 400
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 1 << 40)
-    assert _listed(second) == _listed(from_nothing(tmp_path, [corpus, added]))
-    _same_as_from_nothing(tmp_path, second, [corpus, added])
 
 
 def test_a_source_removed_from_the_configuration_reads_nothing(tmp_path, corpus, monkeypatch):
