@@ -258,9 +258,9 @@ class CopySpy:
         monkeypatch.setattr(PaperList, "copy_into", spy)
 
 
-def _listed(opened: OpenIndex) -> tuple[list, list, tuple, list, list]:
-    """Everything the papers and rows files say: each paper, each row, the ids, the
-    collections and the first ones."""
+def _listed(opened: OpenIndex) -> tuple[list, list, tuple, list, list, dict]:
+    """Everything the papers, rows and vocabulary files say: each paper, each row, the ids,
+    the collections and the first ones, the words' counts."""
     papers = opened.papers
     return (
         [paper_tuple(paper) for paper in papers],
@@ -268,6 +268,7 @@ def _listed(opened: OpenIndex) -> tuple[list, list, tuple, list, list]:
         papers.ids,
         papers.collections,
         papers.first_collections,
+        opened.vocabulary().counts,
     )
 
 
