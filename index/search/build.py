@@ -52,6 +52,7 @@ from paperterm.index.search.listener import Listener
 from paperterm.index.search.merged import MergedCorpus
 from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.records import (
+    PaperList,
     RecordFileError,
     no_collection,
     write_papers,
@@ -155,6 +156,8 @@ class Builder:
         #: `Store.publish` after everything (at 500,000: ~2 GB, seconds the build did alone).
         self._early_checks: dict[str, Future[list[int]]] = {}
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="paperterm-checksums")
+        #: The generation the build takes from (`_reuse`).
+        self._base: tuple[Path, Meta] | None = None
 
     def run(self) -> OpenIndex:
         base = self.store.read_meta() if self.reuse else None
@@ -182,6 +185,7 @@ class Builder:
     def _build(self, base: tuple[Path, Meta] | None) -> OpenIndex:
         assert self.tmp is not None
         sources = [SourceRecords(file, cache=cache_name(file)) for file in self._stretched(base)]
+        self._base = base
         candidates = self._reuse(sources, base)
         fresh = [source for source in sources if source.fresh]
         candidates += self._prepare(sources, fresh)
@@ -529,6 +533,46 @@ class Builder:
             parts.append(_Written(spots, writer.finish(), digest, papers))
         return parts
 
+    def _kept_papers(
+        self, sources: list[SourceRecords], corpus: MergedCorpus
+    ) -> tuple[int, PaperList | None]:
+        """(n, the papers of the generation taken from) when they are this build's first
+        papers, those of its first n sources; else (0, None). Its papers and rows files
+        then begin this build's, copied as they are, not read and written again a record
+        at a time (adding a 2,600-paper source to 50,000: ~1 s of the build's process).
+
+        They are when that generation was built of this build's first sources, in the same
+        order, and of nothing else (its papers file holds what a build of those sources
+        alone writes), each kept here (`_reuse`: its record file is the one that generation
+        read, checked against the checksum it recorded), and nothing after them changes how
+        their records merge or are listed (`MergedCorpus.alone`). The papers and rows files
+        are checked against that generation's checksums before they are copied (a damaged
+        one is not copied: the papers are written from the record files)."""
+        if self._base is None:
+            return 0, None
+        folder, meta = self._base
+        spots = len(meta.sources)
+        if not spots or spots > len(sources):
+            return 0, None
+        for entry, source in zip(meta.sources, sources[:spots], strict=True):
+            file = source.file
+            same = (entry.path, entry.collection, _span(entry.span)) == (
+                str(file.path),
+                file.collection,
+                file.span,
+            )
+            if source.fresh or not same or entry.records != source.count:
+                return 0, None
+        if not corpus.alone(spots):
+            return 0, None
+        papers = self.store.open_rows(folder, meta)
+        if papers is None:
+            return 0, None
+        if len(papers) != sum(corpus.counts[:spots]):
+            papers.close()
+            return 0, None
+        return spots, papers
+
     def _finish(
         self,
         sources: list[SourceRecords],
@@ -541,7 +585,14 @@ class Builder:
 
         tmp = self.tmp
         self.engine.commit(tmp / ENGINE_FOLDER, [written.part for written in parts])
-        count, collections = write_papers(tmp, corpus.paper_tuples(), PAPERS_FILE, ROWS_FILE)
+        spots, kept = self._kept_papers(sources, corpus)
+        try:
+            count, collections = write_papers(
+                tmp, corpus.paper_tuples(spots), PAPERS_FILE, ROWS_FILE, kept
+            )
+        finally:
+            if kept is not None:
+                kept.close()
         for name in (PAPERS_FILE, ROWS_FILE):  # checksummed while the vocabulary is written
             self._early_checks[name] = self._checker.submit(checked_and_synced, tmp / name)
         vocabulary = Vocabulary(dict(words))

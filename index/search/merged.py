@@ -54,6 +54,8 @@ class MergedCorpus:
         keys = [key for source in sources for key in source.keys]
         into, renamed = plan_merge(keys, self._texts)
         self.absorbed = {index for index, first in enumerate(into) if first != index}
+        #: Each absorbed record's: the record it merged into.
+        self.into = {index: into[index] for index in self.absorbed}
         #: Records merging changed, merged (by position in the corpus).
         self.changed: dict[int, Prepared] = {}
         absorbed_papers: list[Paper] = []
@@ -101,21 +103,48 @@ class MergedCorpus:
         staying: list[int] = []
         pairs: list[tuple[str, bool]] = []
         others: list[list[str]] = []
+        for index, title, derived, alternatives in self._staying_titles():
+            staying.append(index)
+            pairs.append((title, derived))
+            others.append(alternatives)
+        changes = title_changes(pairs, lambda position: others[position])
+        return {staying[position]: title for position, title in changes.items()}
+
+    def _staying_titles(self) -> Iterator[tuple[int, str, bool, list[str]]]:
+        """(position, title, derived, other headlines) of each paper merging leaves."""
         absorbed, changed = self.absorbed, self.changed
         for start, source in zip(self.starts, self.sources, strict=True):
             for index, (title, derived, alternatives) in enumerate(source.titles, start):
                 if index in absorbed:
                     continue
-                staying.append(index)
                 record = changed.get(index)
                 if record is not None:
-                    pairs.append((record.paper.title, record.paper.title_derived))
-                    others.append(record.alternatives)
+                    yield index, record.paper.title, record.paper.title_derived, record.alternatives
                 else:
-                    pairs.append((title, derived))
-                    others.append(alternatives)
-        changes = title_changes(pairs, lambda position: others[position])
-        return {staying[position]: title for position, title in changes.items()}
+                    yield index, title, derived, alternatives
+
+    def alone(self, spots: int) -> bool:
+        """Whether the first `spots` sources' papers are, as merged and listed here, the
+        papers of a corpus of those sources alone, in the same order (`paper_tuples` of
+        both give the same tuples for them).
+
+        Merging is planned in one pass in corpus order (`plan_merge`): where a record goes
+        and the id it keeps or gets depend on the records before it only, and a record
+        merges into an earlier one, which it changes. So the first sources' records merge
+        as they do alone unless a later record merges into one of them. Derived titles are
+        made distinct in one pass in corpus order too (`title_changes`), each against the
+        titles before it and every title that was not derived: the first sources' listed
+        titles are those they have alone unless a later paper brings a title not derived
+        that none of theirs is (case folded)."""
+        end = sum(source.count for source in self.sources[:spots])
+        if any(first < end for index, first in self.into.items() if index >= end):
+            return False
+        theirs: set[str] = set()
+        later: set[str] = set()
+        for index, title, derived, _ in self._staying_titles():
+            if not derived:
+                (theirs if index < end else later).add(title.casefold())
+        return later <= theirs
 
     def papers(self, spot: int) -> Iterator[Paper]:
         """Source `spot`'s papers as merged (with the headlines their own abstracts gave, as
@@ -128,12 +157,13 @@ class MergedCorpus:
                 continue
             yield self.changed.get(index, record).paper
 
-    def paper_tuples(self) -> Iterator[tuple[Any, ...]]:
-        """Every paper as merged, with its listed title, as its `paper_tuple`, in corpus
-        order: what the papers file holds. A record merging left alone gives the tuple it
-        holds, not made a `Paper` and a tuple again (the papers file at 500,000: ~2 s)."""
+    def paper_tuples(self, first: int = 0) -> Iterator[tuple[Any, ...]]:
+        """Every paper as merged (of source `first` on), with its listed title, as its
+        `paper_tuple`, in corpus order: what the papers file holds. A record merging left
+        alone gives the tuple it holds, not made a `Paper` and a tuple again (the papers
+        file at 500,000: ~2 s)."""
         absorbed, changed, titles = self.absorbed, self.changed, self.titles
-        for spot, source in enumerate(self.sources):
+        for spot, source in enumerate(self.sources[first:], first):
             start = self.starts[spot]
             cache = RecordFile(self.folder / source.cache, SOURCE)
             try:

@@ -11,9 +11,11 @@ import pytest
 from generated import write_generated_corpus
 
 from paperterm.index.config import Config
+from paperterm.index.papers import paper_tuple
 from paperterm.index.search import build as build_module
 from paperterm.index.search.listener import Listener
 from paperterm.index.search.open_index import OpenIndex
+from paperterm.index.search.records import PaperList
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.session import Session
 
@@ -240,6 +242,107 @@ def test_a_source_added_to_the_configuration_is_the_only_one_read(tmp_path, corp
     kept = {part.id for part in first.meta.parts} & {part.id for part in second.meta.parts}
     assert sum(part.papers for part in second.meta.parts if part.id not in kept) == 100
     _same_as_from_nothing(tmp_path, second, [corpus, added])
+
+
+class CopySpy:
+    """Counts the papers files a build copies from the generation it takes from."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.copied: list[int] = []
+        real = PaperList.copy_into
+
+        def spy(papers: PaperList, *args) -> None:
+            self.copied.append(len(papers))
+            real(papers, *args)
+
+        monkeypatch.setattr(PaperList, "copy_into", spy)
+
+
+def _listed(opened: OpenIndex) -> tuple[list, list, tuple, list, list, dict]:
+    """Everything the papers, rows and vocabulary files say: each paper, each row, the ids,
+    the collections and the first ones, the words' counts."""
+    papers = opened.papers
+    return (
+        [paper_tuple(paper) for paper in papers],
+        papers.rows(),
+        papers.ids,
+        papers.collections,
+        papers.first_collections,
+        opened.vocabulary().counts,
+    )
+
+
+def test_an_added_source_after_the_others_copies_their_papers(tmp_path, corpus, monkeypatch):
+    """The papers and rows files of the generation taken from are the first records of the
+    new one, copied as they are: the same files as a build from nothing writes."""
+    data = tmp_path / "data"
+    built(data, [corpus])
+    added = _single_file(tmp_path, "added", 100, seed=11)
+    spy = CopySpy(monkeypatch)
+    second = built(data, [corpus, added])
+    assert spy.copied == [300]
+    assert _listed(second) == _listed(from_nothing(tmp_path, [corpus, added]))
+    _same_as_from_nothing(tmp_path, second, [corpus, added])
+
+
+def _bib(path: Path, title: str, abstract: str) -> Path:
+    path.write_text(
+        "@InProceedings{later1,\n"
+        f"  title = {{{title}}},\n"
+        "  author = {Ada Lovelace},\n"
+        "  booktitle = {Later Proceedings},\n"
+        f"  abstract = {{{abstract}}}\n"
+        "}\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_a_later_title_that_is_not_derived_renames_an_earlier_derived_one(tmp_path, monkeypatch):
+    """Derived titles give way to titles that are not derived, wherever these are: a paper
+    of an added source can change the listed title of an earlier one, so the earlier
+    papers are written again, not copied."""
+    headline = "Large models memorise rare facts from their training data"
+    a = tmp_path / "a.txt"
+    a.write_text(f"List A\n\n{headline}. Sparse probes find them.\n", encoding="utf-8")
+    data = tmp_path / "data"
+    assert [paper.title for paper in built(data, [a]).papers] == [headline]
+    b = _bib(tmp_path / "b.bib", headline.upper(), "Pruning removes what probes find.")
+    spy = CopySpy(monkeypatch)
+    second = built(data, [a, b])
+    assert spy.copied == []
+    assert second.papers[0].title != headline
+    assert _listed(second) == _listed(from_nothing(tmp_path, [a, b]))
+
+
+def test_a_later_title_already_taken_copies_the_earlier_papers(tmp_path, monkeypatch):
+    """A title that is not derived and that an earlier paper already has changes nothing
+    of the earlier papers: they are copied."""
+    a = _bib(tmp_path / "a.bib", "Sparse probes", "Sparse probes find rare facts in models.")
+    data = tmp_path / "data"
+    built(data, [a])
+    b = _bib(tmp_path / "b.bib", "SPARSE PROBES", "Pruning removes what probes find.")
+    spy = CopySpy(monkeypatch)
+    second = built(data, [a, b])
+    assert spy.copied == [1]
+    assert _listed(second) == _listed(from_nothing(tmp_path, [a, b]))
+
+
+def test_a_damaged_papers_file_is_not_copied(tmp_path, corpus, monkeypatch):
+    """The papers file of the generation taken from is checked against its checksum
+    first: a damaged one is not copied, the papers are written from the record files."""
+    data = tmp_path / "data"
+    first = built(data, [corpus])
+    path = Path(first.location) / "papers.bin"
+    first.close()
+    raw = bytearray(path.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    added = _single_file(tmp_path, "added", 100, seed=11)
+    spy = CopySpy(monkeypatch)
+    second = built(data, [corpus, added])
+    assert spy.copied == []
+    assert _listed(second) == _listed(from_nothing(tmp_path, [corpus, added]))
 
 
 def test_a_source_removed_from_the_configuration_reads_nothing(tmp_path, corpus, monkeypatch):
