@@ -188,15 +188,20 @@ def _segment_files(papers: list[Paper], words: list[list[str] | None]) -> dict[s
     return {name.removeprefix(prefix): bytes(data) for name, data in storage.files.items()}
 
 
-_PROSE = st.lists(st.sampled_from(["a", "B", "the", ".", " ", "x1", "é", "论文", "\n"])).map(
-    "".join
-)
+#: "İ" lowers to two characters, the Kelvin sign to "k", "ǅ" (title case) to "ǆ"; "²" and
+#: "Ⅷ" are word characters that are not letters.
+_PROSE = st.lists(
+    st.sampled_from(
+        ["a", "B", "the", ".", " ", "x1", "é", "论文", "\n", "İ", "\u212a", "ǅ", "Σ", "²", "Ⅷ", "ß"]
+    )
+).map("".join)
 
 
 @given(st.lists(st.tuples(_PROSE, _PROSE, _PROSE), min_size=1, max_size=4))
 def test_the_vocabulary_words_give_the_segment_its_cut_text_gives(texts):
     """A paper's vocabulary words (`paper_words`) stand for its text's cut pieces when its
-    name, title and text are ASCII: the segment's files are the same bytes either way."""
+    name, title and text are ASCII or lower alike: the segment's files are the same bytes
+    either way."""
     from paperterm.index.text.words import paper_words
 
     papers = [
