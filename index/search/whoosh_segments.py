@@ -363,6 +363,20 @@ def _fast_kind(field: FieldType) -> str:
     return ""
 
 
+#: What `SegmentBuilder.add` needs of a field: `_plan`.
+_Plan = tuple[FieldType, str | None, bool, bool, float, Callable[[str], str] | None]
+
+
+def _plan(field: FieldType, fast: str) -> _Plan:
+    """A field, how it is indexed (`_fast_kind`, None when it is not), whether it is scored
+    and stored, its boost, and its piece -> term map when our tokenizer cuts it."""
+    kind = fast if field.indexed else None
+    to_term = _term_map(field.analyzer) if kind == "words" else None
+    scored = bool(field.indexed and field.scorable)
+    boost = field.format.field_boost if kind is not None else 1.0
+    return field, kind, scored, bool(field.stored), boost, to_term
+
+
 class SegmentBuilder:
     """Documents in, one Whoosh segment out (into `storage`, the index's folder). Not
     thread-safe: one per thread or process.
@@ -403,6 +417,9 @@ class SegmentBuilder:
         #: Postings added so far: what the segment's size (and memory) follows.
         self.postings = 0
         self._fast = {name: _fast_kind(schema[name]) for name in names}
+        #: What `add` needs of each field, looked up once: (field, kind of indexing (None:
+        #: not indexed), scored, stored, boost, piece -> term (our tokenizer's fields)).
+        self._plan = {name: _plan(schema[name], self._fast[name]) for name in names}
 
     def __len__(self) -> int:
         return self._docs
@@ -417,15 +434,19 @@ class SegmentBuilder:
         memo = dict(pieces or ())
         stored: dict[str, Value] = {}
         lengths: dict[str, int] = {}
-        schema = self.schema
+        plan = self._plan
         for fieldname in sorted(fields):
             value = fields[fieldname]
-            field = schema[fieldname]
-            if field.indexed:
-                length = self._index(fieldname, field, value, docnum, memo)
-                if field.scorable:
+            field, kind, scored, keep, boost, to_term = plan[fieldname]
+            if kind is not None:
+                terms = self._postings[fieldname]
+                if to_term is not None:
+                    length = self._index_words(to_term, value, docnum, terms, boost, memo)
+                else:
+                    length = self._index(field, kind, value, docnum, terms, boost)
+                if scored:
                     lengths[fieldname] = length
-            if field.stored and value is not None:
+            if keep and value is not None:
                 stored[fieldname] = value
         for fieldname, column in self._lengths.items():
             column.append(lengths.get(fieldname, 0))
@@ -435,18 +456,15 @@ class SegmentBuilder:
 
     def _index(
         self,
-        fieldname: str,
         field: FieldType,
+        kind: str,
         value: Value,
         docnum: int,
-        memo: dict[str, list[str]],
+        terms: defaultdict[str | bytes, list[Any]],
+        boost: float,
     ) -> int:
-        """Add the value's postings; how many terms it has (its length, if scored)."""
-        kind = self._fast[fieldname]
-        terms = self._postings[fieldname]
-        boost = field.format.field_boost
-        if kind == "words":
-            return self._index_words(field.analyzer, value, docnum, terms, boost, memo)
+        """Add the value's postings (a field not of our tokenizer's); how many terms it has
+        (its length, if scored)."""
         text = value if isinstance(value, str) else "\n".join(value)
         found = [(text, 1, boost, b"")] if kind == "id" else list(field.index(text))
         for term, _, weight, encoded in found:
@@ -456,14 +474,15 @@ class SegmentBuilder:
 
     def _index_words(
         self,
-        analyzer: WordTokenizer,
+        to_term: Callable[[str], str],
         value: Value,
         docnum: int,
         terms: defaultdict[str | bytes, list[Any]],
         boost: float,
         memo: dict[str, list[str]],
     ) -> int:
-        to_term = _term_map(analyzer)
+        """Add the postings of a value our tokenizer cuts (`to_term`: its term of a piece);
+        how many terms it has."""
         mapped: list[str] = []
         for part in (value,) if isinstance(value, str) else value:
             pieces = memo.get(part)
