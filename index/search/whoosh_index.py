@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperterm.index.papers import Paper
-from paperterm.index.text.words import has_cjk
 
 if TYPE_CHECKING:
     from whoosh.codec.base import Segment
@@ -82,6 +81,9 @@ def known_pieces(paper: Paper, words: list[str] | None) -> dict[str, list[str]]:
         return {}
     name, title, text = paper.name, paper.title, paper.text
     if not (name.isascii() and title.isascii() and text.isascii()):
+        # The reader's start imports this module and compiles no pattern: `words` does.
+        from paperterm.index.text.words import has_cjk
+
         joined = f"{name}{title}{text}"
         if has_cjk(joined) or not _lowers_alike(joined):
             return {}
