@@ -131,9 +131,22 @@ def normalize_for_id(text: str) -> str:
     return single_spaced(unicodedata.normalize("NFKC", text)).casefold()
 
 
+#: The ids `content_id` made lately, by text (at most `_RECENT_IDS_KEPT`, forgotten all at
+#: once): a parser makes a record's id from its abstract, and preparing the record asks
+#: again whether its id is its abstract's (`loader._is_content_id`), folding and hashing
+#: the same text again (~10 us an abstract of a plain-text list, whose ids all are).
+_RECENT_IDS: dict[str, str] = {}
+_RECENT_IDS_KEPT = 1024
+
+
 def content_id(text: str) -> str:
     """A short id from the content alone: the same on every machine and in any file order."""
-    return digest_id(normalize_for_id(text))
+    found = _RECENT_IDS.get(text)
+    if found is None:
+        if len(_RECENT_IDS) >= _RECENT_IDS_KEPT:
+            _RECENT_IDS.clear()
+        found = _RECENT_IDS[text] = digest_id(normalize_for_id(text))
+    return found
 
 
 def digest_id(normalized: str) -> str:

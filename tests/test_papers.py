@@ -27,3 +27,16 @@ def test_json_round_trip_keeps_every_field():
     record = paper.to_json()
     assert record["collections"] == ["C", "D"] and record["authors"] == ["Ada Lovelace"]
     assert Paper.from_json(record).to_json() == record
+
+
+def test_content_ids_remembered_are_those_made_anew():
+    """`content_id` remembers the ids it made lately (a build asks again for each record's):
+    past what it keeps, and asked again in any order, each is its text's."""
+    from paperterm.index import papers
+
+    texts = [f"Abstract  number {number}.\n" for number in range(papers._RECENT_IDS_KEPT * 2 + 7)]
+    first = [papers.content_id(text) for text in texts]
+    again = [papers.content_id(text) for text in reversed(texts)][::-1]
+    made = [papers.digest_id(papers.normalize_for_id(text)) for text in texts]
+    assert first == again == made
+    assert len(papers._RECENT_IDS) <= papers._RECENT_IDS_KEPT

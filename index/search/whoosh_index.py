@@ -72,17 +72,39 @@ def paper_document(paper: Paper) -> dict[str, str | tuple[str, ...]]:
 
 def known_pieces(paper: Paper, words: list[str] | None) -> dict[str, list[str]]:
     """What `whoosh_segments.cut` makes of the paper's text, taken from `words` (the words
-    of its name, title and text in lower case, `words.paper_words`) when they are ASCII:
-    the words of the text are those after the name's and the title's (in ASCII, no word
-    runs across the spaces that join them). Empty otherwise."""
-    if words is None or not (paper.name.isascii() and paper.title.isascii()):
+    of its name, title and text in lower case, `words.paper_words`): the words of the text
+    are those after the name's and the title's (no word runs across the spaces that join
+    them). So when the three are ASCII, or have no CJK (which `cut` makes bigrams of) and
+    lower alike (`_lowers_alike`: then the words of the lowered text are its words lowered);
+    empty otherwise."""
+    if words is None:
         return {}
-    if not paper.text.isascii():
-        return {}
+    name, title, text = paper.name, paper.title, paper.text
+    if not (name.isascii() and title.isascii() and text.isascii()):
+        # The reader's start imports this module and compiles no pattern: `words` does.
+        from paperterm.index.text.words import has_cjk
+
+        joined = f"{name}{title}{text}"
+        if has_cjk(joined) or not _lowers_alike(joined):
+            return {}
     from paperterm.index.search.whoosh_segments import cut
 
-    name, title = cut(paper.name), cut(paper.title)
-    return {paper.name: name, paper.title: title, paper.text: words[len(name) + len(title) :]}
+    name_pieces, title_pieces = cut(name), cut(title)
+    return {
+        name: name_pieces,
+        title: title_pieces,
+        text: words[len(name_pieces) + len(title_pieces) :],
+    }
+
+
+def _lowers_alike(text: str) -> bool:
+    """Whether each character of `text` lowers to one character that is a word character
+    (`\\w`: alphanumeric, or "_") when it is one: "İ" lowers to two, for one."""
+    return all(
+        len(lowered := char.lower()) == 1 and lowered.isalnum() == char.isalnum()
+        for char in set(text)
+        if not char.isascii()
+    )
 
 
 def documents_digest(papers: Iterable[Paper]) -> str:

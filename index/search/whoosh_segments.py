@@ -25,11 +25,12 @@ index at the same time.
 from __future__ import annotations
 
 import struct
+import sys
 import zlib
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from itertools import compress
+from itertools import accumulate, compress
 from operator import not_, sub
 from pickle import dumps
 from typing import Any
@@ -37,9 +38,9 @@ from typing import Any
 from whoosh.analysis import STOP_WORDS
 from whoosh.analysis.tokenizers import IDTokenizer
 from whoosh.codec.base import Segment
-from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3Codec, W3PerDocWriter
+from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3Codec
 from whoosh.fields import FieldType, Schema
-from whoosh.filedb.filestore import RamStorage, Storage
+from whoosh.filedb.filestore import Storage
 from whoosh.formats import Existence, Positions
 from whoosh.system import pack_int, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
@@ -140,6 +141,40 @@ def _length_byte(length: int | None) -> int:
     if found is None:
         found = _LENGTH_BYTE[length] = length_to_byte(length)
     return found
+
+
+#: A length's one-byte form -> the length Whoosh reads back (0: none).
+_ROUNDED = [0, *map(byte_to_length, range(1, 256))]
+#: How Whoosh's stored column (`PickleColumn(CompressedBytesColumn())`) compresses a
+#: document's stored fields; with more documents than this, it also writes their offsets.
+_STORED_LEVEL = 3
+_STORED_OFFSETS_FROM = 2**15
+
+
+def _growable_type(top: int) -> str:
+    """The type code Whoosh's `GrowableArray` (started as "B") ends with, its largest
+    number `top`."""
+    return "B" if top < 1 << 8 else "H" if top < 1 << 16 else "i" if top < 1 << 31 else "I"
+
+
+def _stored_column(values: list[bytes], count: int) -> bytes:
+    """What Whoosh's stored column writes of `count` documents' stored fields (pickled and
+    compressed, b"" for none): the values, their lengths, and with many documents their
+    offsets (`VarBytesColumn.Writer`), big-endian, then the type code of each array."""
+    lengths = list(map(len, values))
+    parts = [b"".join(values)]
+    arrays = [array(_growable_type(max(lengths, default=0)), lengths)]
+    if count > _STORED_OFFSETS_FROM:
+        offsets = [0, *accumulate(lengths[:-1])]
+        arrays.append(array(_growable_type(offsets[-1]), offsets))
+    for found in arrays:
+        if sys.byteorder == "little":
+            found.byteswap()
+        parts.append(found.tobytes())
+    parts += [found.typecode.encode("ascii") for found in arrays]
+    if count > _STORED_OFFSETS_FROM:
+        parts.append(b"X")
+    return b"".join(parts)
 
 
 class _TermsWriter:
@@ -328,25 +363,28 @@ def _fast_kind(field: FieldType) -> str:
     return ""
 
 
-class _OwnScratch:
-    """A storage whose writers get scratch space of their own, in memory: Whoosh's
-    `FileStorage` gives every writer of a folder the same `MAIN.tmp` in it, so two writers
-    at once (two processes writing segments of one index) would destroy each other's
-    files. What goes there is a segment's columns (bytes per document)."""
+#: What `SegmentBuilder.add` needs of a field: `_plan`.
+_Plan = tuple[FieldType, str | None, bool, bool, float, Callable[[str], str] | None]
 
-    def __init__(self, storage: Storage) -> None:
-        self._storage = storage
 
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._storage, name)
-
-    def temp_storage(self, name: str | None = None) -> Storage:
-        return RamStorage()
+def _plan(field: FieldType, fast: str) -> _Plan:
+    """A field, how it is indexed (`_fast_kind`, None when it is not), whether it is scored
+    and stored, its boost, and its piece -> term map when our tokenizer cuts it."""
+    kind = fast if field.indexed else None
+    to_term = _term_map(field.analyzer) if kind == "words" else None
+    scored = bool(field.indexed and field.scorable)
+    boost = field.format.field_boost if kind is not None else 1.0
+    return field, kind, scored, bool(field.stored), boost, to_term
 
 
 class SegmentBuilder:
     """Documents in, one Whoosh segment out (into `storage`, the index's folder). Not
-    thread-safe: one per thread or process."""
+    thread-safe: one per thread or process.
+
+    A document's stored fields and field lengths are kept as it is added and written at
+    `finish` as the files Whoosh's `W3PerDocWriter` makes of them (`_write_columns`): its
+    column writers, called for each field of each document, took a tenth of `add`. Fields
+    with a column of their own (sortable) are not supported."""
 
     def __init__(
         self,
@@ -362,21 +400,26 @@ class SegmentBuilder:
         self.codec = W3Codec(compression=compression)
         self._protocol = protocol
         self.segment: Segment = self.codec.new_segment(storage, indexname)
-        self._perdoc = W3PerDocWriter(self.codec, _OwnScratch(storage), self.segment)
         names = schema.names()
+        if any(schema[name].column_type is not None or schema[name].vector for name in names):
+            raise ValueError("SegmentBuilder writes no columns of fields nor vectors")
         #: field -> term -> its postings so far: document, frequency, value, ... (the
         #: value: the term's positions in the document in a field of our tokenizer's,
         #: else as Whoosh encodes it)
         self._postings: dict[str, defaultdict[str | bytes, list[Any]]] = {
             name: defaultdict(list) for name in names
         }
-        #: Each scored field's length in each document, as Whoosh reads it back (rounded
-        #: to its one-byte form; 0 when the document has none).
+        #: Each scored field's length in each document (0 when the document has none).
         self._lengths = {name: array("I") for name in names if schema[name].scorable}
+        #: Each document's stored fields as Whoosh's stored column keeps them (b"": none).
+        self._stored: list[bytes] = []
         self._docs = 0
         #: Postings added so far: what the segment's size (and memory) follows.
         self.postings = 0
         self._fast = {name: _fast_kind(schema[name]) for name in names}
+        #: What `add` needs of each field, looked up once: (field, kind of indexing (None:
+        #: not indexed), scored, stored, boost, piece -> term (our tokenizer's fields)).
+        self._plan = {name: _plan(schema[name], self._fast[name]) for name in names}
 
     def __len__(self) -> int:
         return self._docs
@@ -388,41 +431,40 @@ class SegmentBuilder:
         field stores its value as given (give those as text). `pieces`: what `cut` makes
         of some texts of its values, known already."""
         docnum = self._docs
-        perdoc = self._perdoc
-        perdoc.start_doc(docnum)
         memo = dict(pieces or ())
+        stored: dict[str, Value] = {}
         lengths: dict[str, int] = {}
+        plan = self._plan
         for fieldname in sorted(fields):
             value = fields[fieldname]
-            field = self.schema[fieldname]
-            length = self._index(fieldname, field, value, docnum, memo) if field.indexed else 0
-            if not field.scorable:
-                length = 0
-            lengths[fieldname] = length
-            perdoc.add_field(fieldname, field, value if field.stored else None, length)
-            if field.column_type is not None:
-                perdoc.add_column_value(fieldname, field.column_type, field.to_column_value(value))
-        perdoc.finish_doc()
+            field, kind, scored, keep, boost, to_term = plan[fieldname]
+            if kind is not None:
+                terms = self._postings[fieldname]
+                if to_term is not None:
+                    length = self._index_words(to_term, value, docnum, terms, boost, memo)
+                else:
+                    length = self._index(field, kind, value, docnum, terms, boost)
+                if scored:
+                    lengths[fieldname] = length
+            if keep and value is not None:
+                stored[fieldname] = value
         for fieldname, column in self._lengths.items():
-            length = lengths.get(fieldname, 0)
-            column.append(byte_to_length(length_to_byte(length)) if length else 0)
+            column.append(lengths.get(fieldname, 0))
+        self._stored.append(zlib.compress(dumps(stored, 2), _STORED_LEVEL) if stored else b"")
         self._docs += 1
         return docnum
 
     def _index(
         self,
-        fieldname: str,
         field: FieldType,
+        kind: str,
         value: Value,
         docnum: int,
-        memo: dict[str, list[str]],
+        terms: defaultdict[str | bytes, list[Any]],
+        boost: float,
     ) -> int:
-        """Add the value's postings; how many terms it has (its length, if scored)."""
-        kind = self._fast[fieldname]
-        terms = self._postings[fieldname]
-        boost = field.format.field_boost
-        if kind == "words":
-            return self._index_words(field.analyzer, value, docnum, terms, boost, memo)
+        """Add the value's postings (a field not of our tokenizer's); how many terms it has
+        (its length, if scored)."""
         text = value if isinstance(value, str) else "\n".join(value)
         found = [(text, 1, boost, b"")] if kind == "id" else list(field.index(text))
         for term, _, weight, encoded in found:
@@ -432,14 +474,15 @@ class SegmentBuilder:
 
     def _index_words(
         self,
-        analyzer: WordTokenizer,
+        to_term: Callable[[str], str],
         value: Value,
         docnum: int,
         terms: defaultdict[str | bytes, list[Any]],
         boost: float,
         memo: dict[str, list[str]],
     ) -> int:
-        to_term = _term_map(analyzer)
+        """Add the postings of a value our tokenizer cuts (`to_term`: its term of a piece);
+        how many terms it has."""
         mapped: list[str] = []
         for part in (value,) if isinstance(value, str) else value:
             pieces = memo.get(part)
@@ -468,7 +511,7 @@ class SegmentBuilder:
 
     def finish(self) -> Segment:
         """Write the segment's files; the segment, for the index's table of contents."""
-        self._perdoc.close()
+        rounded = self._write_columns()
         writer = _TermsWriter(self.codec, self.storage, self.segment, self._protocol)
         for fieldname in sorted(self._postings):
             terms = self._postings[fieldname]
@@ -478,9 +521,35 @@ class SegmentBuilder:
             ordered: list[Any] = sorted(terms)  # text in code point order: UTF-8 in byte order
             keys: list[bytes] = [term.encode() for term in ordered] if kind else ordered
             encoded = list(zip(keys, map(terms.__getitem__, ordered), strict=True))
-            lengths = self._lengths.get(fieldname)
+            lengths = rounded.get(fieldname)
             writer.write_field(fieldname, self.schema[fieldname], encoded, lengths, kind == "words")
         writer.close()
         self._postings.clear()
         self.segment.set_doc_count(self._docs)
         return self.segment
+
+    def _write_columns(self) -> dict[str, array[int]]:
+        """The files `W3PerDocWriter` writes of the documents' stored fields and lengths
+        (its `_stored` column, a `_<field>_len` column of each field with a length), and
+        the segment's total length of each field; each scored field's lengths as Whoosh
+        reads them back (rounded to their one-byte form), for the postings' statistics."""
+        totals: defaultdict[str, int] = defaultdict(int)
+        firsts: list[tuple[int, str]] = []  # where a field's first length is: totals' order
+        rounded: dict[str, array[int]] = {}
+        columns = {"_stored": _stored_column(self._stored, self._docs)}
+        for fieldname, lengths in self._lengths.items():
+            codes = bytes(map(_length_byte, lengths))
+            rounded[fieldname] = array("I", map(_ROUNDED.__getitem__, codes))
+            last = len(codes.rstrip(b"\0"))
+            if last:
+                firsts.append((len(codes) - len(codes.lstrip(b"\0")), fieldname))
+                columns[f"_{fieldname}_len"] = codes[:last]
+        for _, fieldname in sorted(firsts):
+            totals[fieldname] = sum(self._lengths[fieldname])
+        self.segment._fieldlengths = totals
+        for name, data in columns.items():
+            column = self.storage.create_file(W3Codec.column_filename(self.segment, name))
+            column.write(data)
+            column.close()
+        self._stored.clear()
+        return rounded

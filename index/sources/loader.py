@@ -29,8 +29,6 @@ from paperterm.index.links import Known, paper_links
 from paperterm.index.papers import (
     Paper,
     content_id,
-    digest_id,
-    normalize_for_id,
     paper_tuple,
 )
 from paperterm.index.problems import Problem
@@ -470,7 +468,7 @@ def _keyed(paper: Paper, own_links: list[str]) -> Prepared:
 
 
 def _is_content_id(paper_id: str, abstract: str) -> bool:
-    return len(paper_id) == 12 and paper_id == digest_id(normalize_for_id(abstract))
+    return len(paper_id) == 12 and paper_id == content_id(abstract)
 
 
 def _digest(text: str) -> str:

@@ -188,15 +188,20 @@ def _segment_files(papers: list[Paper], words: list[list[str] | None]) -> dict[s
     return {name.removeprefix(prefix): bytes(data) for name, data in storage.files.items()}
 
 
-_PROSE = st.lists(st.sampled_from(["a", "B", "the", ".", " ", "x1", "é", "论文", "\n"])).map(
-    "".join
-)
+#: "İ" lowers to two characters, the Kelvin sign to "k", "ǅ" (title case) to "ǆ"; "²" and
+#: "Ⅷ" are word characters that are not letters.
+_PROSE = st.lists(
+    st.sampled_from(
+        ["a", "B", "the", ".", " ", "x1", "é", "论文", "\n", "İ", "\u212a", "ǅ", "Σ", "²", "Ⅷ", "ß"]
+    )
+).map("".join)
 
 
 @given(st.lists(st.tuples(_PROSE, _PROSE, _PROSE), min_size=1, max_size=4))
 def test_the_vocabulary_words_give_the_segment_its_cut_text_gives(texts):
     """A paper's vocabulary words (`paper_words`) stand for its text's cut pieces when its
-    name, title and text are ASCII: the segment's files are the same bytes either way."""
+    name, title and text are ASCII or lower alike: the segment's files are the same bytes
+    either way."""
     from paperterm.index.text.words import paper_words
 
     papers = [
@@ -205,3 +210,38 @@ def test_the_vocabulary_words_give_the_segment_its_cut_text_gives(texts):
     ]
     without = _segment_files(papers, [None] * len(papers))
     assert _segment_files(papers, [paper_words(paper) for paper in papers]) == without
+
+
+@pytest.mark.parametrize("count", [0, 3, 2**15 + 2])
+def test_the_stored_column_is_the_one_whoosh_writes(count):
+    """Whoosh's stored column of the same documents, byte for byte: past 2**15 documents it
+    also writes their offsets (wider than a byte, then than two), and a document without
+    stored fields has none."""
+    from io import BytesIO
+    from pickle import dumps
+    from zlib import compress
+
+    from whoosh.codec.whoosh3 import STORED_COLUMN
+    from whoosh.filedb.structfile import StructFile
+
+    from paperterm.index.search.whoosh_segments import _stored_column
+
+    documents = [
+        {"id": f"paper-{number}" * (1 + number % 3)} if number % 5 else {}
+        for number in range(count)
+    ]
+    out = BytesIO()
+    writer = STORED_COLUMN.writer(StructFile(out))
+    for number, stored in enumerate(documents):
+        if stored:
+            writer.add(number, stored)
+    writer.finish(count)
+    values = [compress(dumps(stored, 2), 3) if stored else b"" for stored in documents]
+    assert _stored_column(values, count) == out.getvalue()
+
+
+def test_a_field_with_a_column_is_refused():
+    from whoosh.fields import NUMERIC, Schema
+
+    with pytest.raises(ValueError):
+        SegmentBuilder(RamStorage(), Schema(year=NUMERIC(sortable=True)))
