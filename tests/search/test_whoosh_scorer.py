@@ -397,21 +397,36 @@ def test_the_postings_files_are_files_of_their_segment_and_checksummed(searchers
         assert f"{ENGINE_FOLDER}/{name}" in opened.meta.files
 
 
+@pytest.fixture(scope="module")
+def frequent_words(searchers: list[Searcher]) -> list[dict[str, list[str]]]:
+    """Each searcher's 12 most frequent terms of each field (Whoosh reads every term of the
+    field to find them: looked up once, not for each example)."""
+    return [
+        {
+            field: [
+                term.decode()
+                for _, term in sorted(
+                    searcher.engine._searcher.reader().most_frequent_terms(field, 12)
+                )
+            ]
+            for field in ("all", "title", "authors")
+        }
+        for searcher in searchers
+    ]
+
+
 @settings(max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_phrases_of_frequent_words_agree(searchers, data):
+def test_phrases_of_frequent_words_agree(searchers, frequent_words, data):
     """Phrases read from the postings files' positions match where Whoosh's phrase query
     matches: words drawn from each field's most frequent terms (so that many phrases match),
     a word repeated, in any order, with a weight."""
-    for searcher in searchers:
-        reader = searcher.engine._searcher.reader()
+    for searcher, frequent in zip(searchers, frequent_words, strict=True):
         field = data.draw(st.sampled_from(["all", "title", "authors"]))
-        common = sorted(reader.most_frequent_terms(field, 12))
+        common = frequent[field]
         if not common:
             continue
-        words = data.draw(
-            st.lists(st.sampled_from([t.decode() for _, t in common]), min_size=2, max_size=4)
-        )
+        words = data.draw(st.lists(st.sampled_from(common), min_size=2, max_size=4))
         weight = data.draw(st.sampled_from([1.0, 2.5]))
         phrase = Phrase(field, tuple(words), weight)
         plan = Plan(required=(AnyOf((phrase,), cost=0),))
