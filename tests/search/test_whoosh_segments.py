@@ -29,8 +29,12 @@ def _whoosh_document(paper: Paper) -> dict[str, str]:
     return {**document, "all": "\n".join(document["all"])}
 
 
-def _written_by_whoosh(papers: list[Paper]) -> IndexReader:
-    ix = RamStorage().create_index(make_schema(), indexname=INDEX_NAME)
+def _written_by_whoosh(papers: list[Paper], folder: Path) -> IndexReader:
+    """Whoosh's own writer, in `folder`: its scratch files go in there too (in memory
+    storage they would go to the system's temporary folder, always as `MAIN.tmp`, which
+    another test process writing at the same time removes under it)."""
+    folder.mkdir()
+    ix = whoosh_index.create_in(str(folder), make_schema(), indexname=INDEX_NAME)
     writer = ix.writer()
     for paper in papers:
         writer.add_document(**_whoosh_document(paper))
@@ -121,7 +125,7 @@ CORPORA = {
 def test_segment_reads_as_whoosh_writes_it(tmp_path, corpus):
     papers = CORPORA[corpus](tmp_path)
     assert papers
-    expected = _contents(_written_by_whoosh(papers))
+    expected = _contents(_written_by_whoosh(papers, tmp_path / "by-whoosh"))
     (tmp_path / "index").mkdir()
     found = _contents(_written_by_builder(papers, tmp_path / "index"))
     assert found[1] == expected[1]
