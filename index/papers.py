@@ -123,30 +123,19 @@ def paper_tuple(paper: Paper) -> tuple[Any, ...]:
     return tuple(getattr(paper, name) for name in PAPER_FIELDS)
 
 
-@lru_cache(maxsize=16)
 def normalize_for_id(text: str) -> str:
-    """Case, width and white space folded, so that re-wrapping a paragraph keeps its id.
-    (A parser gives a paper its id from its abstract, and preparing it for merging folds
-    the same abstract again: white space is made single only when it has some to change.)"""
+    """Case, width and white space folded, so that re-wrapping a paragraph keeps its id
+    (white space made single only when it has some to change)."""
     return single_spaced(unicodedata.normalize("NFKC", text)).casefold()
 
 
-#: The ids `content_id` made lately, by text (at most `_RECENT_IDS_KEPT`, forgotten all at
-#: once): a parser makes a record's id from its abstract, and preparing the record asks
-#: again whether its id is its abstract's (`loader._is_content_id`), folding and hashing
-#: the same text again (~10 us an abstract of a plain-text list, whose ids all are).
-_RECENT_IDS: dict[str, str] = {}
-_RECENT_IDS_KEPT = 1024
-
-
+@lru_cache(maxsize=1024)
 def content_id(text: str) -> str:
-    """A short id from the content alone: the same on every machine and in any file order."""
-    found = _RECENT_IDS.get(text)
-    if found is None:
-        if len(_RECENT_IDS) >= _RECENT_IDS_KEPT:
-            _RECENT_IDS.clear()
-        found = _RECENT_IDS[text] = digest_id(normalize_for_id(text))
-    return found
+    """A short id from the content alone: the same on every machine and in any file order.
+    (Cached for the texts of late: a parser makes a record's id from its abstract, and
+    preparing the record asks again whether its id is its abstract's,
+    `loader._is_content_id`: ~10 us an abstract of a plain-text list, whose ids all are.)"""
+    return digest_id(normalize_for_id(text))
 
 
 def digest_id(normalized: str) -> str:

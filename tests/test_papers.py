@@ -34,9 +34,13 @@ def test_content_ids_remembered_are_those_made_anew():
     past what it keeps, and asked again in any order, each is its text's."""
     from paperterm.index import papers
 
-    texts = [f"Abstract  number {number}.\n" for number in range(papers._RECENT_IDS_KEPT * 2 + 7)]
+    texts = [
+        f"Abstract  number {number}.\n"
+        for number in range(papers.content_id.cache_info().maxsize * 2 + 7)
+    ]
     first = [papers.content_id(text) for text in texts]
     again = [papers.content_id(text) for text in reversed(texts)][::-1]
     made = [papers.digest_id(papers.normalize_for_id(text)) for text in texts]
     assert first == again == made
-    assert len(papers._RECENT_IDS) <= papers._RECENT_IDS_KEPT
+    cached = papers.content_id.cache_info()
+    assert cached.currsize <= cached.maxsize
