@@ -17,7 +17,7 @@ import html
 import re
 
 from paperterm.index.text.display import display_text, one_line
-from paperterm.index.text.spaces import single_spaced
+from paperterm.index.text.spaces import printable_single_spaced, single_spaced
 
 # Only HTML's own tags, with attributes that look like attributes: "<" is also math's
 # ("$i<b$ and $c>0$").
@@ -81,8 +81,5 @@ def plain(value: str) -> str:
     if not value:
         return ""
     if value.isprintable() and not _NOT_PLAIN.search(value):
-        # (Printable: its only white space is the space, `single_spaced`'s first test.)
-        if "  " in value or value.startswith(" ") or value.endswith(" "):
-            return " ".join(value.split())
-        return value
+        return printable_single_spaced(value)
     return one_line(display_text(clean(value, paragraphs=False)))

@@ -17,6 +17,13 @@ def single_spaced(text: str) -> str:
     breaks become spaces first. Without two spaces in a row or one at either end, such a
     text is as `split` and `join` would make it."""
     spaced = text.replace("\n", " ") if "\n" in text else text
-    if "  " in spaced or spaced.startswith(" ") or spaced.endswith(" ") or not spaced.isprintable():
+    if not spaced.isprintable():
         return " ".join(text.split())
-    return spaced
+    return printable_single_spaced(spaced)
+
+
+def printable_single_spaced(text: str) -> str:
+    """`single_spaced` of a text known to be printable (its only white space the space)."""
+    if "  " in text or text.startswith(" ") or text.endswith(" "):
+        return " ".join(text.split())
+    return text
