@@ -8,6 +8,12 @@ from hypothesis import strategies as st
 
 from paperterm.index.text import headlines
 
+
+def _joined(pieces: st.SearchStrategy[str], most: int) -> st.SearchStrategy[str]:
+    """Texts of up to `most` pieces, each one of `pieces` or up to 3 characters of any."""
+    return st.lists(pieces | st.text(max_size=3), max_size=most).map("".join)
+
+
 # Pieces of sentences near what the shortcuts test: connectives in any case, commas with
 # and without whitespace after, the words a boilerplate match holds, and the characters
 # `re.IGNORECASE` takes for ASCII letters ("İ", "ı", "ſ", the Kelvin sign).
@@ -24,7 +30,7 @@ _PIECES = st.sampled_from(
         "\u212a", "avaılable", "relea\u017fe", "experiment\u017f show", "GİTHUB", "\u212aNOWLEDGE",
     ]
 )  # fmt: skip
-_SENTENCES = st.lists(_PIECES | st.text(max_size=3), max_size=24).map("".join)
+_SENTENCES = _joined(_PIECES, 24)
 
 
 @given(_SENTENCES)
@@ -67,7 +73,7 @@ _CLAIM_PIECES = st.sampled_from(
         "however", "\u0130", "\u0131", "\u017f", "\u212a", "\n", ". ", "x",
     ]
 )  # fmt: skip
-_CLAIMS = st.lists(_CLAIM_PIECES | st.text(max_size=3), max_size=16).map("".join)
+_CLAIMS = _joined(_CLAIM_PIECES, 16)
 
 
 @given(_CLAIMS)
@@ -91,7 +97,7 @@ _ABBREVIATION_PIECES = st.sampled_from(
         "\u00e9", ", ", "x(y) ",
     ]
 )  # fmt: skip
-_ABBREVIATIONS = st.lists(_ABBREVIATION_PIECES | st.text(max_size=3), max_size=16).map("".join)
+_ABBREVIATIONS = _joined(_ABBREVIATION_PIECES, 16)
 
 
 @given(_ABBREVIATIONS)
@@ -124,7 +130,7 @@ _CUT_PIECES = st.sampled_from(
 )
 
 
-@given(st.lists(_CUT_PIECES | st.text(max_size=3), max_size=40).map("".join), st.integers(0, 60))
+@given(_joined(_CUT_PIECES, 40), st.integers(0, 60))
 @example("a method, for fast, search of words", 20)
 @example(" leading space then words", 10)
 def test_a_headline_is_cut_where_a_scan_of_its_spaces_cuts_it(text: str, limit: int):
