@@ -193,8 +193,9 @@ def _named(name: str, headline: str) -> str:
     return _fit(f"{name}: {headline}", capitalise=False)
 
 
-# The sentences no headline comes from: what any abstract could say. Each alternative of
-# the pattern with words in lower case one of which each of its matches holds.
+# The sentences no headline comes from: what any abstract could say. The alternatives of
+# one pattern (`_boilerplate`), each with words in lower case one of which each of its
+# matches holds.
 _BOILERPLATE_PARTS = (
     (("://",), r"https?://"),
     (("github",), r"\bgithub\b"),
@@ -226,7 +227,6 @@ _BOILERPLATE_PARTS = (
     (("results ",), r"\bresults (?:show|demonstrate|indicate|suggest|confirm) that\b"),
     (("this paper is organi",), r"\bthis paper is organi[sz]ed"),
 )
-_BOILERPLATE = re.compile("|".join(part for _, part in _BOILERPLATE_PARTS), re.IGNORECASE)
 _PART_WORDS = {word for words, _ in _BOILERPLATE_PARTS for word in words}
 # Those of them that hold no other ("released" holds "release"): a text holds one of these
 # if it holds any.
@@ -242,10 +242,10 @@ _IGNORECASE_ASCII = str.maketrans("\u0130\u0131\u017f\u212a", "iisk")
 
 
 def _boilerplate(text: str) -> bool:
-    """Whether `_BOILERPLATE` finds something in `text`. The pattern tries each of its
-    alternatives at each position (50 µs a sentence: half the headlines' time); only those
-    whose words the text holds are searched, and a text without any of the words not at
-    all."""
+    """Whether the pattern of `_BOILERPLATE_PARTS`' alternatives finds something in `text`.
+    That pattern tries each alternative at each position (50 µs a sentence: half the
+    headlines' time); here only those whose words the text holds are searched, and a text
+    without any of the words not at all."""
     lowered = (text if text.isascii() else text.translate(_IGNORECASE_ASCII)).lower()
     if not any(map(lowered.__contains__, _BOILERPLATE_WORDS)):
         return False

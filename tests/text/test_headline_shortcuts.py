@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -42,12 +44,16 @@ def test_a_connective_goes_as_the_pattern_takes_it(sentence: str):
     assert headlines._without_connective(sentence) == expected
 
 
+#: The boilerplate alternatives as one pattern: what `headlines._boilerplate` finds.
+_BOILERPLATE = re.compile("|".join(part for _, part in headlines._BOILERPLATE_PARTS), re.IGNORECASE)
+
+
 @given(_SENTENCES)
 @example("The code is avaİlable at the site")
 @example("Code is made publicly avaılable")
 @example("To the best of our \u212anowledge, nothing")
 def test_boilerplate_is_found_as_the_pattern_finds_it(text: str):
-    assert headlines._boilerplate(text) == bool(headlines._BOILERPLATE.search(text))
+    assert headlines._boilerplate(text) == bool(_BOILERPLATE.search(text))
 
 
 @pytest.mark.parametrize(
