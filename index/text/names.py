@@ -128,10 +128,10 @@ _HAS_CALLED_HINT = re.compile("|".join(_CALLED_HINTS)).search
 _PASSIVE_VERBS_IN_ED = tuple(verb for verb in _PASSIVE_VERBS if verb.endswith("ed"))
 
 
-def _HAS_PASSIVE_VERB(text: str, low: int = 0, high: int | None = None) -> bool:
+def _has_passive_verb(text: str, low: int = 0, high: int | None = None) -> bool:
     """Whether `text[low:high]` holds one of `_PASSIVE_VERBS`: what the search of a pattern
-    of them all said (and was named for). Each but "built" ends in "ed": only the places of
-    "ed" are tested, where the pattern tested each position (three times the time)."""
+    of them all said. Each but "built" ends in "ed": only the places of "ed" are tested,
+    where the pattern tested each position (three times the time)."""
     if high is None:
         high = len(text)
     if text.find("built", low, high) >= 0:
@@ -408,7 +408,7 @@ def _has_cue(
     return (
         lowered.find("our ", near, start) >= 0
         or _HAS_CALLED_HINT(lowered, near, start) is not None
-        or _HAS_PASSIVE_VERB(lowered, end, after)
+        or _has_passive_verb(lowered, end, after)
     )
 
 
@@ -440,7 +440,7 @@ def _may_score(
         if _APPOSITIVE_NOVEL.match(described) or _APPOSITIVE.match(described):
             return True
     # The searches of a stretch last: they cost the most.
-    return _HAS_OURS_OR_CALLED_HINT(lowered, sentence[0], start) is not None or _HAS_PASSIVE_VERB(
+    return _HAS_OURS_OR_CALLED_HINT(lowered, sentence[0], start) is not None or _has_passive_verb(
         text, end, min(sentence[1], end + 90)
     )
 
@@ -689,7 +689,7 @@ def _score(
         elif possessive:
             score = max(score, WEIGHTS.ours)
     if (
-        _HAS_PASSIVE_VERB(right, 0, 90)
+        _has_passive_verb(right, 0, 90)
         and _PASSIVE.match(right)
         and (len(before.split()) <= 6 or before.endswith((" a ", " an ", " the ")))
     ):

@@ -274,8 +274,8 @@ def test_cue_words_are_found_by_one_search_as_one_by_one(text):
     """The cheap cue tests search for all their words at once: the same answers as testing
     each word in turn."""
     assert bool(names._HAS_CALLED_HINT(text)) == any(c in text for c in names._CALLED_HINTS)
-    assert bool(names._HAS_PASSIVE_VERB(text)) == any(v in text for v in names._PASSIVE_VERBS)
-    assert bool(names._HAS_PASSIVE_VERB(text, 0, 9)) == any(
+    assert bool(names._has_passive_verb(text)) == any(v in text for v in names._PASSIVE_VERBS)
+    assert bool(names._has_passive_verb(text, 0, 9)) == any(
         v in text[:9] for v in names._PASSIVE_VERBS
     )
 
