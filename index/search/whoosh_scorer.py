@@ -230,15 +230,13 @@ class PlanScorer:
         would save little."""
         key = (fieldname, text)
         found = self._cache.get(key)
-        if found is None and key in self._read_in_part:
-            self._read_in_part.discard(key)
-            whole = self._term_scores(fieldname, text)
-            return dict(compress(whole.items(), map(within.__contains__, whole)))
         if found is not None:
             self._cache.move_to_end(key)  # now the most recently used
             keep = list(map(within.__contains__, found.docs))
             return dict(zip(compress(found.docs, keep), compress(found.scores, keep), strict=True))
-        if self.doc_frequency(fieldname, text) <= len(within):  # few to rule out: kept
+        # Read in part before, or few to rule out: read whole and kept.
+        if key in self._read_in_part or self.doc_frequency(fieldname, text) <= len(within):
+            self._read_in_part.discard(key)
             whole = self._term_scores(fieldname, text)
             return dict(compress(whole.items(), map(within.__contains__, whole)))
         if len(self._read_in_part) >= CACHE_TERM_INFOS:
