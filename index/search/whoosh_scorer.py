@@ -430,9 +430,9 @@ def _scored(
         if isinstance(weights, float):
             return map(mul, idfs, map(bases[weights].__getitem__, found))
         return map(mul, idfs, map(list.__getitem__, map(bases.__getitem__, weights), found))
-    if isinstance(weights, float):
-        return map([idf * base for base in bases[weights]].__getitem__, found)
     rows = _Rows(bases, idf)
+    if isinstance(weights, float):
+        return map(rows[weights].__getitem__, found)
     return map(list.__getitem__, map(rows.__getitem__, weights), found)
 
 
