@@ -40,7 +40,8 @@ MAGIC = b"PTPOST03"
 _ENTRY = struct.Struct("<IIIIfI3s")
 _TRAILER = struct.Struct("<QQQII8s")
 _SLOT = struct.Struct("<I")
-_UINT32 = next(code for code in "IL" if array(code).itemsize == 4)
+#: The array type code of unsigned 32-bit numbers on this platform.
+UINT32 = next(code for code in "IL" if array(code).itemsize == 4)
 _SWAP = sys.byteorder != "little"
 _ALL_DIFFER = float("nan")
 #: How the file keeps unsigned numbers, by width: a term's documents, position counts and
@@ -51,12 +52,12 @@ _ITEM_SIZE = {"B": 1, "H": 2, "I": 4, "f": 4}
 _WRITE_EVERY = 4096
 #: The width of a number below 2**16, by whether it is below 2**8.
 _WIDTH = {True: 1, False: 2}
-_TYPECODE = {"B": "B", "H": "H", "I": _UINT32, "f": "f"}
+_TYPECODE = {"B": "B", "H": "H", "I": UINT32, "f": "f"}
 
 
 def _narrow(numbers: Sequence[int], top: int) -> array[int]:
     """`numbers` (none above `top`) in the narrowest unsigned array that holds them."""
-    return array("B" if top < 1 << 8 else "H" if top < 1 << 16 else _UINT32, numbers)
+    return array("B" if top < 1 << 8 else "H" if top < 1 << 16 else UINT32, numbers)
 
 
 #: (documents, data offset, weight: the one weight of every posting, or None when each
@@ -138,7 +139,7 @@ class PostingsWriter:
         keys = self._keys
         slots = 1 << max(3, (2 * len(keys)).bit_length())
         mask = slots - 1
-        table = array(_UINT32, bytes(4 * slots))
+        table = array(UINT32, bytes(4 * slots))
         for number, hashed in enumerate(map(crc32, keys), 1):
             slot = hashed & mask
             while table[slot]:

@@ -44,7 +44,7 @@ from whoosh.searching import Searcher as WhooshSearcher
 from whoosh.util.numeric import byte_to_length
 
 from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
-from paperterm.index.search.whoosh_postings import _UINT32, Entry, PostingsTable
+from paperterm.index.search.whoosh_postings import UINT32, Entry, PostingsTable
 
 #: Document -> score.
 Scores = dict[int, float]
@@ -444,10 +444,10 @@ def _places(docs: Iterable[int], ends: Sequence[int], positions: Sequence[int]) 
     place at a time in Python's numbers (a third of a phrase's first run)."""
     counts = map(sub, ends, chain((0,), ends))
     found = array("Q", bytes(8 * len(positions)))
-    halves = memoryview(found).cast("B").cast(_UINT32)  # type: ignore[call-overload]
-    halves[_LOW_HALF::2] = array(_UINT32, chain.from_iterable(map(repeat, docs, counts)))
-    high = positions if isinstance(positions, array) and positions.typecode == _UINT32 else None
-    halves[1 - _LOW_HALF :: 2] = high if high is not None else array(_UINT32, positions)
+    halves = memoryview(found).cast("B").cast(UINT32)  # type: ignore[call-overload]
+    halves[_LOW_HALF::2] = array(UINT32, chain.from_iterable(map(repeat, docs, counts)))
+    high = positions if isinstance(positions, array) and positions.typecode == UINT32 else None
+    halves[1 - _LOW_HALF :: 2] = high if high is not None else array(UINT32, positions)
     return found
 
 
