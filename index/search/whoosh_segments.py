@@ -47,7 +47,7 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from paperterm.index.search.analysis import WordTokenizer
 from paperterm.index.search.whoosh_postings import EXTENSION, PostingsWriter
-from paperterm.index.search.whoosh_terms_file import TermsFile
+from paperterm.index.search.whoosh_terms_file import TermsFile, growable_type
 from paperterm.index.text.words import (
     HAS_CJK,
     STEM_CACHE,
@@ -151,22 +151,16 @@ _STORED_LEVEL = 3
 _STORED_OFFSETS_FROM = 2**15
 
 
-def _growable_type(top: int) -> str:
-    """The type code Whoosh's `GrowableArray` (started as "B") ends with, its largest
-    number `top`."""
-    return "B" if top < 1 << 8 else "H" if top < 1 << 16 else "i" if top < 1 << 31 else "I"
-
-
 def _stored_column(values: list[bytes], count: int) -> bytes:
     """What Whoosh's stored column writes of `count` documents' stored fields (pickled and
     compressed, b"" for none): the values, their lengths, and with many documents their
     offsets (`VarBytesColumn.Writer`), big-endian, then the type code of each array."""
     lengths = list(map(len, values))
     parts = [b"".join(values)]
-    arrays = [array(_growable_type(max(lengths, default=0)), lengths)]
+    arrays = [array(growable_type(max(lengths, default=0), "B"), lengths)]
     if count > _STORED_OFFSETS_FROM:
         offsets = [0, *accumulate(lengths[:-1])]
-        arrays.append(array(_growable_type(offsets[-1]), offsets))
+        arrays.append(array(growable_type(offsets[-1], "B"), offsets))
     for found in arrays:
         if sys.byteorder == "little":
             found.byteswap()

@@ -30,15 +30,16 @@ def _key_hash(key: bytes) -> int:
     return int.from_bytes(md5(key, usedforsecurity=False).digest()[12:], "big")
 
 
-def _positions_type(top: int) -> str:
-    """The type Whoosh's `GrowableArray("H")` of positions ends with, `top` the largest."""
-    if top < 1 << 16:
-        return "H"
-    if top < 1 << 31:
-        return "i"
-    if top < 1 << 32:
-        return "I"
-    return "q"
+#: How far each array type code Whoosh's `GrowableArray` uses holds numbers (below this).
+_TYPE_ENDS = {"B": 1 << 8, "H": 1 << 16, "i": 1 << 31, "I": 1 << 32}
+
+
+def growable_type(top: int, start: str) -> str:
+    """The type code Whoosh's `GrowableArray(start)` ends with, `top` its largest number:
+    `start` while it holds them, else the first of "H", "i", "I" that does, else "q"."""
+    if top < _TYPE_ENDS[start]:
+        return start
+    return next((code for code in "HiI" if top < _TYPE_ENDS[code]), "q")
 
 
 class TermsFile:
@@ -95,7 +96,7 @@ class TermsFile:
                 dbfile.write(struct.pack("!" + "Iq" * slots, *table))
             at += 12 * slots
         dbfile.write(b"".join(_DIRECTORY_ENTRY.pack(*entry) for entry in directory))
-        positions = array(_positions_type(max(self._positions, default=0)), self._positions)
+        positions = array(growable_type(max(self._positions, default=0), "H"), self._positions)
         extras: dict[str, object] = {"fieldmap": self.fieldmap}
         extras.update(indextype=positions.typecode, indexlen=len(positions))
         start = dbfile.tell()
