@@ -278,13 +278,11 @@ class Builder:
         if base is None:
             return []
         folder, meta = base
-        entries = {
-            (entry.path, entry.collection, _span(entry.span)): entry for entry in meta.sources
-        }
+        entries = {_recorded_place(entry): entry for entry in meta.sources}
         renamed: dict[str, str] = {}  # the base's key of a source -> this set's
         for source in sources:
             file = source.file
-            entry = entries.get((str(file.path), file.collection, file.span))
+            entry = entries.get(_place(file))
             if entry is None:
                 continue
             renamed[entry.key] = source.file.key
@@ -555,12 +553,7 @@ class Builder:
         if not spots or spots > len(sources):
             return 0, None
         for entry, source in zip(meta.sources, sources[:spots], strict=True):
-            file = source.file
-            same = (entry.path, entry.collection, _span(entry.span)) == (
-                str(file.path),
-                file.collection,
-                file.span,
-            )
+            same = _recorded_place(entry) == _place(source.file)
             if source.fresh or not same or entry.records != source.count:
                 return 0, None
         if not corpus.alone(spots):
@@ -659,6 +652,17 @@ def _size(file: SourceFile) -> int:
 
 def _span(span: Sequence[int] | None) -> Span | None:
     return None if span is None else (int(span[0]), int(span[1]), int(span[2]))
+
+
+def _place(file: SourceFile) -> tuple[str, str | None, Span | None]:
+    """What a generation's record of a source is matched by with a file of a build: its
+    path, collection and stretch."""
+    return str(file.path), file.collection, file.span
+
+
+def _recorded_place(entry: SourceEntry) -> tuple[str, str | None, Span | None]:
+    """`_place` of the file a generation's record of a source is of."""
+    return entry.path, entry.collection, _span(entry.span)
 
 
 def _join_problems(sources: list[SourceRecords]) -> None:
