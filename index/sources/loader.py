@@ -350,11 +350,17 @@ class Reading:
 
 def _split_lines(texts: Iterable[str]) -> Iterator[str]:
     """The lines of text given a block at a time, cut at "\n" only (as JSON Lines are:
-    `json_records._lines`); no line after a last "\n"."""
-    rest = ""
+    `json_records._lines`); no line after a last "\n". A line longer than a block is joined
+    once, from its pieces (adding each block to it would copy it again each time)."""
+    pending: list[str] = []
     for text in texts:
-        *lines, rest = (rest + text).split("\n")
-        yield from lines
+        first, *lines = text.split("\n")
+        pending.append(first)
+        if lines:
+            yield "".join(pending)
+            yield from lines[:-1]
+            pending = [lines[-1]]
+    rest = "".join(pending)
     if rest:
         yield rest
 

@@ -23,11 +23,23 @@ from paperterm.index.sources.enrich import render
 from paperterm.index.sources.files import SourceSpec, discover
 from paperterm.index.sources.loader import (
     Reading,
+    _split_lines,
     load_file,
     load_sources,
     merge_duplicates,
     pick_parser,
 )
+
+
+@given(st.lists(st.text(alphabet="ab\n", max_size=12), max_size=8))
+def test_lines_given_a_block_at_a_time_are_the_text_s_lines(blocks: list[str]) -> None:
+    """However the text is cut into blocks (a line across many of them, a block of newlines
+    only), the lines are the text's, without one after a last newline."""
+    text = "".join(blocks)
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    assert list(_split_lines(blocks)) == lines
 
 
 def test_every_format_is_registered():
