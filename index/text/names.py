@@ -296,10 +296,8 @@ def analyse(abstract: str, text: str | None = None) -> Analysis:
         counts[token] = counts.get(token, 0) + 1
         sentence = sentences[bisect_right(starts, start) - 1]
         end = start + len(token)
-        if (
-            (kind != "namey" and start == sentence[0])
-            or not _has_cue(lowered, sentence, coinings, start, end)
-            or not _may_score(text, lowered, sentence, coinings, start, end)
+        if (kind != "namey" and start == sentence[0]) or not _may_score(
+            text, lowered, sentence, coinings, start, end
         ):
             continue
         occurrence = _score(text, sentence, coinings, start, end, kind)
@@ -389,29 +387,7 @@ def _coinings_between(
 
 
 _CUE_AFTER = frozenset((", ", "),", ") ", ": ", " (", " -", " –", " —"))
-
-
-def _has_cue(
-    lowered: str, sentence: tuple[int, int], coinings: list[tuple[int, int]], start: int, end: int
-) -> bool:
-    """A cheap test that some coining cue is near a token, before scoring it in full. (The
-    tests that search a stretch of the text come last: they cost the most.)"""
-    if lowered[end : end + 2] in _CUE_AFTER:
-        return True  # appositives, "X (expansion), a ...", "(X), a ..."
-    first = bisect_left(coinings, (max(sentence[0], start - 250),))
-    if first < len(coinings) and coinings[first][0] < start:
-        return True  # a coining verb starts in the 250 characters before
-    after = min(sentence[1], end + 90)
-    if lowered.startswith((") is a", ") are a", " is a", " are a"), end, after):
-        return True
-    near = max(sentence[0], start - 60)
-    return (
-        lowered.find("our ", near, start) >= 0
-        or _HAS_CALLED_HINT(lowered, near, start) is not None
-        or _has_passive_verb(lowered, end, after)
-    )
-
-
+_IS_A_AFTER = (") is a", ") are a", " is a", " are a")
 # "our " or a hint of "called": `_score` finds either only in the sentence before a token.
 _HAS_OURS_OR_CALLED_HINT = re.compile("|".join(("our ", *_CALLED_HINTS))).search
 
@@ -424,58 +400,91 @@ def _may_score(
     start: int,
     end: int,
 ) -> bool:
-    """Whether `_score` may give the token a score: each cue it counts, and the appositive,
-    tested on the widest stretch it reads them in (the sentence before the token; what
-    follows it). A third of the tokens `_has_cue` lets through have none of them (the
-    acronym after its expansion, "... memory (ADNI) and ...", most often)."""
-    first = bisect_left(coinings, (sentence[0],))
-    if first < len(coinings) and coinings[first][0] < start:
+    """Whether `_score` may give the token a score, tested cheaply before scoring it: a
+    coining cue near it (a coining verb in the 250 characters before, "our " or a hint of
+    "called" in the 60 before, "is a", a passive verb or an appositive's comma after), and
+    one that `_score` counts (each cue tested on the widest stretch `_score` reads it in:
+    the sentence before the token, what follows it). Half of the tokens have no cue near;
+    a third of the rest have none `_score` counts (the acronym after its expansion, "...
+    memory (ADNI) and ...", most often).
+
+    The tests are ordered so that each stretch is sliced and searched once: a coining
+    verb before or "our " near also are cues `_score` counts, and so is a passive verb in
+    the text, which is one in the lowered text too."""
+    first, last = sentence
+    low = start - 250
+    index = bisect_left(coinings, (low if low > first else first,))
+    if index < len(coinings) and coinings[index][0] < start:
+        return True  # a coining verb starts in the 250 characters before
+    low = start - 60
+    near = lowered[low if low > first else first : start]
+    if "our " in near or _HAS_CALLED_HINT(near) is not None:
         return True
-    stop = min(sentence[1], end + 160)
-    if _IS_NOVEL.match(text, end, stop):
-        return True
-    right = text[end:stop]
-    if right[:3].lstrip(")")[:1] in (",", ":", " "):
-        described = LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
-        if _APPOSITIVE_NOVEL.match(described) or _APPOSITIVE.match(described):
+    high = end + 90
+    following = lowered[end : high if high < last else last]
+    if _has_passive_verb(following):
+        if _has_passive_verb(text[end : end + len(following)]):
             return True
-    # The searches of a stretch last: they cost the most.
-    return _HAS_OURS_OR_CALLED_HINT(lowered, sentence[0], start) is not None or _has_passive_verb(
-        text, end, min(sentence[1], end + 90)
-    )
+    elif not (lowered[end : end + 2] in _CUE_AFTER or following.startswith(_IS_A_AFTER)):
+        return False  # no cue near: appositives, "X (expansion), a ...", "(X), a ..."
+    # A cue near, and perhaps none that `_score` counts.
+    index = bisect_left(coinings, (first,))
+    if index < len(coinings) and coinings[index][0] < start:
+        return True
+    high = end + 160
+    stop = high if high < last else last
+    if _IS_NOVEL.match(text, end, stop) or _appositive(text[end:stop]):
+        return True
+    return _HAS_OURS_OR_CALLED_HINT(lowered, first, start) is not None
+
+
+def _appositive(right: str) -> str:
+    """ "novel" when what follows a token (`right`) describes it as new ("X, a novel
+    framework", "X (expansion), the first ..."), "described" when it describes it ("X, a
+    framework", "X, or Y", "X: a ..."), else ""."""
+    if right[:3].lstrip(")")[:1] not in (",", ":", " "):
+        return ""
+    described = LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
+    if _APPOSITIVE_NOVEL.match(described):
+        return "novel"
+    return "described" if _APPOSITIVE.match(described) else ""
 
 
 def _name_tokens(text: str) -> list[tuple[str, int, str]]:
     """(token, start, kind) for each word that may be a name.
 
     Only a word (cut at spaces) with an ASCII capital can be one: a name is ASCII and not
-    in lower case (`_word_candidate`). Such words are found from their capitals, not by
-    testing each word of the text (a sixth of the analysis)."""
+    in lower case (`_word_candidate`). Such words are found from their first capital to
+    their end by one search of `_capitals(text)`, which the pattern engine skips along
+    from "A" to "A" fast; not by testing each word of the text (a sixth of the analysis),
+    nor by a `str.find` each for the capital and the word's end (the arguments of each
+    cost more than its search), nor by `[A-Z]` in the text (a test of each character)."""
     found = []
-    find = _capitals(text).find
-    position = find(b"A")
-    while position >= 0:
-        start = text.rfind(" ", 0, position) + 1
-        end = text.find(" ", position + 1)
-        if end < 0:
-            end = len(text)
+    for match in _CAPITAL_TO_WORD_END.finditer(_capitals(text)):
+        position, end = match.span()
+        start = (
+            position
+            if text[position - 1 : position] in ("", " ")
+            else text.rfind(" ", 0, position) + 1
+        )
         candidate = _word_candidate(text[start:end])
         if candidate:
             core, offset, kind = candidate
             found.append((core, start + offset, kind))
-        position = find(b"A", end)
     return found
 
 
-#: ASCII's capitals to "A", every other byte to a space.
-_CAPITAL_MARKS = bytes(65 if 65 <= code <= 90 else 32 for code in range(256))
+#: In `_capitals`: a word's first capital and the rest of the word.
+_CAPITAL_TO_WORD_END = re.compile(b"A[^ ]*")
+#: ASCII's capitals to "A", its space kept, every other byte to "a".
+_CAPITAL_MARKS = bytes(
+    65 if 65 <= code <= 90 else code if code == 32 else 97 for code in range(256)
+)
 
 
 def _capitals(text: str) -> bytes:
-    """`text` with each ASCII capital made "A" and every other character a space, position
-    for position (a character that is not ASCII is encoded as one "?"): where the capitals
-    are is found by `find(b"A")` in it, where the pattern `[A-Z]` tests each character (in
-    text that is not ASCII, twice the time of all of `_name_tokens`)."""
+    """`text` with each ASCII capital made "A", each space kept and every other character
+    made "a", position for position (a character that is not ASCII is encoded as one "?")."""
     return text.encode("ascii", "replace").translate(_CAPITAL_MARKS)
 
 
@@ -696,12 +705,9 @@ def _score(
         score = max(score, WEIGHTS.passive)
     if anchor == sentence[0] and _IS_NOVEL.match(right):
         score = max(score, WEIGHTS.is_novel)
-    if right[:3].lstrip(")")[:1] in (",", ":", " "):
-        described = LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
-        if _APPOSITIVE_NOVEL.match(described):
-            score += WEIGHTS.appositive_novel
-        elif _APPOSITIVE.match(described):
-            score += WEIGHTS.appositive
+    appositive = _appositive(right)
+    if appositive:
+        score += WEIGHTS.appositive_novel if appositive == "novel" else WEIGHTS.appositive
     if not called:
         score -= _modifier_penalty(right, expansion, definite)
     if score <= 0:
