@@ -125,23 +125,16 @@ _PASSIVE_VERBS = (
 # Whether a text holds a hint of "called": one search, not a `str.find` each (the cheap cue
 # tests run for every capitalised word).
 _HAS_CALLED_HINT = re.compile("|".join(_CALLED_HINTS)).search
-_PASSIVE_VERBS_IN_ED = tuple(verb for verb in _PASSIVE_VERBS if verb.endswith("ed"))
+_PASSIVE_VERB_STEMS = re.compile(
+    "(?:" + "|".join(verb[:-2] for verb in _PASSIVE_VERBS if verb.endswith("ed")) + ")ed"
+).search
 
 
-def _has_passive_verb(text: str, low: int = 0, high: int | None = None) -> bool:
-    """Whether `text[low:high]` holds one of `_PASSIVE_VERBS`: what the search of a pattern
-    of them all said. Each but "built" ends in "ed": only the places of "ed" are tested,
-    where the pattern tested each position (three times the time)."""
-    if high is None:
-        high = len(text)
-    if text.find("built", low, high) >= 0:
-        return True
-    position = text.find("ed", low, high)
-    while position >= 0:
-        if text.endswith(_PASSIVE_VERBS_IN_ED, low, position + 2):
-            return True
-        position = text.find("ed", position + 1, high)
-    return False
+def _has_passive_verb(text: str) -> bool:
+    """Whether `text` (a short stretch) holds one of `_PASSIVE_VERBS`. Each but "built" ends
+    in "ed", which most stretches hold: a search of the stems, where testing each "ed"
+    took a `str.find` and a `str.endswith` each (whose arguments cost more than a test)."""
+    return "built" in text or ("ed" in text and _PASSIVE_VERB_STEMS(text) is not None)
 
 
 _CALLED = re.compile(
@@ -198,12 +191,8 @@ _OBJECT_OF_SPACES = 1  # "towards "
 
 def _tail(text: str, spaces: int) -> int:
     """Where the longest end of `text` that holds at most `spaces` spaces starts."""
-    position = len(text)
-    for _ in range(spaces + 1):
-        position = text.rfind(" ", 0, position)
-        if position < 0:
-            return 0
-    return position + 1
+    parts = text.rsplit(" ", spaces + 1)
+    return len(parts[0]) + 1 if len(parts) == spaces + 2 else 0
 
 
 _GAP_BARRIERS = frozenset((
@@ -300,7 +289,7 @@ def analyse(abstract: str, text: str | None = None) -> Analysis:
             text, lowered, sentence, coinings, start, end
         ):
             continue
-        occurrence = _score(text, sentence, coinings, start, end, kind)
+        occurrence = _score(text, lowered, sentence, coinings, start, end, kind)
         if occurrence and (token not in best or occurrence.score > best[token].score):
             best[token] = occurrence
     for occurrence in [o for o in best.values() if o.expansion]:
@@ -377,13 +366,6 @@ def _coinings(lowered: str) -> list[tuple[int, int]]:
                     found.append((match.start("verb"), match.end()))
             position = lowered.find(subject, position + 1)
     return sorted(found)
-
-
-def _coinings_between(
-    coinings: list[tuple[int, int]], low: int, high: int
-) -> list[tuple[int, int]]:
-    """The coining verbs (sorted spans) that start in [low, high)."""
-    return coinings[bisect_left(coinings, (low,)) : bisect_left(coinings, (high,))]
 
 
 _CUE_AFTER = frozenset((", ", "),", ") ", ": ", " (", " -", " –", " —"))
@@ -652,43 +634,57 @@ def _modifier_penalty(right: str, expansion: str, definite: bool) -> float:
 
 def _score(
     text: str,
+    lowered: str,
     sentence: tuple[int, int],
     coinings: list[tuple[int, int]],
     start: int,
     end: int,
     kind: str,
 ) -> Occurrence | None:
+    first, last = sentence
+    low, high = start - 300, end + 160
     left, right = (
-        text[max(sentence[0], start - 300) : start],
-        text[end : min(sentence[1], end + 160)],
+        text[low if low > first else first : start],
+        text[end : high if high < last else last],
     )
-    in_parentheses = left.endswith("(") and right.startswith(")")
-    if left.count("(") > left.count(")") and not in_parentheses:
+    in_parentheses = left[-1:] == "(" and right[:1] == ")"
+    if not in_parentheses and "(" in left and left.count("(") > left.count(")"):
         return None  # a word of a parenthesis: "DISCO (DynamIc SpeCulation ... Optimization)"
-    if right.startswith(("-", ")-")) or _NAMED_NEXT.match(right):
+    if right[:1] == "-" or right[:2] == ")-" or _NAMED_NEXT.match(right):
         return None  # "(MLP)-based", or the kind of thing a name is given to: "a VLM called X"
     if kind != "namey" and (
-        start == sentence[0] or _CAPITAL_NEXT.match(right) or _CAPITAL_BEFORE.search(left[-40:])
+        start == first or _CAPITAL_NEXT.match(right) or _CAPITAL_BEFORE.search(left[-40:])
     ):
         return None  # a sentence's first word, or a word of a capitalised phrase
     anchor, expansion = start, ""
     if in_parentheses:
         expansion = expansion_before(left[:-1], text[start:end])
         anchor = start - 1 - (len(left[:-1]) - len(left[:-1].rstrip())) - len(expansion)
-    before = text[max(sentence[0], anchor - 120) : anchor]
-    near = before[-60:].lower()
+    low = anchor - 120
+    before = text[low if low > first else first : anchor]
+    # The 60 characters before: "our " and the hints of "called" are ASCII, found in
+    # `lowered` as in that stretch lowered by itself.
+    low = anchor - 60
+    near = lowered[low if low > first else first : anchor]
     score, definite = 0.0, False
-    # (A verb more than 14 words back does not count: see _gap_score.)
-    for _, verb_end in _coinings_between(coinings, max(sentence[0], anchor - 250), anchor):
+    # The coining verbs that start in the 250 characters before (a verb more than 14 words
+    # back does not count: see _gap_score).
+    low = anchor - 250
+    index = bisect_left(coinings, (low if low > first else first,))
+    while index < len(coinings) and coinings[index][0] < anchor:
+        verb_end = coinings[index][1]
+        index += 1
         if verb_end <= anchor:
             gap = text[verb_end:anchor]
-            score = max(score, _gap_score(gap))
+            gap_score = _gap_score(gap)
+            if gap_score > score:
+                score = gap_score
             definite = definite or gap == " the "
-    called = bool(_HAS_CALLED_HINT(near)) and bool(
+    called = _HAS_CALLED_HINT(near) is not None and bool(
         _CALLED.search(before, _tail(before, _CALLED_SPACES))
     )
-    if called:
-        score = max(score, WEIGHTS.called)
+    if called and WEIGHTS.called > score:
+        score = WEIGHTS.called
     if "our " in near:
         possessive = bool(_POSSESSIVE.search(before, _tail(before, _POSSESSIVE_SPACES)))
         if (expansion and possessive) or _POSSESSIVE_APPOSITIVE.search(
@@ -698,12 +694,12 @@ def _score(
         elif possessive:
             score = max(score, WEIGHTS.ours)
     if (
-        _has_passive_verb(right, 0, 90)
+        _has_passive_verb(right[:90])
         and _PASSIVE.match(right)
         and (len(before.split()) <= 6 or before.endswith((" a ", " an ", " the ")))
     ):
         score = max(score, WEIGHTS.passive)
-    if anchor == sentence[0] and _IS_NOVEL.match(right):
+    if anchor == first and _IS_NOVEL.match(right):
         score = max(score, WEIGHTS.is_novel)
     appositive = _appositive(right)
     if appositive:
