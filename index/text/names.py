@@ -172,6 +172,9 @@ _NOVELTY = (
     r"practical|flexible|versatile|robust|generic|plug-and-play|modular|fast|effective)"
 )
 _NOVEL_WORD = re.compile(r"\b" + _NOVELTY + r"\b", re.IGNORECASE)
+# The same in lowered ASCII text: ignoring case costs the search a lookup a character
+# (three times the time); in ASCII, matching case ignored is matching the lowered text.
+_NOVEL_LOWERED_WORD = re.compile(_NOVEL_WORD.pattern)
 _APPOSITIVE_NOVEL = re.compile(
     r"\)?, (?:which is )?(?:a|an|the|one of the) (?:[\w-]+ ){0,2}?" + _NOVELTY + r"\b",
     re.IGNORECASE,
@@ -610,10 +613,12 @@ def _gap_score(gap: str) -> float:
         or _OBJECT_OF.search(gap[-14:], _tail(gap[-14:], _OBJECT_OF_SPACES))
     ):
         return 0.0
-    lowered = [word.strip(",") for word in gap.lower().split()]
-    barriers = WEIGHTS.gap_barrier * sum(map(_GAP_BARRIERS.__contains__, lowered))
-    barriers += WEIGHTS.gap_use_word * sum(map(_USE_WORDS.__contains__, lowered))
-    novelty = WEIGHTS.gap_novelty if _NOVEL_WORD.search(gap) else 0.0
+    lowered = gap.lower()
+    lowered_words = [word.strip(",") for word in lowered.split()]
+    barriers = WEIGHTS.gap_barrier * sum(map(_GAP_BARRIERS.__contains__, lowered_words))
+    barriers += WEIGHTS.gap_use_word * sum(map(_USE_WORDS.__contains__, lowered_words))
+    novel = _NOVEL_LOWERED_WORD.search(lowered) if gap.isascii() else _NOVEL_WORD.search(gap)
+    novelty = WEIGHTS.gap_novelty if novel else 0.0
     return max(
         0.0,
         WEIGHTS.coined
