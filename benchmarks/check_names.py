@@ -24,8 +24,9 @@ from paperterm.index.sources.loader import load_file
 from paperterm.index.text import names
 
 _PIECES = (
-    ",", ".", ";", ":", "(", ")", "()", "(X)", "\"", "“", "”", "-", "—", "*", "**", "\\mathsf{",
-    "}", "\\textbf{", "{\\tt ", "$x$", "İ", "ı", "ſ", "K", "é", "Σ", "ΑΣ", "ß", "’s", "'s", "?", "!",
+    ",", ".", ";", ":", "(", ")", "()", "(X)", "\"", "“", "”", "-", "—", "*", "**",
+    "\\mathsf{", "}", "\\textbf{", "{\\tt ", "$x$", "İ", "ı", "ſ", "K", "é", "Σ", "ΑΣ", "ß",
+    "’s", "'s", "?", "!",
     "\n\n", "we propose", "We introduce", "called", "named", "our", "Our", "is proposed",
     "is a novel", ", a novel", ", the first", "(", "which we call", "this paper presents",
 )  # fmt: skip
