@@ -122,26 +122,31 @@ _PASSIVE_VERBS = (
     "proposed", "introduced", "presented", "developed", "designed", "devised", "built",
     "constructed", "created",
 )  # fmt: skip
-# Whether a text holds a hint of "called": one search, not a `str.find` each (the cheap cue
-# tests run for every capitalised word).
-_HAS_CALLED_HINT = re.compile("|".join(_CALLED_HINTS)).search
-_PASSIVE_VERBS_IN_ED = tuple(verb for verb in _PASSIVE_VERBS if verb.endswith("ed"))
 
 
-def _has_passive_verb(text: str, low: int = 0, high: int | None = None) -> bool:
-    """Whether `text[low:high]` holds one of `_PASSIVE_VERBS`: what the search of a pattern
-    of them all said. Each but "built" ends in "ed": only the places of "ed" are tested,
-    where the pattern tested each position (three times the time)."""
-    if high is None:
-        high = len(text)
-    if text.find("built", low, high) >= 0:
-        return True
-    position = text.find("ed", low, high)
-    while position >= 0:
-        if text.endswith(_PASSIVE_VERBS_IN_ED, low, position + 2):
-            return True
-        position = text.find("ed", position + 1, high)
-    return False
+def _has_called_hint(text: str) -> bool:
+    """Whether `text` (a short stretch) holds one of `_CALLED_HINTS`: an `in` each, which
+    costs half the search of a pattern of them all (that tests each character)."""
+    return "call" in text or "nam" in text or "dub" in text or "term" in text or "coin" in text
+
+
+def _has_passive_verb(text: str) -> bool:
+    """Whether `text` (a short stretch) holds one of `_PASSIVE_VERBS`: an `in` each (each
+    but "built" ends in "ed"), a third of the time of one search of a pattern of them all
+    or of a `str.find` and `str.endswith` at each "ed" (their arguments cost the most)."""
+    return "built" in text or (
+        "ed" in text
+        and (
+            "proposed" in text
+            or "introduced" in text
+            or "presented" in text
+            or "developed" in text
+            or "designed" in text
+            or "devised" in text
+            or "constructed" in text
+            or "created" in text
+        )
+    )
 
 
 _CALLED = re.compile(
@@ -167,6 +172,9 @@ _NOVELTY = (
     r"practical|flexible|versatile|robust|generic|plug-and-play|modular|fast|effective)"
 )
 _NOVEL_WORD = re.compile(r"\b" + _NOVELTY + r"\b", re.IGNORECASE)
+# The same in lowered ASCII text: ignoring case costs the search a lookup a character
+# (three times the time); in ASCII, matching case ignored is matching the lowered text.
+_NOVEL_LOWERED_WORD = re.compile(_NOVEL_WORD.pattern)
 _APPOSITIVE_NOVEL = re.compile(
     r"\)?, (?:which is )?(?:a|an|the|one of the) (?:[\w-]+ ){0,2}?" + _NOVELTY + r"\b",
     re.IGNORECASE,
@@ -198,12 +206,8 @@ _OBJECT_OF_SPACES = 1  # "towards "
 
 def _tail(text: str, spaces: int) -> int:
     """Where the longest end of `text` that holds at most `spaces` spaces starts."""
-    position = len(text)
-    for _ in range(spaces + 1):
-        position = text.rfind(" ", 0, position)
-        if position < 0:
-            return 0
-    return position + 1
+    parts = text.rsplit(" ", spaces + 1)
+    return len(parts[0]) + 1 if len(parts) == spaces + 2 else 0
 
 
 _GAP_BARRIERS = frozenset((
@@ -296,13 +300,11 @@ def analyse(abstract: str, text: str | None = None) -> Analysis:
         counts[token] = counts.get(token, 0) + 1
         sentence = sentences[bisect_right(starts, start) - 1]
         end = start + len(token)
-        if (
-            (kind != "namey" and start == sentence[0])
-            or not _has_cue(lowered, sentence, coinings, start, end)
-            or not _may_score(text, lowered, sentence, coinings, start, end)
+        if (kind != "namey" and start == sentence[0]) or not _may_score(
+            text, lowered, sentence, coinings, start, end
         ):
             continue
-        occurrence = _score(text, sentence, coinings, start, end, kind)
+        occurrence = _score(text, lowered, sentence, coinings, start, end, kind)
         if occurrence and (token not in best or occurrence.score > best[token].score):
             best[token] = occurrence
     for occurrence in [o for o in best.values() if o.expansion]:
@@ -381,39 +383,8 @@ def _coinings(lowered: str) -> list[tuple[int, int]]:
     return sorted(found)
 
 
-def _coinings_between(
-    coinings: list[tuple[int, int]], low: int, high: int
-) -> list[tuple[int, int]]:
-    """The coining verbs (sorted spans) that start in [low, high)."""
-    return coinings[bisect_left(coinings, (low,)) : bisect_left(coinings, (high,))]
-
-
 _CUE_AFTER = frozenset((", ", "),", ") ", ": ", " (", " -", " –", " —"))
-
-
-def _has_cue(
-    lowered: str, sentence: tuple[int, int], coinings: list[tuple[int, int]], start: int, end: int
-) -> bool:
-    """A cheap test that some coining cue is near a token, before scoring it in full. (The
-    tests that search a stretch of the text come last: they cost the most.)"""
-    if lowered[end : end + 2] in _CUE_AFTER:
-        return True  # appositives, "X (expansion), a ...", "(X), a ..."
-    first = bisect_left(coinings, (max(sentence[0], start - 250),))
-    if first < len(coinings) and coinings[first][0] < start:
-        return True  # a coining verb starts in the 250 characters before
-    after = min(sentence[1], end + 90)
-    if lowered.startswith((") is a", ") are a", " is a", " are a"), end, after):
-        return True
-    near = max(sentence[0], start - 60)
-    return (
-        lowered.find("our ", near, start) >= 0
-        or _HAS_CALLED_HINT(lowered, near, start) is not None
-        or _has_passive_verb(lowered, end, after)
-    )
-
-
-# "our " or a hint of "called": `_score` finds either only in the sentence before a token.
-_HAS_OURS_OR_CALLED_HINT = re.compile("|".join(("our ", *_CALLED_HINTS))).search
+_IS_A_AFTER = (") is a", ") are a", " is a", " are a")
 
 
 def _may_score(
@@ -424,58 +395,95 @@ def _may_score(
     start: int,
     end: int,
 ) -> bool:
-    """Whether `_score` may give the token a score: each cue it counts, and the appositive,
-    tested on the widest stretch it reads them in (the sentence before the token; what
-    follows it). A third of the tokens `_has_cue` lets through have none of them (the
-    acronym after its expansion, "... memory (ADNI) and ...", most often)."""
-    first = bisect_left(coinings, (sentence[0],))
-    if first < len(coinings) and coinings[first][0] < start:
+    """Whether `_score` may give the token a score, tested cheaply before scoring it: a
+    coining cue near it (a coining verb in the 250 characters before, "our " or a hint of
+    "called" in the 60 before, "is a", a passive verb or an appositive's comma after), and
+    one that `_score` counts (each cue tested on the widest stretch `_score` reads it in:
+    the sentence before the token, what follows it). Half of the tokens have no cue near;
+    a third of the rest have none `_score` counts (the acronym after its expansion, "...
+    memory (ADNI) and ...", most often).
+
+    The tests are ordered so that each stretch is sliced and searched once: a coining
+    verb before or "our " near also are cues `_score` counts, and so is a passive verb in
+    the text, which is one in the lowered text too."""
+    first, last = sentence
+    low = start - 250
+    index = bisect_left(coinings, (low if low > first else first,))
+    if index < len(coinings) and coinings[index][0] < start:
+        return True  # a coining verb starts in the 250 characters before
+    low = start - 60
+    near = lowered[low if low > first else first : start]
+    if "our " in near or _has_called_hint(near):
         return True
-    stop = min(sentence[1], end + 160)
-    if _IS_NOVEL.match(text, end, stop):
-        return True
-    right = text[end:stop]
-    if right[:3].lstrip(")")[:1] in (",", ":", " "):
-        described = LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
-        if _APPOSITIVE_NOVEL.match(described) or _APPOSITIVE.match(described):
+    high = end + 90
+    following = lowered[end : high if high < last else last]
+    if _has_passive_verb(following):
+        if _has_passive_verb(text[end : end + len(following)]):
             return True
-    # The searches of a stretch last: they cost the most.
-    return _HAS_OURS_OR_CALLED_HINT(lowered, sentence[0], start) is not None or _has_passive_verb(
-        text, end, min(sentence[1], end + 90)
-    )
+    elif not (lowered[end : end + 2] in _CUE_AFTER or following.startswith(_IS_A_AFTER)):
+        return False  # no cue near: appositives, "X (expansion), a ...", "(X), a ..."
+    # A cue near, and perhaps none that `_score` counts.
+    index = bisect_left(coinings, (first,))
+    if index < len(coinings) and coinings[index][0] < start:
+        return True
+    high = end + 160
+    stop = high if high < last else last
+    if _IS_NOVEL.match(text, end, stop) or _appositive(text[end:stop]):
+        return True
+    # "our " or a hint of "called": `_score` finds either only in the sentence before.
+    before = lowered[first:start]
+    return "our " in before or _has_called_hint(before)
+
+
+def _appositive(right: str) -> str:
+    """ "novel" when what follows a token (`right`) describes it as new ("X, a novel
+    framework", "X (expansion), the first ..."), "described" when it describes it ("X, a
+    framework", "X, or Y", "X: a ..."), else ""."""
+    if right[:3].lstrip(")")[:1] not in (",", ":", " "):
+        return ""
+    described = LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
+    if not (described[:1] in (",", ":") or described[:2] in ("),", "):")):
+        return ""  # both patterns start with a comma or a colon, after a ")" perhaps
+    if _APPOSITIVE_NOVEL.match(described):
+        return "novel"
+    return "described" if _APPOSITIVE.match(described) else ""
 
 
 def _name_tokens(text: str) -> list[tuple[str, int, str]]:
     """(token, start, kind) for each word that may be a name.
 
     Only a word (cut at spaces) with an ASCII capital can be one: a name is ASCII and not
-    in lower case (`_word_candidate`). Such words are found from their capitals, not by
-    testing each word of the text (a sixth of the analysis)."""
+    in lower case (`_word_candidate`). Such words are found from their first capital to
+    their end by one search of `_capitals(text)`, which the pattern engine skips along
+    from "A" to "A" fast; not by testing each word of the text (a sixth of the analysis),
+    nor by a `str.find` each for the capital and the word's end (the arguments of each
+    cost more than its search), nor by `[A-Z]` in the text (a test of each character)."""
     found = []
-    find = _capitals(text).find
-    position = find(b"A")
-    while position >= 0:
-        start = text.rfind(" ", 0, position) + 1
-        end = text.find(" ", position + 1)
-        if end < 0:
-            end = len(text)
+    for match in _CAPITAL_TO_WORD_END.finditer(_capitals(text)):
+        position, end = match.span()
+        start = (
+            position
+            if text[position - 1 : position] in ("", " ")
+            else text.rfind(" ", 0, position) + 1
+        )
         candidate = _word_candidate(text[start:end])
         if candidate:
             core, offset, kind = candidate
             found.append((core, start + offset, kind))
-        position = find(b"A", end)
     return found
 
 
-#: ASCII's capitals to "A", every other byte to a space.
-_CAPITAL_MARKS = bytes(65 if 65 <= code <= 90 else 32 for code in range(256))
+#: In `_capitals`: a word's first capital and the rest of the word.
+_CAPITAL_TO_WORD_END = re.compile(b"A[^ ]*")
+#: ASCII's capitals to "A", its space kept, every other byte to "a".
+_CAPITAL_MARKS = bytes(
+    65 if 65 <= code <= 90 else code if code == 32 else 97 for code in range(256)
+)
 
 
 def _capitals(text: str) -> bytes:
-    """`text` with each ASCII capital made "A" and every other character a space, position
-    for position (a character that is not ASCII is encoded as one "?"): where the capitals
-    are is found by `find(b"A")` in it, where the pattern `[A-Z]` tests each character (in
-    text that is not ASCII, twice the time of all of `_name_tokens`)."""
+    """`text` with each ASCII capital made "A", each space kept and every other character
+    made "a", position for position (a character that is not ASCII is encoded as one "?")."""
     return text.encode("ascii", "replace").translate(_CAPITAL_MARKS)
 
 
@@ -605,10 +613,12 @@ def _gap_score(gap: str) -> float:
         or _OBJECT_OF.search(gap[-14:], _tail(gap[-14:], _OBJECT_OF_SPACES))
     ):
         return 0.0
-    lowered = [word.strip(",") for word in gap.lower().split()]
-    barriers = WEIGHTS.gap_barrier * sum(map(_GAP_BARRIERS.__contains__, lowered))
-    barriers += WEIGHTS.gap_use_word * sum(map(_USE_WORDS.__contains__, lowered))
-    novelty = WEIGHTS.gap_novelty if _NOVEL_WORD.search(gap) else 0.0
+    lowered = gap.lower()
+    lowered_words = [word.strip(",") for word in lowered.split()]
+    barriers = WEIGHTS.gap_barrier * sum(map(_GAP_BARRIERS.__contains__, lowered_words))
+    barriers += WEIGHTS.gap_use_word * sum(map(_USE_WORDS.__contains__, lowered_words))
+    novel = _NOVEL_LOWERED_WORD.search(lowered) if gap.isascii() else _NOVEL_WORD.search(gap)
+    novelty = WEIGHTS.gap_novelty if novel else 0.0
     return max(
         0.0,
         WEIGHTS.coined
@@ -643,43 +653,55 @@ def _modifier_penalty(right: str, expansion: str, definite: bool) -> float:
 
 def _score(
     text: str,
+    lowered: str,
     sentence: tuple[int, int],
     coinings: list[tuple[int, int]],
     start: int,
     end: int,
     kind: str,
 ) -> Occurrence | None:
+    first, last = sentence
+    low, high = start - 300, end + 160
     left, right = (
-        text[max(sentence[0], start - 300) : start],
-        text[end : min(sentence[1], end + 160)],
+        text[low if low > first else first : start],
+        text[end : high if high < last else last],
     )
-    in_parentheses = left.endswith("(") and right.startswith(")")
-    if left.count("(") > left.count(")") and not in_parentheses:
+    in_parentheses = left[-1:] == "(" and right[:1] == ")"
+    if not in_parentheses and "(" in left and left.count("(") > left.count(")"):
         return None  # a word of a parenthesis: "DISCO (DynamIc SpeCulation ... Optimization)"
-    if right.startswith(("-", ")-")) or _NAMED_NEXT.match(right):
+    if right[:1] == "-" or right[:2] == ")-" or ("ed" in right[:9] and _NAMED_NEXT.match(right)):
         return None  # "(MLP)-based", or the kind of thing a name is given to: "a VLM called X"
     if kind != "namey" and (
-        start == sentence[0] or _CAPITAL_NEXT.match(right) or _CAPITAL_BEFORE.search(left[-40:])
+        start == first or _CAPITAL_NEXT.match(right) or _CAPITAL_BEFORE.search(left[-40:])
     ):
         return None  # a sentence's first word, or a word of a capitalised phrase
     anchor, expansion = start, ""
     if in_parentheses:
         expansion = expansion_before(left[:-1], text[start:end])
         anchor = start - 1 - (len(left[:-1]) - len(left[:-1].rstrip())) - len(expansion)
-    before = text[max(sentence[0], anchor - 120) : anchor]
-    near = before[-60:].lower()
+    low = anchor - 120
+    before = text[low if low > first else first : anchor]
+    # The 60 characters before: "our " and the hints of "called" are ASCII, found in
+    # `lowered` as in that stretch lowered by itself.
+    low = anchor - 60
+    near = lowered[low if low > first else first : anchor]
     score, definite = 0.0, False
-    # (A verb more than 14 words back does not count: see _gap_score.)
-    for _, verb_end in _coinings_between(coinings, max(sentence[0], anchor - 250), anchor):
+    # The coining verbs that start in the 250 characters before (a verb more than 14 words
+    # back does not count: see _gap_score).
+    low = anchor - 250
+    index = bisect_left(coinings, (low if low > first else first,))
+    while index < len(coinings) and coinings[index][0] < anchor:
+        verb_end = coinings[index][1]
+        index += 1
         if verb_end <= anchor:
             gap = text[verb_end:anchor]
-            score = max(score, _gap_score(gap))
+            gap_score = _gap_score(gap)
+            if gap_score > score:
+                score = gap_score
             definite = definite or gap == " the "
-    called = bool(_HAS_CALLED_HINT(near)) and bool(
-        _CALLED.search(before, _tail(before, _CALLED_SPACES))
-    )
-    if called:
-        score = max(score, WEIGHTS.called)
+    called = _has_called_hint(near) and bool(_CALLED.search(before, _tail(before, _CALLED_SPACES)))
+    if called and WEIGHTS.called > score:
+        score = WEIGHTS.called
     if "our " in near:
         possessive = bool(_POSSESSIVE.search(before, _tail(before, _POSSESSIVE_SPACES)))
         if (expansion and possessive) or _POSSESSIVE_APPOSITIVE.search(
@@ -689,19 +711,16 @@ def _score(
         elif possessive:
             score = max(score, WEIGHTS.ours)
     if (
-        _has_passive_verb(right, 0, 90)
+        _has_passive_verb(right[:90])
         and _PASSIVE.match(right)
         and (len(before.split()) <= 6 or before.endswith((" a ", " an ", " the ")))
     ):
         score = max(score, WEIGHTS.passive)
-    if anchor == sentence[0] and _IS_NOVEL.match(right):
+    if anchor == first and _IS_NOVEL.match(right):
         score = max(score, WEIGHTS.is_novel)
-    if right[:3].lstrip(")")[:1] in (",", ":", " "):
-        described = LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
-        if _APPOSITIVE_NOVEL.match(described):
-            score += WEIGHTS.appositive_novel
-        elif _APPOSITIVE.match(described):
-            score += WEIGHTS.appositive
+    appositive = _appositive(right)
+    if appositive:
+        score += WEIGHTS.appositive_novel if appositive == "novel" else WEIGHTS.appositive
     if not called:
         score -= _modifier_penalty(right, expansion, definite)
     if score <= 0:

@@ -4,8 +4,9 @@ stands in for, or taking it would change names."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from paperterm.index.text import names
@@ -64,8 +65,131 @@ _PASSIVE_PIECES = [
     st.integers(0, 40),
     st.integers(0, 40),
 )
-def test_passive_verbs_are_found_from_their_ends_as_by_one_search(text, low, high):
-    """`_has_passive_verb` tests only where "ed" ends (and looks for "built"): it finds a
-    passive verb in `text[low:high]` when one search for them all does."""
+def test_passive_verbs_are_found_from_their_stems_as_by_one_search(text, low, high):
+    """`_has_passive_verb` looks for "built" and the stems before "ed": it finds a passive
+    verb in `text[low:high]` when one search for them all does."""
     search = re.compile("|".join(names._PASSIVE_VERBS)).search
-    assert names._has_passive_verb(text, low, high) == bool(search(text, low, high))
+    assert names._has_passive_verb(text[low:high]) == bool(search(text, low, high))
+
+
+def _has_cue_as_it_was(
+    lowered: str, sentence: tuple[int, int], coinings: list[tuple[int, int]], start: int, end: int
+) -> bool:
+    """The cheap test of a coining cue near a token, as it was before `_may_score` took it in."""
+    if lowered[end : end + 2] in (", ", "),", ") ", ": ", " (", " -", " –", " —"):
+        return True
+    if any(max(sentence[0], start - 250) <= verb < start for verb, _ in coinings):
+        return True
+    after = min(sentence[1], end + 90)
+    if lowered.startswith((") is a", ") are a", " is a", " are a"), end, after):
+        return True
+    near = lowered[max(sentence[0], start - 60) : start]
+    return (
+        "our " in near
+        or any(hint in near for hint in names._CALLED_HINTS)
+        or any(verb in lowered[end:after] for verb in names._PASSIVE_VERBS)
+    )
+
+
+def _may_score_as_it_was(
+    text: str,
+    lowered: str,
+    sentence: tuple[int, int],
+    coinings: list[tuple[int, int]],
+    start: int,
+    end: int,
+) -> bool:
+    """Each cue `_score` counts, on the widest stretch it reads it in, as it was tested."""
+    if any(sentence[0] <= verb < start for verb, _ in coinings):
+        return True
+    stop = min(sentence[1], end + 160)
+    if names._IS_NOVEL.match(text, end, stop):
+        return True
+    right = text[end:stop]
+    if right[:3].lstrip(")")[:1] in (",", ":", " "):
+        described = names.LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
+        if names._APPOSITIVE_NOVEL.match(described) or names._APPOSITIVE.match(described):
+            return True
+    before = lowered[sentence[0] : start]
+    return any(word in before for word in ("our ", *names._CALLED_HINTS)) or any(
+        verb in text[end : min(sentence[1], end + 90)] for verb in names._PASSIVE_VERBS
+    )
+
+
+_GATE_PIECES = [
+    "We propose ", "we introduce a ", "called ", "named", "our ", "Our method, ", "MC-ViT",
+    "PICLe", "Caduceus", "Memory ViT ", "(", ")", "(X)", ", a novel model", ", a model",
+    ", or Xy", ": a ", " is proposed", " IS PROPOSED", " is a simple ", " are a ", " was built",
+    "of ", "the ", ". ", "x ", "É", "İs a ", "ſ", " - ", " — ", "dataset.In ", "devised",
+]  # fmt: skip
+
+
+@example("We propose MC-ViT, a model. PICLe (X) is proposed")
+@example("dataset.In X, a novel model")
+@example("Then MC-ViT is a simple model")
+@example("Then MC-ViT was built, named PICLe. Our method, PICLe (X), a model")
+@example("x. MC-ViT - a model; PICLe: a model of our MC-ViT")
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(_GATE_PIECES), max_size=30).map("".join))
+def test_the_gate_before_scoring_answers_as_the_two_tests_it_joins(text):
+    """`_may_score` tests in one pass what the cheap cue test and the test of the cues
+    `_score` counts tested one after the other: the same answer for every token."""
+    lowered = names._lower(text)
+    sentences = names._sentences(text)
+    starts = [start for start, _ in sentences]
+    coinings = names._coinings(lowered)
+    for token, start, _ in names._name_tokens(text):
+        sentence = sentences[bisect_right(starts, start) - 1]
+        end = start + len(token)
+        expected = _has_cue_as_it_was(
+            lowered, sentence, coinings, start, end
+        ) and _may_score_as_it_was(text, lowered, sentence, coinings, start, end)
+        assert names._may_score(text, lowered, sentence, coinings, start, end) == expected
+
+
+_RIGHT_PIECES = [
+    ")", "(", ",", ":", " ", "a", "an", "the", "novel", "first", "or", "X", "Yes", "called",
+    "named", "dubbed", "termed", "which is", "(a b)", "É", "x-y", "ed",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_RIGHT_PIECES), max_size=12).map(" ".join))
+def test_what_follows_a_token_is_read_as_by_its_patterns(right):
+    """The patterns of what follows a token are tried only after the characters each
+    starts with: the answers of the patterns tried on their own."""
+    if right[:3].lstrip(")")[:1] in (",", ":", " "):
+        described = names.LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
+        novel = names._APPOSITIVE_NOVEL.match(described)
+        expected = "novel" if novel else "described" if names._APPOSITIVE.match(described) else ""
+    else:
+        expected = ""
+    assert names._appositive(right) == expected
+    assert bool("ed" in right[:9] and names._NAMED_NEXT.match(right)) == bool(
+        names._NAMED_NEXT.match(right)
+    )
+
+
+_GAP_PIECES = [
+    "new", "Novel", "NEW", "renew", "plug-and-play", "first-", "x", " ", "-", "_", "1", "fast", "é",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_GAP_PIECES), max_size=10).map("".join))
+def test_novelty_words_are_found_in_lowered_ascii_as_case_ignored(gap):
+    """In ASCII, the case-sensitive search of the lowered gap finds what the search that
+    ignores case finds in the gap (`_gap_score` takes the first for ASCII gaps)."""
+    if gap.isascii():
+        assert bool(names._NOVEL_LOWERED_WORD.search(gap.lower())) == bool(
+            names._NOVEL_WORD.search(gap)
+        )
+
+
+@given(st.text(alphabet=" ab\n", max_size=12), st.integers(0, 5))
+def test_a_tail_is_where_the_spaces_counted_from_the_end_say(text, spaces):
+    """`_tail` (by `str.rsplit`) starts where counting `spaces` + 1 spaces back ends."""
+    position = len(text)
+    for _ in range(spaces + 1):
+        position = text.rfind(" ", 0, position)
+        if position < 0:
+            break
+    assert names._tail(text, spaces) == (0 if position < 0 else position + 1)
