@@ -1,0 +1,72 @@
+"""Record files written by a thread of their own (`RecordWriter(..., thread=True)`, the papers
+and rows files): the same bytes as written in place, and a failed write is not lost."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from paperterm.index.search import records as records_module
+from paperterm.index.search.records import PAPERS, RecordFile, RecordWriter
+
+
+def _records(count: int) -> list[tuple[object, ...]]:
+    return [(f"id-{i}", "x" * (i % 700), [f"c{i % 3}"], i) for i in range(count)]
+
+
+def _write(path, records, *, thread: bool, kept: RecordFile | None = None) -> bytes:
+    writer = RecordWriter(path, PAPERS, thread=thread)
+    for record in records[:10]:
+        writer.add(record)
+    if kept is not None:
+        writer.add_from(kept, len(kept))
+    for record in records[10:]:
+        writer.add(record)
+    writer.finish({"fields": "f"}, blob=["a", "b"])
+    return path.read_bytes()
+
+
+def test_a_file_written_by_a_thread_is_the_one_written_in_place(tmp_path, monkeypatch):
+    monkeypatch.setattr(records_module, "_COPY_PIECE", 4096)  # many pieces, and a full queue
+    records = _records(3000)
+    first = tmp_path / "first"
+    _write(first, records[:500], thread=False)
+    kept = RecordFile(first, PAPERS)
+    try:
+        in_place = _write(tmp_path / "a", records, thread=False, kept=kept)
+        threaded = _write(tmp_path / "b", records, thread=True, kept=kept)
+    finally:
+        kept.close()
+    assert threaded == in_place
+    written = RecordFile(tmp_path / "b", PAPERS)
+    try:
+        assert written.all() == [*records[:10], *records[:500], *records[10:]]
+    finally:
+        written.close()
+
+
+class _FailingFile(io.BytesIO):
+    def __init__(self, after: int) -> None:
+        super().__init__()
+        self.after = after
+
+    def write(self, data) -> int:  # type: ignore[no-untyped-def, override]
+        if self.tell() + len(data) > self.after:
+            raise OSError(28, "No space left on device")
+        return super().write(data)
+
+
+def test_a_write_that_fails_in_the_thread_is_raised(tmp_path, monkeypatch):
+    monkeypatch.setattr(records_module, "_COPY_PIECE", 4096)
+    writer = RecordWriter(tmp_path / "papers", PAPERS, thread=True)
+    failing = _FailingFile(after=20_000)
+    writer._handle.close()
+    writer._handle = failing  # what the thread writes to, from now on
+    assert writer._thread is not None
+    writer._thread._handle = failing
+    with pytest.raises(OSError, match="No space"):
+        for record in _records(3000):
+            writer.add(record)
+        writer.finish({})
+    writer.close()  # after the failure: closes without raising again
