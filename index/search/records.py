@@ -212,10 +212,15 @@ class RecordWriter:
 
 
 class RecordFile:
-    """A record file opened for reading (raises `RecordFileError` or `OSError`)."""
+    """A record file opened for reading (raises `RecordFileError` or `OSError`).
 
-    def __init__(self, path: Path, kind: bytes) -> None:
+    `header=False`: its records only, its header not read (`header` is empty), for a file
+    with no blob: a source's header is its words, keys and titles, which the build holds
+    already, and reading the 50 of 500,000 arXiv rows again took ~0.8 s of its tail."""
+
+    def __init__(self, path: Path, kind: bytes, *, header: bool = True) -> None:
         self.path = path
+        self._read_header = header
         with open(path, "rb") as handle:
             try:
                 self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
@@ -240,7 +245,9 @@ class RecordFile:
             (last,) = _TABLE.unpack_from(data, len(data) - _TABLE.size)
             (size,) = _SIZE.unpack_from(data, header_at)
             table = header_at + _SIZE.size + size
-            self.header: dict[str, Any] = marshal.loads(data[header_at + _SIZE.size : table])
+            self.header: dict[str, Any] = (
+                marshal.loads(data[header_at + _SIZE.size : table]) if self._read_header else {}
+            )
         except (ValueError, EOFError, TypeError, struct.error) as error:
             raise RecordFileError(f"{path}: damaged header ({error})") from None
         self._base = start + _TABLE.size
@@ -331,11 +338,47 @@ def paper_row(paper: tuple[Any, ...]) -> tuple[Any, ...]:
     )
 
 
+class _Rows:
+    """The rows file as the papers come (their rows, ids and collections)."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = RecordWriter(path, ROWS, thread=True)
+        self.ids: list[str] = []
+        self.collections: dict[str, None] = {}
+        self.firsts: dict[str, None] = {}
+
+    def take(self, kept: RecordFile) -> None:
+        """The rows of a rows file first, as it holds them."""
+        self.file.add_from(kept, len(kept))
+        self.ids += kept_ids(kept)
+        self.collections = dict.fromkeys(kept.header.get("collections", []))
+        self.firsts = dict.fromkeys(kept.header.get("firsts", []))
+
+    def add(self, paper: tuple[Any, ...]) -> None:
+        self.ids.append(paper[_ID])
+        self.firsts.setdefault(paper[_COLLECTION], None)
+        for name in paper[_COLLECTIONS]:
+            self.collections.setdefault(name, None)
+        self.file.add(paper_row(paper))
+
+    def finish(self) -> tuple[int, list[str]]:
+        """How many rows the file has, and the papers' collections."""
+        count = self.file.finish(
+            {
+                "fields": ROW_FIELDS,
+                "collections": list(self.collections),
+                "firsts": list(self.firsts),
+            },
+            blob=self.ids,  # `PaperList.ids` without reading every row: 2 s at 500,000
+        )
+        return count, list(self.collections)
+
+
 def write_papers(
     folder: Path,
     papers: Iterable[tuple[Any, ...]],
     papers_name: str,
-    rows_name: str,
+    rows_name: str | None,
     kept: PaperList | None = None,
 ) -> tuple[int, list[str]]:
     """The papers file (every field of every paper) and the rows file (what the list shows,
@@ -343,35 +386,57 @@ def write_papers(
     `paper_tuple`s: a source's record holds its paper's, and making a `Paper` of it and a
     tuple of that again was a third of this at 500,000); how many there are and their
     collections. `kept`: papers that come first, their records copied as their files hold
-    them (`Builder._kept_papers`)."""
-    collections: dict[str, None] = {}
-    firsts: dict[str, None] = {}
+    them (`Builder._kept_papers`). `rows_name` None: the papers file only (another process
+    writes the rows file, `write_rows`: no collections are given)."""
     papers_file = RecordWriter(folder / papers_name, PAPERS, thread=True)
-    rows_file = RecordWriter(folder / rows_name, ROWS, thread=True)
-    ids: list[str] = []
+    rows = None
     try:
+        rows = None if rows_name is None else _Rows(folder / rows_name)
         if kept is not None:
-            kept.copy_into(papers_file, rows_file)
-            ids += kept.ids
-            collections = dict.fromkeys(kept.collections)
-            firsts = dict.fromkeys(kept.first_collections)
-        for paper in papers:
-            ids.append(paper[_ID])
-            firsts.setdefault(paper[_COLLECTION], None)
-            for name in paper[_COLLECTIONS]:
-                collections.setdefault(name, None)
-            papers_file.add(paper)
-            rows_file.add(paper_row(paper))
+            kept.copy_into(papers_file)
+            if rows is not None:
+                rows.take(kept.rows_file)
+        add = papers_file.add
+        if rows is None:
+            for paper in papers:
+                add(paper)
+        else:
+            add_row = rows.add
+            for paper in papers:
+                add(paper)
+                add_row(paper)
+        count = papers_file.finish({"fields": PAPER_FIELDS})
     except BaseException:
         papers_file.close()
-        rows_file.close()
+        if rows is not None:
+            rows.file.close()
         raise
-    count = papers_file.finish({"fields": PAPER_FIELDS})
-    rows_file.finish(
-        {"fields": ROW_FIELDS, "collections": list(collections), "firsts": list(firsts)},
-        blob=ids,  # `PaperList.ids` without reading every row: 2 s at 500,000
-    )
-    return count, list(collections)
+    return (count, []) if rows is None else rows.finish()
+
+
+def write_rows(
+    path: Path, papers: Iterable[tuple[Any, ...]], kept: RecordFile | None = None
+) -> tuple[int, list[str]]:
+    """The rows file of `write_papers` alone: how many rows, and the papers' collections.
+    `kept`: a rows file whose rows come first, copied as it holds them."""
+    rows = _Rows(path)
+    try:
+        if kept is not None:
+            rows.take(kept)
+        for paper in papers:
+            rows.add(paper)
+    except BaseException:
+        rows.file.close()
+        raise
+    return rows.finish()
+
+
+def kept_ids(rows: RecordFile) -> list[str]:
+    """Each row's id, from a rows file: its blob (every id: `write_papers`), or its rows."""
+    ids = rows.blob()
+    if not isinstance(ids, list) or len(ids) != len(rows):
+        ids = [row[0] for row in rows.all()]
+    return ids
 
 
 class PaperList(Sequence[Paper]):
@@ -398,10 +463,13 @@ class PaperList(Sequence[Paper]):
     def collections(self) -> list[str]:
         return list(self._rows.header.get("collections", []))
 
-    def copy_into(self, papers: RecordWriter, rows: RecordWriter) -> None:
-        """Append every paper and row to these files, as the files of this list hold them."""
+    def copy_into(self, papers: RecordWriter) -> None:
+        """Append every paper to this papers file, as this list's papers file holds them."""
         papers.add_from(self._file, len(self))
-        rows.add_from(self._rows, len(self))
+
+    @property
+    def rows_file(self) -> RecordFile:
+        return self._rows
 
     def close(self) -> None:
         self._file.close()
@@ -459,10 +527,7 @@ class PaperList(Sequence[Paper]):
         once it has seen it hold only strings (a list of 500,000 was walked by each of its
         first collections, ~15 ms each, in the first queries)."""
         if self._ids is None:
-            ids = self._rows.blob()
-            if not isinstance(ids, list) or len(ids) != len(self):
-                ids = [row[0] for row in self.rows()]
-            self._ids = tuple(ids)
+            self._ids = tuple(kept_ids(self._rows))
         return self._ids
 
     def index_of(self, paper_id: str) -> int | None:

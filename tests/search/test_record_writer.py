@@ -70,3 +70,19 @@ def test_a_write_that_fails_in_the_thread_is_raised(tmp_path, monkeypatch):
             writer.add(record)
         writer.finish({})
     writer.close()  # after the failure: closes without raising again
+
+
+def test_records_are_read_alike_without_the_header(tmp_path):
+    records = _records(50)
+    writer = RecordWriter(tmp_path / "source", PAPERS)
+    for record in records:
+        writer.add(record)
+    writer.finish({"words": {"x": 1}})
+    whole = RecordFile(tmp_path / "source", PAPERS)
+    bare = RecordFile(tmp_path / "source", PAPERS, header=False)
+    try:
+        assert whole.header == {"words": {"x": 1}} and bare.header == {}
+        assert bare.all() == whole.all() == records
+    finally:
+        whole.close()
+        bare.close()
