@@ -82,6 +82,7 @@ from paperterm.index.search.store import (
     Span,
     Store,
     checked_and_synced,
+    files_by_inode,
 )
 from paperterm.index.search.whoosh_index import part_digest
 from paperterm.index.sources.loader import Prepared
@@ -252,6 +253,16 @@ class Builder:
         assert self.tmp is not None
         name = f"{SOURCES_FOLDER}/{source.cache}"
         self._early_checks[name] = self._checker.submit(checked_and_synced, self.tmp / name)
+
+    def _check_engine_files(self) -> None:
+        """The engine's files are written (committed): their checksums are taken now, while
+        the papers file is written (a file hard-linked twice, read once)."""
+        assert self.tmp is not None
+        engine = self.tmp / ENGINE_FOLDER
+        for names in files_by_inode(engine).values():
+            future = self._checker.submit(checked_and_synced, engine / names[0])
+            for name in names:
+                self._early_checks[f"{ENGINE_FOLDER}/{name}"] = future
 
     def _early_checksums(self) -> dict[str, list[int]]:
         """The checksums taken early (one that failed is taken again by `Store.publish`)."""
@@ -588,6 +599,7 @@ class Builder:
 
         tmp = self.tmp
         self.engine.commit(tmp / ENGINE_FOLDER, [written.part for written in parts])
+        self._check_engine_files()
         spots, kept = self._kept_papers(sources, corpus)
         try:
             if rows_writer is not None:
