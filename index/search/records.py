@@ -339,30 +339,41 @@ def paper_row(paper: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 class _Rows:
-    """The rows file as the papers come (their rows, ids and collections)."""
+    """The rows file as the papers come (their rows, ids and collections).
 
-    def __init__(self, path: Path) -> None:
-        self.file = RecordWriter(path, ROWS, thread=True)
+    Each paper is `note`d before it is marshalled into the papers file, and its row written
+    after (`write`): `marshal` marks an object referenced more than once (its refcount) to
+    be shared, so the papers file's bytes depend on the ids and collections noted holding
+    their strings then. `path` None: the papers noted only (another process writes the
+    rows file), so that the papers file is the same bytes."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.file = None if path is None else RecordWriter(path, ROWS, thread=True)
         self.ids: list[str] = []
         self.collections: dict[str, None] = {}
         self.firsts: dict[str, None] = {}
 
     def take(self, kept: RecordFile) -> None:
         """The rows of a rows file first, as it holds them."""
-        self.file.add_from(kept, len(kept))
-        self.ids += kept_ids(kept)
+        if self.file is not None:
+            self.file.add_from(kept, len(kept))
+            self.ids += kept_ids(kept)
         self.collections = dict.fromkeys(kept.header.get("collections", []))
         self.firsts = dict.fromkeys(kept.header.get("firsts", []))
 
-    def add(self, paper: tuple[Any, ...]) -> None:
+    def note(self, paper: tuple[Any, ...]) -> None:
         self.ids.append(paper[_ID])
         self.firsts.setdefault(paper[_COLLECTION], None)
         for name in paper[_COLLECTIONS]:
             self.collections.setdefault(name, None)
+
+    def write(self, paper: tuple[Any, ...]) -> None:
+        assert self.file is not None
         self.file.add(paper_row(paper))
 
     def finish(self) -> tuple[int, list[str]]:
         """How many rows the file has, and the papers' collections."""
+        assert self.file is not None
         count = self.file.finish(
             {
                 "fields": ROW_FIELDS,
@@ -372,6 +383,10 @@ class _Rows:
             blob=self.ids,  # `PaperList.ids` without reading every row: 2 s at 500,000
         )
         return count, list(self.collections)
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
 
 
 def write_papers(
@@ -391,27 +406,28 @@ def write_papers(
     papers_file = RecordWriter(folder / papers_name, PAPERS, thread=True)
     rows = None
     try:
-        rows = None if rows_name is None else _Rows(folder / rows_name)
+        rows = _Rows(None if rows_name is None else folder / rows_name)
         if kept is not None:
             kept.copy_into(papers_file)
-            if rows is not None:
-                rows.take(kept.rows_file)
-        add = papers_file.add
-        if rows is None:
+            rows.take(kept.rows_file)
+        add, note = papers_file.add, rows.note
+        if rows.file is None:
             for paper in papers:
+                note(paper)
                 add(paper)
         else:
-            add_row = rows.add
+            write_row = rows.write
             for paper in papers:
+                note(paper)
                 add(paper)
-                add_row(paper)
+                write_row(paper)
         count = papers_file.finish({"fields": PAPER_FIELDS})
     except BaseException:
         papers_file.close()
         if rows is not None:
-            rows.file.close()
+            rows.close()
         raise
-    return (count, []) if rows is None else rows.finish()
+    return (count, []) if rows.file is None else rows.finish()
 
 
 def write_rows(
@@ -424,9 +440,10 @@ def write_rows(
         if kept is not None:
             rows.take(kept)
         for paper in papers:
-            rows.add(paper)
+            rows.note(paper)
+            rows.write(paper)
     except BaseException:
-        rows.file.close()
+        rows.close()
         raise
     return rows.finish()
 

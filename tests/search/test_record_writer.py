@@ -1,14 +1,17 @@
 """Record files written by a thread of their own (`RecordWriter(..., thread=True)`, the papers
-and rows files): the same bytes as written in place, and a failed write is not lost."""
+and rows files): the same bytes as written in place, and a failed write is not lost; the
+papers file the same bytes as before, with its rows file or without."""
 
 from __future__ import annotations
 
 import io
+import marshal
 
 import pytest
 
+from paperterm.index.papers import PAPER_FIELDS, Paper, paper_tuple
 from paperterm.index.search import records as records_module
-from paperterm.index.search.records import PAPERS, RecordFile, RecordWriter
+from paperterm.index.search.records import PAPERS, RecordFile, RecordWriter, write_papers
 
 
 def _records(count: int) -> list[tuple[object, ...]]:
@@ -86,3 +89,44 @@ def test_records_are_read_alike_without_the_header(tmp_path):
     finally:
         whole.close()
         bare.close()
+
+
+def _fresh(papers: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
+    """Each tuple as a build reads it from a record file: its strings its own (referenced by
+    it alone), so that how `marshal` writes them depends on what else holds them."""
+    return [marshal.loads(marshal.dumps(paper)) for paper in papers]
+
+
+def _papers_written_before(papers: list[tuple[object, ...]]) -> bytes:
+    """The papers file's records as `write_papers` wrote them before the rows file could be
+    written apart: each paper's id and collections noted (held), then the paper marshalled."""
+    ids: list[object] = []
+    firsts: dict[object, None] = {}
+    collections: dict[object, None] = {}
+    blobs = []
+    for paper in papers:
+        ids.append(paper[PAPER_FIELDS.index("id")])
+        firsts.setdefault(paper[PAPER_FIELDS.index("collection")], None)
+        for name in paper[PAPER_FIELDS.index("collections")]:
+            collections.setdefault(name, None)
+        blobs.append(marshal.dumps(paper))
+    return b"".join(blobs)
+
+
+@pytest.mark.parametrize("rows_apart", [False, True])
+def test_the_papers_file_is_the_bytes_it_was(tmp_path, rows_apart):
+    """`marshal` marks a string referenced elsewhere as shared: the papers file holds the same
+    bytes whether the rows file is written with it or apart (its ids noted all the same)."""
+    papers = [
+        paper_tuple(Paper(id=f"p{i}", collection=f"C{i % 4}", abstract="A", text="A"))
+        for i in range(300)
+    ]
+    rows_name = None if rows_apart else "rows"
+    write_papers(tmp_path, iter(_fresh(papers)), "papers", rows_name)
+    written = RecordFile(tmp_path / "papers", PAPERS)
+    try:
+        out = io.BytesIO()
+        written.copy_records(len(written), out)
+    finally:
+        written.close()
+    assert out.getvalue() == _papers_written_before(_fresh(papers))
