@@ -588,7 +588,10 @@ def files_by_inode(folder: Path) -> dict[tuple[int, int], list[str]]:
         name = path.relative_to(folder).as_posix()
         if name in (META_FILE, VERIFIED_FILE):
             continue
-        info = path.stat()
+        try:
+            info = path.stat()
+        except OSError:  # gone meanwhile, or a link to nothing: not a file of the build
+            continue
         if stat.S_ISREG(info.st_mode):
             found.setdefault((info.st_dev, info.st_ino), []).append(name)
     return found
