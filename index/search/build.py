@@ -23,7 +23,8 @@ A build (`Builder.run`, with the set's build lock held):
    whatever its history (no deleted documents that would still count in the statistics
    scores are made of).
 4. The papers and rows files, written from the record files a source at a time (derived
-   titles made distinct: a paper's document has the headline its own abstract gave), the
+   titles made distinct: a paper's document has the headline its own abstract gave; the
+   rows file of a large build by a process of its own meanwhile, `rows_process.py`), the
    vocabulary, meta.json with every file's checksum (a record file's taken by a thread as
    soon as it is written, while the rest is read), and the switch of CURRENT
    (`Store.publish`).
@@ -56,7 +57,9 @@ from paperterm.index.search.records import (
     RecordFileError,
     no_collection,
     write_papers,
+    write_rows,
 )
+from paperterm.index.search.rows_process import RowsProcess, rows_apart
 from paperterm.index.search.segments import stretches
 from paperterm.index.search.source_records import (
     SourceRecords,
@@ -79,6 +82,7 @@ from paperterm.index.search.store import (
     Span,
     Store,
     checked_and_synced,
+    files_by_inode,
 )
 from paperterm.index.search.whoosh_index import part_digest
 from paperterm.index.sources.loader import Prepared
@@ -191,11 +195,16 @@ class Builder:
         candidates += self._prepare(sources, fresh)
         _join_problems(sources)
         self.listener.check()
-        corpus = MergedCorpus(self.tmp / SOURCES_FOLDER, sources)
-        parts = self._parts(sources, corpus, candidates)
-        self.listener.check()
-        self.words.subtract(corpus.absorbed_words)
-        return self._finish(sources, corpus, parts, +self.words)
+        rows = _rows_process(sum(source.count for source in fresh))
+        try:
+            corpus = MergedCorpus(self.tmp / SOURCES_FOLDER, sources)
+            parts = self._parts(sources, corpus, candidates)
+            self.listener.check()
+            self.words.subtract(corpus.absorbed_words)
+            return self._finish(sources, corpus, parts, +self.words, rows)
+        finally:
+            if rows is not None:
+                rows.stop()
 
     def _stretched(self, base: tuple[Path, Meta] | None) -> list[SourceFile]:
         """The build's sources: the files, a large JSON Lines file as its stretches
@@ -244,6 +253,16 @@ class Builder:
         assert self.tmp is not None
         name = f"{SOURCES_FOLDER}/{source.cache}"
         self._early_checks[name] = self._checker.submit(checked_and_synced, self.tmp / name)
+
+    def _check_engine_files(self) -> None:
+        """The engine's files are written (committed): their checksums are taken now, while
+        the papers file is written (a file hard-linked twice, read once)."""
+        assert self.tmp is not None
+        engine = self.tmp / ENGINE_FOLDER
+        for names in files_by_inode(engine).values():
+            future = self._checker.submit(checked_and_synced, engine / names[0])
+            for name in names:
+                self._early_checks[f"{ENGINE_FOLDER}/{name}"] = future
 
     def _early_checksums(self) -> dict[str, list[int]]:
         """The checksums taken early (one that failed is taken again by `Store.publish`)."""
@@ -572,17 +591,29 @@ class Builder:
         corpus: MergedCorpus,
         parts: list[_Written],
         words: Counter[str],
+        rows_writer: RowsProcess | None = None,
     ) -> OpenIndex:
+        """`rows_writer`: a process that writes the rows file meanwhile (`rows_process.py`)."""
         assert self.tmp is not None
         from paperterm.index.search.vocabulary import Vocabulary
 
         tmp = self.tmp
         self.engine.commit(tmp / ENGINE_FOLDER, [written.part for written in parts])
+        self._check_engine_files()
         spots, kept = self._kept_papers(sources, corpus)
         try:
+            if rows_writer is not None:
+                kept_rows = None if kept is None else kept.rows_file.path
+                rows_writer.write(corpus.listing(), spots, tmp / ROWS_FILE, kept_rows)
             count, collections = write_papers(
-                tmp, corpus.paper_tuples(spots), PAPERS_FILE, ROWS_FILE, kept
+                tmp,
+                corpus.paper_tuples(spots),
+                PAPERS_FILE,
+                None if rows_writer else ROWS_FILE,
+                kept,
             )
+            if rows_writer is not None:
+                collections = self._rows_written(rows_writer, count, corpus, spots, kept)
         finally:
             if kept is not None:
                 kept.close()
@@ -630,6 +661,36 @@ class Builder:
         if rows is None or ix is None:
             raise OSError(f"{final}: the index just built cannot be read back")
         return OpenIndex(ix, rows, meta, str(final), vocabulary)
+
+    def _rows_written(
+        self,
+        rows: RowsProcess,
+        count: int,
+        corpus: MergedCorpus,
+        spots: int,
+        kept: PaperList | None,
+    ) -> list[str]:
+        """The papers' collections, once the rows file of `count` papers that `rows` writes
+        is written; written here when that process failed."""
+        assert self.tmp is not None
+        done = rows.result()
+        if done is not None and done[0] == count:
+            return done[1]
+        rows.stop()
+        kept_rows = None if kept is None else kept.rows_file
+        _, collections = write_rows(self.tmp / ROWS_FILE, corpus.paper_tuples(spots), kept_rows)
+        return collections
+
+
+def _rows_process(papers: int) -> RowsProcess | None:
+    """A process to write the rows file of a build that lists many new papers, started now
+    (`rows_process.py`)."""
+    if not rows_apart(papers):
+        return None
+    try:
+        return RowsProcess()
+    except OSError:  # no process to be had: the build writes the file itself
+        return None
 
 
 def _adopt(source: SourceRecords, prepared: SourceRecords) -> None:

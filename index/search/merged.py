@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,9 @@ class MergedCorpus:
     def _load(self, index: int) -> Prepared:
         spot, local = self._spot(index)
         if spot not in self._files:
-            self._files[spot] = RecordFile(self.folder / self.sources[spot].cache, SOURCE)
+            self._files[spot] = RecordFile(
+                self.folder / self.sources[spot].cache, SOURCE, header=False
+            )
         return Prepared.from_tuple(self._files[spot].get(local))
 
     def _texts(self, index: int) -> tuple[str, str]:
@@ -158,14 +161,50 @@ class MergedCorpus:
             yield self.changed.get(index, record).paper
 
     def paper_tuples(self, first: int = 0) -> Iterator[tuple[Any, ...]]:
+        """`Listing.paper_tuples`: every paper as merged (of source `first` on)."""
+        return self.listing().paper_tuples(first)
+
+    def listing(self) -> Listing:
+        """What listing the papers takes (for another process: `rows_process.py`)."""
+        files = [source.cache for source in self.sources]
+        return Listing(self.folder, files, self.starts, self.absorbed, self.changed, self.titles)
+
+    def digest(self, spot: int) -> str:
+        """`documents_digest` of source `spot`'s papers as merged."""
+        if spot not in self.dirty:
+            return self.sources[spot].digest
+        if spot not in self._digests:
+            self._digests[spot] = documents_digest(self.papers(spot))
+        return self._digests[spot]
+
+    def spans(self, spots: Iterable[int]) -> Iterator[Paper]:
+        for spot in spots:
+            yield from self.papers(spot)
+
+
+@dataclass(slots=True)
+class Listing:
+    """What the papers file and the rows file are written from (`MergedCorpus.listing`):
+    each source's record file (its name), where its records start in the corpus, and
+    what merging changed. It pickles small (merging changes few records), so that another
+    process writes the rows file of a large corpus from it (`rows_process.py`)."""
+
+    folder: Path
+    files: list[str]
+    starts: list[int]
+    absorbed: set[int]
+    changed: dict[int, Prepared]
+    titles: dict[int, str]
+
+    def paper_tuples(self, first: int = 0) -> Iterator[tuple[Any, ...]]:
         """Every paper as merged (of source `first` on), with its listed title, as its
         `paper_tuple`, in corpus order: what the papers file holds. A record merging left
         alone gives the tuple it holds, not made a `Paper` and a tuple again (the papers
         file at 500,000: ~2 s)."""
         absorbed, changed, titles = self.absorbed, self.changed, self.titles
-        for spot, source in enumerate(self.sources[first:], first):
+        for spot, name in enumerate(self.files[first:], first):
             start = self.starts[spot]
-            cache = RecordFile(self.folder / source.cache, SOURCE)
+            cache = RecordFile(self.folder / name, SOURCE, header=False)
             try:
                 with no_collection():
                     for local in range(cache.count):
@@ -194,15 +233,3 @@ class MergedCorpus:
             paper = copy.copy(paper)
             paper.title = self.titles[index]
         return paper
-
-    def digest(self, spot: int) -> str:
-        """`documents_digest` of source `spot`'s papers as merged."""
-        if spot not in self.dirty:
-            return self.sources[spot].digest
-        if spot not in self._digests:
-            self._digests[spot] = documents_digest(self.papers(spot))
-        return self._digests[spot]
-
-    def spans(self, spots: Iterable[int]) -> Iterator[Paper]:
-        for spot in spots:
-            yield from self.papers(spot)

@@ -30,20 +30,25 @@ from __future__ import annotations
 import gc
 import marshal
 import mmap
+import queue
 import struct
+import threading
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO, overload
+from typing import Any, BinaryIO, Protocol, overload
 
 from paperterm.index.papers import PAPER_FIELDS, Paper
 
 _MAGIC = b"PTREC3\n"
 _TABLE = struct.Struct("<Q")
 _SIZE = struct.Struct("<I")
-#: Bytes of records copied at a time (`RecordWriter.add_from`).
+#: Bytes of records copied at a time (`RecordWriter.add_from`), and handed at a time to a
+#: writer's thread (`RecordWriter(..., thread=True)`).
 _COPY_PIECE = 1 << 20
+#: Pieces a writer's thread may have waiting (memory held: this many `_COPY_PIECE`s).
+_PIECES_WAITING = 8
 PAPERS = b"papers\0\0"
 ROWS = b"rows\0\0\0\0"
 SOURCE = b"source\0\0"
@@ -76,36 +81,108 @@ def no_collection() -> Iterator[None]:
             gc.enable()
 
 
+class _Sink(Protocol):
+    """Where records' bytes go: a file, or a thread writing one."""
+
+    def write(self, data: bytes, /) -> object: ...
+
+
+class _WriterThread:
+    """Writes the pieces it is given to a file, in order, in a thread of its own: the
+    system call (copying into the page cache, allocating its pages: ~3 s a GB of this
+    machine's kernel time) runs without the GIL, beside the Python code making the next
+    records. A write that fails is raised by the next `write` or by `close`."""
+
+    def __init__(self, handle: BinaryIO) -> None:
+        self._handle = handle
+        self._pieces: queue.Queue[bytes | None] = queue.Queue(_PIECES_WAITING)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="paperterm-records", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (piece := self._pieces.get()) is not None:
+            if self._error is None:
+                try:
+                    self._handle.write(piece)
+                except BaseException as error:  # raised in the writing thread
+                    self._error = error
+
+    def write(self, piece: bytes) -> None:
+        if self._error is not None:
+            raise self._error
+        self._pieces.put(piece)
+
+    def close(self) -> None:
+        """Wait until every piece is written (raises what a write raised)."""
+        self._pieces.put(None)
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+
 class RecordWriter:
     """A record file written as its records come (append, then `finish`), so that a build
     never holds a whole file's records: the header is written last, after the records, and
-    the file starts with where to find it."""
+    the file starts with where to find it.
 
-    def __init__(self, path: Path, kind: bytes) -> None:
+    `thread`: the records are written by a thread of their own, a `_COPY_PIECE` at a time
+    (the papers file at 500,000: 1 GB, whose writing was ~4 s of the build's tail)."""
+
+    def __init__(self, path: Path, kind: bytes, *, thread: bool = False) -> None:
         self.path = path
         self.kind = kind
         self._handle = open(path, "wb")  # noqa: SIM115 (closed by finish/close)
         self._handle.write(_MAGIC + kind + _TABLE.pack(0))
         self._offsets = array("Q", [0])
+        self._thread = _WriterThread(self._handle) if thread else None
+        self._pending: list[bytes] = []
+        self._pending_bytes = 0
 
     def __len__(self) -> int:
         return len(self._offsets) - 1
 
     def add(self, record: Any) -> None:
         blob = marshal.dumps(record)
-        self._handle.write(blob)
+        if self._thread is None:
+            self._handle.write(blob)
+        else:
+            self._pending.append(blob)
+            self._pending_bytes += len(blob)
+            if self._pending_bytes >= _COPY_PIECE:
+                self._hand_over()
         self._offsets.append(self._offsets[-1] + len(blob))
+
+    def _hand_over(self) -> None:
+        """The records waiting, to the writing thread."""
+        if self._thread is not None and self._pending:
+            self._thread.write(b"".join(self._pending))
+            self._pending.clear()
+            self._pending_bytes = 0
+
+    def _written(self) -> None:
+        """Every record added is in the file (the thread, if any, is done)."""
+        if self._thread is not None:
+            self._hand_over()
+            thread, self._thread = self._thread, None
+            thread.close()
 
     def add_from(self, source: RecordFile, count: int) -> None:
         """`source`'s first `count` records, their bytes as it stores them (not loaded and
         dumped again)."""
-        source.copy_records(count, self._handle)
+        self._hand_over()
+        source.copy_records(count, self._handle if self._thread is None else self._thread)
         base = self._offsets[-1]
         self._offsets.extend(base + offset for offset in source.offsets(count)[1:])
 
     def finish(self, header: dict[str, Any], blob: Any = None) -> int:
         """Write the header and the offset table; how many records the file has. `blob`:
         one more value, apart from the records, that `RecordFile.blob` reads whole."""
+        try:
+            self._written()
+        except BaseException:
+            self._handle.close()
+            raise
         handle = self._handle
         if blob is not None:
             start = handle.tell()
@@ -123,14 +200,27 @@ class RecordWriter:
 
     def close(self) -> None:
         """Stop without finishing (the file is left incomplete: a build's temporary one)."""
-        self._handle.close()
+        try:
+            if self._thread is not None:
+                self._pending.clear()
+                thread, self._thread = self._thread, None
+                thread.close()
+        except Exception:  # a write that failed: the file is given up anyway
+            pass
+        finally:
+            self._handle.close()
 
 
 class RecordFile:
-    """A record file opened for reading (raises `RecordFileError` or `OSError`)."""
+    """A record file opened for reading (raises `RecordFileError` or `OSError`).
 
-    def __init__(self, path: Path, kind: bytes) -> None:
+    `header=False`: its records only, its header not read (`header` is empty), for a file
+    with no blob: a source's header is its words, keys and titles, which the build holds
+    already, and reading the 50 of 500,000 arXiv rows again took ~0.8 s of its tail."""
+
+    def __init__(self, path: Path, kind: bytes, *, header: bool = True) -> None:
         self.path = path
+        self._read_header = header
         with open(path, "rb") as handle:
             try:
                 self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
@@ -155,7 +245,9 @@ class RecordFile:
             (last,) = _TABLE.unpack_from(data, len(data) - _TABLE.size)
             (size,) = _SIZE.unpack_from(data, header_at)
             table = header_at + _SIZE.size + size
-            self.header: dict[str, Any] = marshal.loads(data[header_at + _SIZE.size : table])
+            self.header: dict[str, Any] = (
+                marshal.loads(data[header_at + _SIZE.size : table]) if self._read_header else {}
+            )
         except (ValueError, EOFError, TypeError, struct.error) as error:
             raise RecordFileError(f"{path}: damaged header ({error})") from None
         self._base = start + _TABLE.size
@@ -193,7 +285,7 @@ class RecordFile:
         first one's start)."""
         return self._offsets[: count + 1].tolist()
 
-    def copy_records(self, count: int, handle: BinaryIO) -> None:
+    def copy_records(self, count: int, handle: _Sink) -> None:
         """Write the bytes of the first `count` records to `handle`, a piece at a time,
         read from the file (not the map: the pages of a map read count in the process's
         memory, ~110 MB more for 50,000 papers)."""
@@ -246,11 +338,62 @@ def paper_row(paper: tuple[Any, ...]) -> tuple[Any, ...]:
     )
 
 
+class _Rows:
+    """The rows file as the papers come (their rows, ids and collections).
+
+    Each paper is `note`d before it is marshalled into the papers file, and its row written
+    after (`write`): `marshal` marks an object referenced more than once (its refcount) to
+    be shared, so the papers file's bytes depend on the ids and collections noted holding
+    their strings then. `path` None: the papers noted only (another process writes the
+    rows file), so that the papers file is the same bytes."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.file = None if path is None else RecordWriter(path, ROWS, thread=True)
+        self.ids: list[str] = []
+        self.collections: dict[str, None] = {}
+        self.firsts: dict[str, None] = {}
+
+    def take(self, kept: RecordFile) -> None:
+        """The rows of a rows file first, as it holds them."""
+        if self.file is not None:
+            self.file.add_from(kept, len(kept))
+            self.ids += kept_ids(kept)
+        self.collections = dict.fromkeys(kept.header.get("collections", []))
+        self.firsts = dict.fromkeys(kept.header.get("firsts", []))
+
+    def note(self, paper: tuple[Any, ...]) -> None:
+        self.ids.append(paper[_ID])
+        self.firsts.setdefault(paper[_COLLECTION], None)
+        for name in paper[_COLLECTIONS]:
+            self.collections.setdefault(name, None)
+
+    def write(self, paper: tuple[Any, ...]) -> None:
+        assert self.file is not None
+        self.file.add(paper_row(paper))
+
+    def finish(self) -> tuple[int, list[str]]:
+        """How many rows the file has, and the papers' collections."""
+        assert self.file is not None
+        count = self.file.finish(
+            {
+                "fields": ROW_FIELDS,
+                "collections": list(self.collections),
+                "firsts": list(self.firsts),
+            },
+            blob=self.ids,  # `PaperList.ids` without reading every row: 2 s at 500,000
+        )
+        return count, list(self.collections)
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+
+
 def write_papers(
     folder: Path,
     papers: Iterable[tuple[Any, ...]],
     papers_name: str,
-    rows_name: str,
+    rows_name: str | None,
     kept: PaperList | None = None,
 ) -> tuple[int, list[str]]:
     """The papers file (every field of every paper) and the rows file (what the list shows,
@@ -258,35 +401,59 @@ def write_papers(
     `paper_tuple`s: a source's record holds its paper's, and making a `Paper` of it and a
     tuple of that again was a third of this at 500,000); how many there are and their
     collections. `kept`: papers that come first, their records copied as their files hold
-    them (`Builder._kept_papers`)."""
-    collections: dict[str, None] = {}
-    firsts: dict[str, None] = {}
-    papers_file = RecordWriter(folder / papers_name, PAPERS)
-    rows_file = RecordWriter(folder / rows_name, ROWS)
-    ids: list[str] = []
+    them (`Builder._kept_papers`). `rows_name` None: the papers file only (another process
+    writes the rows file, `write_rows`: no collections are given)."""
+    papers_file = RecordWriter(folder / papers_name, PAPERS, thread=True)
+    rows = None
     try:
+        rows = _Rows(None if rows_name is None else folder / rows_name)
         if kept is not None:
-            kept.copy_into(papers_file, rows_file)
-            ids += kept.ids
-            collections = dict.fromkeys(kept.collections)
-            firsts = dict.fromkeys(kept.first_collections)
-        for paper in papers:
-            ids.append(paper[_ID])
-            firsts.setdefault(paper[_COLLECTION], None)
-            for name in paper[_COLLECTIONS]:
-                collections.setdefault(name, None)
-            papers_file.add(paper)
-            rows_file.add(paper_row(paper))
+            kept.copy_into(papers_file)
+            rows.take(kept.rows_file)
+        add, note = papers_file.add, rows.note
+        if rows.file is None:
+            for paper in papers:
+                note(paper)
+                add(paper)
+        else:
+            write_row = rows.write
+            for paper in papers:
+                note(paper)
+                add(paper)
+                write_row(paper)
+        count = papers_file.finish({"fields": PAPER_FIELDS})
     except BaseException:
         papers_file.close()
-        rows_file.close()
+        if rows is not None:
+            rows.close()
         raise
-    count = papers_file.finish({"fields": PAPER_FIELDS})
-    rows_file.finish(
-        {"fields": ROW_FIELDS, "collections": list(collections), "firsts": list(firsts)},
-        blob=ids,  # `PaperList.ids` without reading every row: 2 s at 500,000
-    )
-    return count, list(collections)
+    return (count, []) if rows.file is None else rows.finish()
+
+
+def write_rows(
+    path: Path, papers: Iterable[tuple[Any, ...]], kept: RecordFile | None = None
+) -> tuple[int, list[str]]:
+    """The rows file of `write_papers` alone: how many rows, and the papers' collections.
+    `kept`: a rows file whose rows come first, copied as it holds them."""
+    rows = _Rows(path)
+    try:
+        if kept is not None:
+            rows.take(kept)
+        for paper in papers:
+            rows.note(paper)
+            rows.write(paper)
+    except BaseException:
+        rows.close()
+        raise
+    return rows.finish()
+
+
+def kept_ids(rows: RecordFile) -> list[str]:
+    """Each row's id, from a rows file: its blob (every id: `write_papers`), or its rows."""
+    ids = rows.blob()
+    if not isinstance(ids, list) or len(ids) != len(rows):
+        ids = [row[0] for row in rows.all()]
+    return ids
 
 
 class PaperList(Sequence[Paper]):
@@ -313,10 +480,13 @@ class PaperList(Sequence[Paper]):
     def collections(self) -> list[str]:
         return list(self._rows.header.get("collections", []))
 
-    def copy_into(self, papers: RecordWriter, rows: RecordWriter) -> None:
-        """Append every paper and row to these files, as the files of this list hold them."""
+    def copy_into(self, papers: RecordWriter) -> None:
+        """Append every paper to this papers file, as this list's papers file holds them."""
         papers.add_from(self._file, len(self))
-        rows.add_from(self._rows, len(self))
+
+    @property
+    def rows_file(self) -> RecordFile:
+        return self._rows
 
     def close(self) -> None:
         self._file.close()
@@ -374,10 +544,7 @@ class PaperList(Sequence[Paper]):
         once it has seen it hold only strings (a list of 500,000 was walked by each of its
         first collections, ~15 ms each, in the first queries)."""
         if self._ids is None:
-            ids = self._rows.blob()
-            if not isinstance(ids, list) or len(ids) != len(self):
-                ids = [row[0] for row in self.rows()]
-            self._ids = tuple(ids)
+            self._ids = tuple(kept_ids(self._rows))
         return self._ids
 
     def index_of(self, paper_id: str) -> int | None:

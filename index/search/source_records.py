@@ -110,7 +110,7 @@ def read_header(path: Path, file: SourceFile) -> tuple[dict[str, Any], Fingerpri
 
 def iter_records(path: Path) -> Iterator[Prepared]:
     """A source's prepared records from its cache file, in order, one at a time."""
-    cache = RecordFile(path, SOURCE)
+    cache = RecordFile(path, SOURCE, header=False)
     try:
         with no_collection():
             for index in range(len(cache)):

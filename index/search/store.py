@@ -569,12 +569,31 @@ def _remove_old_layout(root: Path) -> None:
 
 
 def _checksums(folder: Path, skip: set[str]) -> dict[str, list[int]]:
-    """[size, CRC-32] of every file under `folder` but meta.json, verified.json and `skip`."""
+    """[size, CRC-32] of every file under `folder` but meta.json, verified.json and `skip`
+    (a file hard-linked twice, as tantivy's joined index links its parts' files, read once)."""
     found: dict[str, list[int]] = {}
+    for names in files_by_inode(folder).values():
+        wanted = [name for name in names if name not in skip]
+        if wanted:
+            checksum = list(file_crc(folder / wanted[0]))
+            found.update(dict.fromkeys(wanted, checksum))
+    return found
+
+
+def files_by_inode(folder: Path) -> dict[tuple[int, int], list[str]]:
+    """The files under `folder` but meta.json and verified.json (their names from it),
+    grouped by the file they are (device and inode: hard links are one file)."""
+    found: dict[tuple[int, int], list[str]] = {}
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
-        if path.is_file() and name not in skip and name not in (META_FILE, VERIFIED_FILE):
-            found[name] = list(file_crc(path))
+        if name in (META_FILE, VERIFIED_FILE):
+            continue
+        try:
+            info = path.stat()
+        except OSError:  # gone meanwhile, or a link to nothing: not a file of the build
+            continue
+        if stat.S_ISREG(info.st_mode):
+            found.setdefault((info.st_dev, info.st_ino), []).append(name)
     return found
 
 

@@ -404,18 +404,24 @@ def test_the_workers_parts_are_kept_when_titles_are_made_distinct(tmp_path, monk
     assert answers(opened, queries) == answers(from_nothing(tmp_path, [corpus]), queries)
 
 
+@pytest.mark.parametrize("engine", ["whoosh", "tantivy"])
 @pytest.mark.parametrize("parallel", [False, True])
-def test_record_files_are_checksummed_as_they_are_written(tmp_path, corpus, monkeypatch, parallel):
-    """Each source's record file is checksummed (and flushed) as soon as it is written, not
-    again when the build is published; every checksum is the file's, so the index opens."""
+def test_record_files_are_checksummed_as_they_are_written(
+    tmp_path, corpus, monkeypatch, parallel, engine
+):
+    """Each source's record file is checksummed (and flushed) as soon as it is written, and
+    the engine's files once committed, not again when the build is published (a file
+    hard-linked twice read once); every checksum is the file's, so the index opens."""
     from paperterm.index.search import store as store_module
 
+    if engine == "tantivy":
+        pytest.importorskip("tantivy")
     if parallel:
         monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
     early: list[str] = []
 
     def spy(path: Path) -> list[int]:
-        early.append(path.name)
+        early.append(path.as_posix().split("/tmp-", 1)[1].split("/", 1)[1])
         return store_module.checked_and_synced(path)
 
     monkeypatch.setattr(build_module, "checked_and_synced", spy)
@@ -428,11 +434,23 @@ def test_record_files_are_checksummed_as_they_are_written(tmp_path, corpus, monk
         return found
 
     monkeypatch.setattr(store_module, "_checksums", publishing)
-    opened = built(tmp_path / "data", [corpus])
-    sources = {entry.cache for entry in opened.meta.sources}
-    assert len(sources) == 3 and sorted(early) == sorted([*sources, "papers.bin", "rows.bin"])
-    assert not [name for name in late if name.startswith("sources/") or name in early]
+    config = Config()
+    config.engine = engine
+    opened = Session.create(tmp_path / "data", [corpus], config).build()
+    sources = {f"sources/{entry.cache}" for entry in opened.meta.sources}
     folder = Path(opened.location)
+    assert len(sources) == 3 and len(early) == len(set(early))
+    assert sorted(name for name in early if not name.startswith("engine/")) == sorted(
+        [*sources, "papers.bin", "rows.bin"]
+    )
+    engine_files = [name for name in opened.meta.files if name.startswith("engine/")]
+    inodes = {name: (folder / name).stat().st_ino for name in engine_files}
+    checked = [name for name in early if name.startswith("engine/")]
+    assert len(checked) == len(set(inodes.values()))
+    if engine == "tantivy":  # the joined index's files are its parts' files: each read once
+        assert len(checked) < len(inodes)
+    assert {inodes[name] for name in checked} == set(inodes.values())
+    assert late == ["vocab.json"]
     for name, checksum in opened.meta.files.items():
         assert list(store_module.file_crc(folder / name)) == checksum, name
-    assert Session.create(tmp_path / "data", [corpus], Config()).open_existing() is not None
+    assert Session.create(tmp_path / "data", [corpus], config).open_existing() is not None
