@@ -284,7 +284,7 @@ class Orders:
         self.files = list(files)
         self.started = 0
         self.ended = False
-        self.fresh = bool(files)  # a run not yet begun
+        self.new_run = bool(files)  # a run not yet begun
 
     def heed(self, *, wait: bool = False) -> None:
         """Take what the main process said (with `wait`, wait for something)."""
@@ -292,7 +292,7 @@ class Orders:
             return
         for message in self.inbox.read(wait=wait):
             if message[0] == "run":
-                self.files, self.started, self.fresh = list(message[1]), 0, True
+                self.files, self.started, self.new_run = list(message[1]), 0, True
             elif message[0] == "stop":
                 # A file already started is prepared: the run ends after it.
                 at = max(message[1], self.started)
@@ -305,11 +305,11 @@ class Orders:
 
     def next_run(self) -> bool:
         """Wait for a run to begin: False when told to end instead."""
-        while not self.fresh and not self.ended:
+        while not self.new_run and not self.ended:
             if self.inbox is None:
                 self.ended = True  # its one run is over
             self.heed(wait=True)
-        self.fresh = False
+        self.new_run = False
         return not self.ended
 
     def next_file(self) -> SourceFile | None:
@@ -415,7 +415,10 @@ class PartFeed:
         return None
 
     def end(self) -> tuple[object, list[str], str] | None:
-        """The last part (None without papers): (part, its sources' keys, its digest)."""
+        """The last part (None without papers): (part, its sources' keys, its digest). The
+        next run's parts are all full-sized: the first closes sooner only to be searched
+        early on."""
+        self.first_papers = 0
         written = None
         self._flush()
         if self.writer is not None and len(self.writer):

@@ -5,15 +5,19 @@ in every order their messages may cross, and a build whose runs are handed over.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from generated import write_generated_corpus
 from test_build import QUERIES, _words, answers, built, from_nothing
 
+from paperterm.index.config import Config
 from paperterm.index.search import build as build_module
 from paperterm.index.search import build_runs, build_workers
 from paperterm.index.search.build_runs import Runs, kept, split_runs
-from paperterm.index.search.build_workers import Orders
+from paperterm.index.search.build_workers import Orders, PartFeed
+from paperterm.index.search.store import BuildCancelled
+from paperterm.index.session import Session
 
 
 def test_runs_are_split_by_size():
@@ -155,7 +159,7 @@ def test_every_file_is_prepared_once_in_consecutive_runs_however_messages_cross(
             continue
         if not running[worker]:  # waiting in `next_run` for a message
             orders[worker].heed()
-            if orders[worker].fresh or orders[worker].ended:
+            if orders[worker].new_run or orders[worker].ended:
                 running[worker] = orders[worker].next_run()
                 ended[worker] = not running[worker]
                 prepared[worker].append([])
@@ -180,12 +184,11 @@ def test_every_file_is_prepared_once_in_consecutive_runs_however_messages_cross(
         assert run == list(range(run[0], run[0] + len(run)))
 
 
-def test_a_build_whose_runs_are_handed_over_is_the_one_from_nothing(tmp_path, monkeypatch):
-    """Worker 1 starts only once worker 0 finished its run of one file, so the end of its
-    run is handed to worker 0 for sure; the index is the one a build from nothing makes,
-    every source in one part, each part of consecutive sources of one worker."""
-    corpus = tmp_path / "corpus"
-    write_generated_corpus(corpus, 600, per_file=100)
+def _hand_over_for_sure(monkeypatch: pytest.MonkeyPatch) -> tuple[list, list]:
+    """Builds of 6 sources (PARALLEL_BYTES 0) in 2 workers, worker 0 given the first source
+    and worker 1 the others only once worker 0 finished: worker 1 is asked to stop before
+    it started any. What the main process heard ("source", "stopped": (worker, message)),
+    and the stop it asked."""
     monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
     monkeypatch.setattr(build_workers, "worker_count", lambda files: 2)
     monkeypatch.setattr(build_runs, "split_runs", lambda sizes, count: [range(1), range(1, 6)])
@@ -211,6 +214,16 @@ def test_a_build_whose_runs_are_handed_over_is_the_one_from_nothing(tmp_path, mo
 
     monkeypatch.setattr(Runs, "start", start)
     monkeypatch.setattr(Runs, "heard", hearing)
+    return heard, asked
+
+
+def test_a_build_whose_runs_are_handed_over_is_the_one_from_nothing(tmp_path, monkeypatch):
+    """The end of worker 1's run is handed to worker 0; the index is the one a build from
+    nothing makes, every source in one part, each part of consecutive sources of one
+    worker."""
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, 600, per_file=100)
+    heard, asked = _hand_over_for_sure(monkeypatch)
     opened = built(tmp_path / "data", [corpus])
     keys = [entry.key for entry in opened.meta.sources]
     [(busy, (_, stop))] = asked  # worker 1 was asked to keep the first `stop` files...
@@ -230,3 +243,60 @@ def test_a_build_whose_runs_are_handed_over_is_the_one_from_nothing(tmp_path, mo
     assert list(opened.papers) == list(fresh.papers)
     queries = QUERIES + _words(fresh)
     assert answers(opened, queries) == answers(fresh, queries)
+
+
+def test_a_build_cancelled_during_a_hand_over_stops_its_workers(tmp_path, monkeypatch):
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, 600, per_file=100)
+    _, asked = _hand_over_for_sure(monkeypatch)
+    processes = []
+    real_init = build_workers._Worker.__init__
+
+    def init(self, task):
+        real_init(self, task)
+        processes.append(self.process)
+
+    monkeypatch.setattr(build_workers._Worker, "__init__", init)
+    session = Session.create(tmp_path / "data", [corpus], Config())
+    with pytest.raises(BuildCancelled):
+        session.build(cancelled=lambda: bool(asked))
+    assert len(processes) == 2 and all(p.poll() is not None for p in processes)
+    assert not list((tmp_path / "data").rglob("tmp-*"))
+    assert len(built(tmp_path / "data", [corpus]).papers) == 600
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.papers: list = []
+        self.postings = 0
+
+    def __len__(self) -> int:
+        return len(self.papers)
+
+    def add(self, paper, words) -> None:
+        self.papers.append(paper)
+
+    def finish(self) -> list:
+        return self.papers
+
+
+class _Engine:
+    def part_writer(self, folder):
+        return _Writer()
+
+
+def test_only_a_workers_first_part_closes_early():
+    """A run handed over later is not a worker's first: its part closes at full size."""
+    parts = PartFeed(_Engine(), Path("."), (2, 1000))
+    parts.add("a", [])
+    assert parts.end_source("a", "a") is None
+    parts.add("b", [])
+    assert parts.end_source("b", "b")[1] == ["a", "b"]  # the first part: 2 papers
+    parts = PartFeed(_Engine(), Path("."), (2, 1000))
+    parts.add("a", [])
+    assert parts.end_source("a", "a") is None
+    assert parts.end()[1] == ["a"]  # the run ended
+    for key in "bcd":
+        parts.add(key, [])
+        assert parts.end_source(key, key) is None
+    assert parts.end()[1] == ["b", "c", "d"]
