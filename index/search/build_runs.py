@@ -7,11 +7,16 @@ Runs are first balanced by bytes (`split_runs`), but what a byte costs differs b
 17 s before the other, a core idle for 7% of the build. Handing over the end of a run keeps
 every worker's files consecutive, so a part still covers consecutive files of one worker.
 
-The hand-over is asked and confirmed (`Runs.heard`): the main process asks the
-busy worker to stop before a position of its run, and the worker answers where it stopped:
-there, or after the file it is preparing when it had already started that one. Only the
-worker knows which files it started, so only its answer moves files: none is prepared
-twice or skipped. One hand-over is asked at a time.
+The hand-over is asked and confirmed (`Runs.heard`): the main process asks the busy worker
+to stop before a position of its run, and the worker answers where it stopped: there, or
+after the file it is preparing when it had already started that one. Only the worker knows
+which files it started, so only its answer moves files: none is prepared twice or skipped.
+One hand-over is asked at a time. Workers do not ask for each next file instead: each would
+wait at every file's end for the main process, which may be busy for seconds (publishing
+the index so far, reading records back for the reader), and handing out a file ahead of
+time would take from the hand-over the very file it needs at the end. A stop costs nothing
+until a worker is idle, and is answered as the busy worker reads (every few hundred
+records), not once it finished its file.
 """
 
 from __future__ import annotations
