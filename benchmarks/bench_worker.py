@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import tempfile
 import time
 from pathlib import Path
@@ -43,7 +42,7 @@ def main() -> None:
         cpu, wall = time.process_time(), time.perf_counter()
         if profile is not None:
             profile.enable()
-        work(args.engine, files, tmp, os.getppid(), sizes, said.append)
+        work(args.engine, files, tmp, sizes, said.append)
         if profile is not None:
             profile.disable()
             profile.dump_stats(args.profile)

@@ -2,34 +2,43 @@
 
 Whoosh is pure Python, so one process indexes on one core; a 2-core machine builds twice as
 fast with two. The new and changed files of a build are split into as many runs of
-consecutive files as there are workers, balanced by size; each worker prepares its files in
-order, record by record (`source_records.prepare_source`, which keeps each file's records in
-the build's `sources/`), and writes the engine's parts of them as it goes (`PartFeed`),
-closing a part at the end of a file once it is big enough (its first part sooner, so that a
-first build is searchable early on). The main process reads each file's record file header
-(its merge keys) as it is announced, tells the listener how far reading is, and publishes an
-index of the parts written so far. Parts are written from records as prepared, before
-duplicates across files are merged: the build keeps those whose papers did not change in
-the merge (most of them) and writes the others again (`build.Builder._parts`).
+consecutive files as there are workers, balanced by size, and a worker that finishes its
+run takes over the end of a busy worker's (`build_runs.py`); each worker prepares its files
+in order, record by record (`source_records.prepare_source`, which keeps each file's
+records in the build's `sources/`), and writes the engine's parts of them as it goes
+(`PartFeed`), closing a part at the end of a file once it is big enough (its first part
+sooner, so that a first build is searchable early on) and at the end of its run. The main
+process reads each file's record file header (its merge keys) as it is announced, tells the
+listener how far reading is, and publishes an index of the parts written so far. Parts are
+written from records as prepared, before duplicates across files are merged: the build
+keeps those whose papers did not change in the merge (most of them) and writes the others
+again (`build.Builder._parts`).
 
-Workers are new Python processes (a reader's threads make forking unsafe) and end by
-themselves when the process that started them is gone.
+Workers are new Python processes (a reader's threads make forking unsafe). Each way, on the
+worker's stdin and stdout, go frames: a length and a pickle. The main process tells a
+worker its task, then its runs, a stop (before a position of its run) and the end; a worker
+reads these between files and, so that a hand-over does not wait for the file being
+prepared, as it reads a file. A worker ends by itself when the process that started it is
+gone (its stdin closes).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
+import select
 import selectors
 import struct
 import subprocess
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from paperterm.index.papers import Paper
+from paperterm.index.search.build_runs import Order, Runs
 from paperterm.index.search.records import no_collection
 from paperterm.index.search.source_records import (
     SourceRecords,
@@ -44,7 +53,9 @@ from paperterm.index.search.whoosh_index import part_digest
 _POLL = 0.2
 _FRAME = struct.Struct("<I")
 #: What a worker says: ("read", key, bytes so far), ("source", key, bytes),
-#: ("part", keys, part, digest), ("done",), ("failed", traceback).
+#: ("part", keys, part, digest), ("ran",) (its run is over), ("stopped", position),
+#: ("done",), ("failed", traceback). What it is told: its task (engine, build folder, part
+#: sizes), then ("run", files), ("stop", position), ("end",).
 _Message = tuple[Any, ...]
 
 
@@ -56,26 +67,10 @@ def worker_count(files: int) -> int:
     return max(1, min(cores, files))
 
 
-def split_runs(sizes: Sequence[int], count: int) -> list[range]:
-    """Consecutive runs of items, `count` of them at most, of about equal total size."""
-    total = sum(sizes) or 1
-    runs: list[range] = []
-    start = 0
-    done = 0
-    for index, size in enumerate(sizes):
-        done += size
-        if done * count >= total * (len(runs) + 1) and len(runs) < count - 1:
-            runs.append(range(start, index + 1))
-            start = index + 1
-    if start < len(sizes):
-        runs.append(range(start, len(sizes)))
-    return runs
-
-
 class WorkerPool:
     """Worker processes preparing some sources (their files `sizes` bytes), one run of
-    consecutive files each. `part_sizes`: a worker's first part closes after this many
-    papers, the others after this many postings."""
+    consecutive files each at a time. `part_sizes`: a worker's first part closes after this
+    many papers, the others after this many postings."""
 
     def __init__(
         self,
@@ -89,17 +84,23 @@ class WorkerPool:
     ) -> None:
         """`keep`: each source's records are read back into it (someone lists them)."""
         self.engine, self.tmp, self.fresh, self.keep = engine, tmp, fresh, keep
-        self.runs = split_runs(sizes, worker_count(len(fresh)))
+        self.runs = Runs.split(sizes, worker_count(len(fresh)))
         self.part_sizes = part_sizes
         self.workers: list[_Worker] = []
 
     def start(self) -> None:
         """Start the workers (once); they take ~0.3 s to be at work."""
         if not self.workers:
-            self.workers = [
-                _Worker(self.engine, [self.fresh[i].file for i in run], self.tmp, self.part_sizes)
-                for run in self.runs
-            ]
+            task = (self.engine, str(self.tmp), self.part_sizes)
+            self.workers = [_Worker(task) for _ in self.runs.runs]
+            self._tell(self.runs.start())
+
+    def _tell(self, orders: list[tuple[int, Order]]) -> None:
+        """Send each order to its worker (a run's positions as their files)."""
+        for worker, order in orders:
+            if order[0] == "run":
+                order = ("run", [self.fresh[spot].file for spot in order[1]])
+            self.workers[worker].send(order)
 
     def run(
         self,
@@ -116,8 +117,10 @@ class WorkerPool:
         by_key = {source.file.key: source for source in self.fresh}
         while any(not worker.done for worker in self.workers):
             check()
-            for message in _messages(self.workers):
+            for index, message in _messages(self.workers):
                 kind = message[0]
+                if kind == "failed":
+                    raise OSError(f"a build worker failed: {message[1]}")
                 if kind == "read":
                     on_bytes(message[1], message[2])
                 elif kind == "source":
@@ -133,23 +136,37 @@ class WorkerPool:
                 elif kind == "part":
                     _, keys, part, digest = message
                     on_part(part, keys, digest)
-                else:
-                    raise OSError(f"a build worker failed: {message[1]}")
+                self._tell(self.runs.heard(index, message))
 
     def stop(self) -> None:
         for worker in self.workers:
             worker.stop()
 
 
-class _Worker:
-    """A worker process (`python -m paperterm.index.search.build_workers`): its task goes
-    to its stdin, its messages come back on its stdout, each a length and a pickle.
-    `multiprocessing` is not used: in the reader, Textual's stand-in for `sys.stderr` has
-    no file descriptor, which makes its resource tracker fail to start."""
+def _frames(buffer: bytearray) -> list[_Message]:
+    """The messages of the whole frames at the start of `buffer`, taken out of it."""
+    messages: list[_Message] = []
+    while len(buffer) >= _FRAME.size:
+        (size,) = _FRAME.unpack_from(buffer)
+        if len(buffer) < _FRAME.size + size:
+            break
+        messages.append(pickle.loads(buffer[_FRAME.size : _FRAME.size + size]))
+        del buffer[: _FRAME.size + size]
+    return messages
 
-    def __init__(
-        self, engine: str, files: list[SourceFile], tmp: Path, sizes: tuple[int, int]
-    ) -> None:
+
+def _frame(message: _Message) -> bytes:
+    data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+    return _FRAME.pack(len(data)) + data
+
+
+class _Worker:
+    """A worker process (`python -m paperterm.index.search.build_workers`): what it is told
+    goes to its stdin, its messages come back on its stdout. `multiprocessing` is not used:
+    in the reader, Textual's stand-in for `sys.stderr` has no file descriptor, which makes
+    its resource tracker fail to start."""
+
+    def __init__(self, task: tuple[str, str, tuple[int, int]]) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "paperterm.index.search.build_workers"],
             stdin=subprocess.PIPE,
@@ -157,16 +174,20 @@ class _Worker:
             stderr=subprocess.DEVNULL,
         )
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.stdout = self.process.stdout
+        self.stdin, self.stdout = self.process.stdin, self.process.stdout
         os.set_blocking(self.stdout.fileno(), False)
         self.buffer = bytearray()
         self.done = False
         self.said_done = False
-        task = pickle.dumps((engine, files, str(tmp), os.getpid(), sizes))
+        self.send(task)
+
+    def send(self, message: _Message) -> None:
+        """Tell the worker `message` (one that died does not hear it: its missing "done"
+        says so)."""
         try:
-            self.process.stdin.write(task)
-            self.process.stdin.close()
-        except OSError:  # it died at once: its missing "done" says so
+            self.stdin.write(_frame(message))
+            self.stdin.flush()
+        except OSError:
             pass
 
     def read(self) -> list[_Message]:
@@ -182,12 +203,7 @@ class _Worker:
                 messages.append(("failed", f"it ended with status {self.process.returncode}"))
             return messages
         self.buffer += chunk
-        while len(self.buffer) >= _FRAME.size:
-            (size,) = _FRAME.unpack_from(self.buffer)
-            if len(self.buffer) < _FRAME.size + size:
-                break
-            message = pickle.loads(self.buffer[_FRAME.size : _FRAME.size + size])
-            del self.buffer[: _FRAME.size + size]
+        for message in _frames(self.buffer):
             if message[0] == "done":
                 self.said_done = True
             else:
@@ -198,53 +214,158 @@ class _Worker:
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait()
-        self.stdout.close()
+        for pipe in (self.stdin, self.stdout):
+            with contextlib.suppress(OSError):  # what it was not told any more
+                pipe.close()
 
 
-def _messages(workers: list[_Worker]) -> list[_Message]:
-    """What the workers said, waiting up to `_POLL` seconds for something."""
+def _messages(workers: list[_Worker]) -> list[tuple[int, _Message]]:
+    """What the workers said (each worker's position, its message), waiting up to `_POLL`
+    seconds for something."""
     with selectors.DefaultSelector() as selector:
-        for worker in workers:
+        for index, worker in enumerate(workers):
             if not worker.done:
-                selector.register(worker.stdout, selectors.EVENT_READ, worker)
+                selector.register(worker.stdout, selectors.EVENT_READ, index)
         ready = selector.select(_POLL)
-    messages: list[_Message] = []
+    messages: list[tuple[int, _Message]] = []
     for key, _ in ready:
-        messages += key.data.read()
+        messages += [(key.data, message) for message in workers[key.data].read()]
     return messages
+
+
+class _Inbox:
+    """A worker's side of its stdin: what the main process tells it, as frames."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        os.set_blocking(fd, False)
+        self.buffer = bytearray()
+        self.pending: list[_Message] = []
+        self.closed = False
+
+    def _fill(self, wait: bool) -> None:
+        """Read what arrived; with `wait`, until a message did or stdin is closed."""
+        while True:
+            if wait and not self.closed and not self.pending:
+                select.select([self.fd], [], [])
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                chunk = None
+            if chunk == b"":
+                self.closed = True
+            elif chunk:
+                self.buffer += chunk
+            self.pending += _frames(self.buffer)
+            if self.pending or self.closed or not wait:
+                return
+
+    def read(self, *, wait: bool = False) -> list[_Message]:
+        """The messages that arrived; with `wait`, at least one unless stdin is closed."""
+        self._fill(wait)
+        messages, self.pending = self.pending, []
+        return messages
+
+    def first(self) -> _Message | None:
+        """The next message, waiting for it (None: stdin is closed)."""
+        self._fill(True)
+        return self.pending.pop(0) if self.pending else None
+
+
+class Orders:
+    """A worker's runs: what the main process tells it, read between files and as a file is
+    read (`heed`); a stop is answered as soon as it is read, with where the run now ends."""
+
+    def __init__(
+        self, inbox: _Inbox | None, say: Callable[[_Message], None], files: list[SourceFile]
+    ) -> None:
+        """Without `inbox`: the one run `files`."""
+        self.inbox, self.say = inbox, say
+        self.files = list(files)
+        self.started = 0
+        self.ended = False
+        self.new_run = bool(files)  # a run not yet begun
+
+    def heed(self, *, wait: bool = False) -> None:
+        """Take what the main process said (with `wait`, wait for something)."""
+        if self.inbox is None:
+            return
+        for message in self.inbox.read(wait=wait):
+            if message[0] == "run":
+                self.files, self.started, self.new_run = list(message[1]), 0, True
+            elif message[0] == "stop":
+                # A file already started is prepared: the run ends after it.
+                at = max(message[1], self.started)
+                del self.files[at:]
+                self.say(("stopped", at))
+            else:
+                self.ended = True
+        if self.inbox.closed:
+            self.ended = True  # the build is over or was killed: nobody reads what we write
+
+    def next_run(self) -> bool:
+        """Wait for a run to begin: False when told to end instead."""
+        while not self.new_run and not self.ended:
+            if self.inbox is None:
+                self.ended = True  # its one run is over
+            self.heed(wait=True)
+        self.new_run = False
+        return not self.ended
+
+    def next_file(self) -> SourceFile | None:
+        """The run's next file, now started (None: the run is over)."""
+        self.heed()
+        if self.ended or self.started >= len(self.files):
+            return None
+        self.started += 1
+        return self.files[self.started - 1]
 
 
 def work(
     engine_name: str,
     files: list[SourceFile],
     tmp: str,
-    parent: int,
     sizes: tuple[int, int],
     say: Callable[[_Message], None],
 ) -> None:
-    """A worker's life: prepare `files` in order and write parts of their papers (the first
-    closed after `sizes[0]` papers, the others after `sizes[1]` postings)."""
+    """Prepare `files` in order, as one run of a worker (`serve`)."""
+    serve(engine_name, tmp, sizes, Orders(None, say, files), say)
+
+
+def serve(
+    engine_name: str,
+    tmp: str,
+    sizes: tuple[int, int],
+    orders: Orders,
+    say: Callable[[_Message], None],
+) -> None:
+    """A worker's life: prepare each run's files in order and write parts of their papers
+    (the first closed after `sizes[0]` papers, the others after `sizes[1]` postings), the
+    last part of a run closed at its end."""
     engine = ENGINES[engine_name]()
     folder = Path(tmp)
     parts = PartFeed(engine, folder / ENGINE_FOLDER, sizes)
     with no_collection():
-        for file in files:
-            if os.getppid() != parent:
-                return  # the build was killed: nobody will read what we write
+        while orders.next_run():
+            while (file := orders.next_file()) is not None:
 
-            def reading(records: int, size: int, key: str = file.key) -> None:
-                say(("read", key, size))
+                def reading(records: int, size: int, key: str = file.key) -> None:
+                    say(("read", key, size))
+                    orders.heed()
 
-            source = prepare_source(
-                file, folder / SOURCES_FOLDER, on_record=parts.add, on_bytes=reading
-            )
-            say(("source", file.key, source.size))
-            written = parts.end_source(file.key, source.digest)
+                source = prepare_source(
+                    file, folder / SOURCES_FOLDER, on_record=parts.add, on_bytes=reading
+                )
+                say(("source", file.key, source.size))
+                written = parts.end_source(file.key, source.digest)
+                if written is not None:
+                    say(("part", written[1], written[0], written[2]))
+            if orders.ended:
+                return
+            written = parts.end()
             if written is not None:
                 say(("part", written[1], written[0], written[2]))
-        written = parts.end()
-        if written is not None:
-            say(("part", written[1], written[0], written[2]))
+            say(("ran",))
 
 
 #: Papers given to a part's writer together. Giving each as it is prepared cost 15% more
@@ -294,7 +415,10 @@ class PartFeed:
         return None
 
     def end(self) -> tuple[object, list[str], str] | None:
-        """The last part (None without papers): (part, its sources' keys, its digest)."""
+        """The last part (None without papers): (part, its sources' keys, its digest). The
+        next run's parts are all full-sized: the first closes sooner only to be searched
+        early on."""
+        self.first_papers = 0
         written = None
         self._flush()
         if self.writer is not None and len(self.writer):
@@ -304,20 +428,23 @@ class PartFeed:
 
 
 def main() -> None:
-    """The worker process: its task from stdin, its messages to stdout (the real one; what
-    else writes to stdout goes nowhere)."""
+    """The worker process: what it is told from stdin, its messages to stdout (the real
+    one; what else writes to stdout goes nowhere)."""
     out = os.fdopen(os.dup(1), "wb")
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
 
     def say(message: _Message) -> None:
-        data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
-        out.write(_FRAME.pack(len(data)) + data)
+        out.write(_frame(message))
         out.flush()
 
     try:
-        engine, files, tmp, parent, sizes = pickle.load(sys.stdin.buffer)
-        work(engine, files, tmp, parent, sizes, say=say)
+        inbox = _Inbox(0)
+        task = inbox.first()
+        if task is None:
+            return  # the build was over before we started
+        engine, tmp, sizes = task
+        serve(engine, tmp, sizes, Orders(inbox, say, []), say)
         say(("done",))
     except BaseException:
         say(("failed", traceback.format_exc(limit=3)))
