@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
-from bisect import bisect_right
 
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 from locations import CORPORA, FIXTURES
+from name_tokens import token_cues
 from pmlr_abstracts import pmlr_abstracts, pmlr_fields
 from seed_abstracts import seed_abstracts, seed_with
 
@@ -315,12 +315,6 @@ def test_a_token_scored_is_one_that_may_be(text):
     """`_may_score` is a cheap test that `_score` may give a score: it must hold of every
     token that `_score` scores, or skipping the others would change names."""
     text = text.replace("\n\n", " ")
-    lowered = names._lower(text)
-    sentences = names._sentences(text)
-    starts = [start for start, _ in sentences]
-    coinings = names._coinings(lowered)
-    for token, start, kind in names._name_tokens(text):
-        sentence = sentences[bisect_right(starts, start) - 1]
-        end = start + len(token)
+    for token, lowered, sentence, coinings, start, end, kind in token_cues(text):
         if names._score(text, lowered, sentence, coinings, start, end, kind) is not None:
             assert names._may_score(text, lowered, sentence, coinings, start, end), token

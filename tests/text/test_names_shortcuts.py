@@ -4,10 +4,10 @@ stands in for, or taking it would change names."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from name_tokens import token_cues
 
 from paperterm.index.text import names
 
@@ -134,13 +134,7 @@ _GATE_PIECES = [
 def test_the_gate_before_scoring_answers_as_the_two_tests_it_joins(text):
     """`_may_score` tests in one pass what the cheap cue test and the test of the cues
     `_score` counts tested one after the other: the same answer for every token."""
-    lowered = names._lower(text)
-    sentences = names._sentences(text)
-    starts = [start for start, _ in sentences]
-    coinings = names._coinings(lowered)
-    for token, start, _ in names._name_tokens(text):
-        sentence = sentences[bisect_right(starts, start) - 1]
-        end = start + len(token)
+    for _, lowered, sentence, coinings, start, end, _ in token_cues(text):
         expected = _has_cue_as_it_was(
             lowered, sentence, coinings, start, end
         ) and _may_score_as_it_was(text, lowered, sentence, coinings, start, end)
