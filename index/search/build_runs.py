@@ -21,6 +21,7 @@ records), not once it finished its file.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,3 +162,11 @@ class Runs:
         if moved:
             self.runs[receiver] = _Run(moved)
         return receiver, moved
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity on Linux), at least one."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from paperterm.index.papers import Paper
-from paperterm.index.search.build_runs import Order, Runs
+from paperterm.index.search.build_runs import Order, Runs, usable_cores
 from paperterm.index.search.records import no_collection
 from paperterm.index.search.source_records import (
     SourceRecords,
@@ -60,11 +60,7 @@ _Message = tuple[Any, ...]
 
 
 def worker_count(files: int) -> int:
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, files))
+    return max(1, min(usable_cores(), files))
 
 
 class WorkerPool:

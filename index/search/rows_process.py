@@ -21,6 +21,7 @@ import sys
 import traceback
 from pathlib import Path
 
+from paperterm.index.search.build_runs import usable_cores
 from paperterm.index.search.merged import Listing
 from paperterm.index.search.records import ROWS, RecordFile, write_rows
 
@@ -32,11 +33,7 @@ ROWS_PROCESS_PAPERS = 200_000
 
 def rows_apart(papers: int) -> bool:
     """Whether a build listing this many papers writes its rows file in another process."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    return cores > 1 and papers >= ROWS_PROCESS_PAPERS
+    return usable_cores() > 1 and papers >= ROWS_PROCESS_PAPERS
 
 
 class RowsProcess:
