@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import string
 
 import pytest
 from hypothesis import example, given
@@ -39,6 +40,8 @@ _SENTENCES = _joined(_PIECES, 24)
 @example("We strengthen, then, the claim.")
 @example("Firstly,x, In Addition,  the rest")
 @example("İn addition, the rest")
+@example("In the β case, however,\u2009the rest")
+@example("FİRST,\u00a0the ſame")
 def test_a_connective_goes_as_the_pattern_takes_it(sentence: str):
     expected = headlines._CONNECTIVE.sub("", sentence, count=1)
     assert headlines._without_connective(sentence) == expected
@@ -141,3 +144,55 @@ _CUT_PIECES = st.sampled_from(
 @example(" leading space then words", 10)
 def test_a_headline_is_cut_where_a_scan_of_its_spaces_cuts_it(text: str, limit: int):
     assert headlines._cut_position(text, limit) == _plain_cut_position(text, limit)
+
+
+@given(st.text())
+@example("İ ı ſ \u212a, K")
+def test_the_lowered_text_holds_what_ignoring_case_matches(text: str):
+    lowered = headlines._ascii_lowered(text)
+    assert len(lowered) == len(text)
+    for mark in string.ascii_lowercase + " ,;":
+        pattern = re.compile(re.escape(mark), re.IGNORECASE)
+        for position in range(len(text)):
+            assert bool(pattern.match(text, position)) == (lowered[position] == mark)
+
+
+#: `headlines._CLAUSE_END` as first written: a space or none, then one of the marks.
+_CLAUSE_END_AS_WRITTEN = re.compile(
+    r" ?(?:[;:] | [–—] |\. |\.$|, (?:which|where|while|whereas|thus|and (?:we|it|then|thus|"
+    r"show|demonstrate)|but|leading|resulting|allowing|enabling|making|yielding|showing|"
+    r"providing|achieving|as|since|so|because|although|though|we|it|i\.e\.|e\.g\.|\w+ly\b|that|"
+    r"was|were|is|are|has|have)\b| \((?:\d|[ivx]+|[a-e])\) | and (?:show|demonstrate|prove|"
+    r"find|evaluate)\b)"
+)
+_CLAUSE_PIECES = st.sampled_from(
+    [
+        " ", "  ", ";", ": ", ":", " – ", "—", ". ", ".", ",", ", ", "which", "thus", "and we",
+        "and then", "mainly", "ly", "i.e.", "e.g.", "is", "have", " (", ")", "1", "iv", "a",
+        "f", " and ", "show", "evaluate", "word", "x", "\n", "\u00e9",
+    ]
+)  # fmt: skip
+
+
+@given(_joined(_CLAUSE_PIECES, 24))
+@example("a method ; for x")
+@example("a method  , which works")
+@example("first (iv) then. ")
+@example("ends with a dot.")
+def test_a_clause_ends_where_the_pattern_as_written_ends_it(text: str):
+    expected = _CLAUSE_END_AS_WRITTEN.search(text)
+    found = headlines._CLAUSE_END.search(text)
+    assert (found and found.start()) == (expected and expected.start())
+
+
+_WORD_PIECES = st.sampled_from(
+    ["word", "Word", "’", "'", "-", "_", "9", " ", ", ", "(x)", "İ", "\u0307", "é", "ß", "ǅ"]
+)
+
+
+@given(_joined(_WORD_PIECES, 16) | st.text(st.characters(max_codepoint=127)))
+@example("Fast, (robust) search's x-y_z 1.5%")
+@example("İstanbul ǅ")
+def test_words_are_those_the_pattern_finds_lowered(text: str):
+    expected = [word.lower() for word in headlines._WORDS.findall(text)]
+    assert headlines._words(text) == expected
