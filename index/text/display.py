@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from paperterm.index.text.latex import Held, decode
 from paperterm.index.text.lazy_pattern import compile_later
-from paperterm.index.text.spaces import single_spaced
+from paperterm.index.text.spaces import printable_single_spaced, single_spaced
 
 # --------------------------------------------------------------------------- safe_text
 
@@ -83,7 +83,8 @@ def safe_text(s: str, *, keep_newlines: bool = True) -> str:
 
 def one_line(s: str, limit: int | None = None) -> str:
     """`s` on one line with single spaces, cut at a word boundary with `…` past `limit`."""
-    text = single_spaced(safe_text(s))
+    # Printable (most headlines): `safe_text` keeps it as it is, and it has no line break.
+    text = printable_single_spaced(s) if s.isprintable() else single_spaced(safe_text(s))
     if limit is None or len(text) <= limit:
         return text
     if limit <= 1:

@@ -151,9 +151,11 @@ _CLAIM = re.compile(
     + r")\w*)(?! (?:on|upon)\b)(?: (?:on|and \w+))? (?P<rest>.+)$",
     re.IGNORECASE,
 )
+# "A framework ... is proposed": each match holds one of these words.
+_PASSIVE_VERBS = ("proposed", "presented", "introduced", "developed")
 _PASSIVE_CLAIM = re.compile(
     r"(?:[^,]{0,60}, ?)?(?:in this (?:paper|work|study),? )?(?P<rest>(?:a|an) .{5,150}?)"
-    r" (?:is|are) (?:proposed|presented|introduced|developed)\b",
+    r" (?:is|are) (?:" + "|".join(_PASSIVE_VERBS) + r")\b",
     re.IGNORECASE,
 )
 _PRIORITY_HINTS = (
@@ -488,15 +490,19 @@ def _sentences_with(lowered: str, starts: list[int], hints: tuple[str, ...]) -> 
 _SUBJECT_STARTS = re.compile(r"we |this |our |the present ")
 
 
-def _claim_search(sentence: str) -> re.Match[str] | None:
+def _claim_search(sentence: str, lowered: str) -> re.Match[str] | None:
     """`_CLAIM.search(sentence)`, the pattern tried only where a subject may start, not at
     each position (it is tried in most sentences: a sixth of the headlines' time): where
-    `_ascii_lowered` holds one."""
+    `lowered`, the sentence's `_ascii_lowered`, holds one."""
     tried = -1
-    for subject in _SUBJECT_STARTS.finditer(_ascii_lowered(sentence)):
+    for subject in _SUBJECT_STARTS.finditer(lowered):
         for start in range(max(subject.start() - 2, tried + 1), subject.start() + 1):
             # Each match starts the text, or with " we", "," or ";".
-            possible = start == 0 or sentence[start] in " ,;"
+            possible = (
+                start == 0
+                or sentence[start] in ",;"
+                or (sentence[start] == " " and lowered.startswith("we", start + 1))
+            )
             match = _CLAIM.match(sentence, start) if possible else None
             if match:
                 return match
@@ -513,10 +519,13 @@ _COIN_STEMS = tuple(_CLAIM_COIN_VERBS.split())
 
 def _claim(sentence: str) -> str:
     """What `sentence` claims, without its subject and verb, or ""."""
-    passive = _PASSIVE_CLAIM.match(sentence)
+    lowered = _ascii_lowered(sentence)
+    passive = (
+        _PASSIVE_CLAIM.match(sentence) if any(map(lowered.__contains__, _PASSIVE_VERBS)) else None
+    )
     if passive:
         return passive["rest"]
-    match = _claim_search(sentence)
+    match = _claim_search(sentence, lowered)
     if not match:
         return ""
     verb, rest = match["verb"].lower(), match["rest"]
@@ -623,7 +632,7 @@ def _fit(text: str, limit: int = TITLE_LIMIT, *, capitalise: bool = True) -> str
     if len(text) > limit:
         text = _balance(text[: _cut_position(text, limit)])
     text = _trim(text)
-    if capitalise and text[:1].islower() and token_kind(text.split(" ")[0]) is None:
+    if capitalise and text[:1].islower() and token_kind(text.partition(" ")[0]) is None:
         text = text[0].upper() + text[1:]
     return text
 
@@ -661,7 +670,7 @@ def _balance(text: str) -> str:
         text = text[: opened[0]]
     if text.count('"') % 2:
         text = text.replace('"', "")
-    if text.count("“") != text.count("”"):
+    if not text.isascii() and text.count("“") != text.count("”"):
         text = text.replace("“", "").replace("”", "")
     return text
 

@@ -14,6 +14,7 @@ from pmlr_abstracts import pmlr_abstracts
 from seed_abstracts import seed_abstracts
 
 from paperterm.index.text.display import display_text, one_line, safe_text
+from paperterm.index.text.spaces import single_spaced
 
 _BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
@@ -205,6 +206,12 @@ def test_one_line_is_one_safe_line(raw: str, limit: int | None):
     assert line == line.strip()
     if limit is not None:
         assert len(line) <= limit
+
+
+@given(st.text(st.sampled_from(" \n\t\x1b\u00a0\u2028ab")) | st.text())
+def test_one_line_of_a_printable_text_is_as_the_passes_make_it(raw: str):
+    # `one_line` skips `safe_text` for a printable text: the passes give the same line.
+    assert one_line(raw) == single_spaced(safe_text(raw))
 
 
 # --------------------------------------------------------------------------- robustness

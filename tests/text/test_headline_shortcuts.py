@@ -92,7 +92,7 @@ _CLAIMS = _joined(_CLAIM_PIECES, 16)
 @example("It works; we propose a method")
 def test_a_claim_is_found_where_the_pattern_finds_it(sentence: str):
     expected = headlines._CLAIM.search(sentence)
-    found = headlines._claim_search(sentence)
+    found = headlines._claim_search(sentence, headlines._ascii_lowered(sentence))
     assert (found and (found.span(), found.groupdict())) == (
         expected and (expected.span(), expected.groupdict())
     )
@@ -196,3 +196,22 @@ _WORD_PIECES = st.sampled_from(
 def test_words_are_those_the_pattern_finds_lowered(text: str):
     expected = [word.lower() for word in headlines._WORDS.findall(text)]
     assert headlines._words(text) == expected
+
+
+_PASSIVE_PIECES = st.sampled_from(
+    [
+        "A", "an", "AN", " ", ", ", "In this paper, ", "in this work ", "method", "framework",
+        " is ", " are ", "IS ", "proposed", "Presented", "INTRODUCED", "develop", "developed",
+        "propoſed", "\u0130ntroduced", "\u212a", ".", "x",
+    ]
+)  # fmt: skip
+
+
+@given(_joined(_PASSIVE_PIECES, 16))
+@example("A new method is proposed")
+@example("In this paper, an approach for x is PRESENTED here")
+@example("A method for all things is propoſed")
+def test_a_passive_claim_holds_one_of_its_verbs(sentence: str):
+    lowered = headlines._ascii_lowered(sentence)
+    if headlines._PASSIVE_CLAIM.match(sentence):
+        assert any(verb in lowered for verb in headlines._PASSIVE_VERBS)
