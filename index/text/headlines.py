@@ -296,17 +296,16 @@ _UNFINISHED = frozenset((
     "between", "among", "than", "per", "versus", "vs", "based", "due", "compared", "relative",
 ))  # fmt: skip
 _WORDS = re.compile(r"[\w'’-]+")
-# The ASCII characters that `_WORDS` does not take, each made a space: an ASCII text's words
-# are then what `str.split` gives (1 us a headline, `findall` 4: its class tests a category).
-_ASCII_NOT_WORD = str.maketrans(
-    {chr(code): " " for code in range(128) if not _WORDS.fullmatch(chr(code))}
-)
+# The bytes of the ASCII characters that `_WORDS` does not take made spaces: an ASCII text's
+# words are then what `str.split` gives. Translated as bytes (`str.translate` took as long as
+# `findall`, whose class tests each character's Unicode category): 1.8 us a headline, not 7.
+_ASCII_NOT_WORD = bytes(code if _WORDS.fullmatch(chr(code)) else 32 for code in range(256))
 
 
 def _words(text: str) -> list[str]:
     """The words of `text` (`_WORDS`), lowered."""
     if text.isascii():
-        return text.lower().translate(_ASCII_NOT_WORD).split()
+        return text.lower().encode().translate(_ASCII_NOT_WORD).decode().split()
     return [word.lower() for word in _WORDS.findall(text)]
 
 
