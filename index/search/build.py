@@ -27,7 +27,9 @@ A build (`Builder.run`, with the set's build lock held):
    rows file of a large build by a process of its own meanwhile, `rows_process.py`), the
    vocabulary, meta.json with every file's checksum (a record file's taken by a thread as
    soon as it is written, while the rest is read), and the switch of CURRENT
-   (`Store.publish`).
+   (`Store.publish`). With worker processes, the merge and these files are written as soon
+   as the workers have read every source, while they write their last parts (`_list`), and
+   only the engine's index, meta.json and the switch are left for after them.
 
 While the first build runs, `Listener.papers` gets the papers read so far (the reader lists
 them: then the build holds them too) and `Listener.searchable` an index of the parts written
