@@ -58,8 +58,9 @@ def _timed_steps() -> None:
     from paperterm.index.search import build, merged, store, vocabulary
 
     depth = [0]
-    for name in ("_prepare", "_parts", "_finish", "_early_checksums", "run"):
-        _wrap(build.Builder, name, depth)
+    for name in ("_prepare", "_list", "_parts", "_finish", "_early_checksums", "run"):
+        if hasattr(build.Builder, name):
+            _wrap(build.Builder, name, depth)
     for name in ("MergedCorpus", "write_papers", "_rows_process"):
         if hasattr(build, name):
             _wrap(build, name, depth)
@@ -81,8 +82,10 @@ def build(corpus: Path, data: Path, engine: str, keep: Path | None) -> None:
         keep.mkdir(parents=True)
         prepare = build_module.Builder._prepare
 
-        def keeping(self: Any, sources: Any, fresh: Any) -> Any:
-            candidates = prepare(self, sources, fresh)
+        def keeping(self: Any, sources: Any, fresh: Any, *read: Any) -> Any:
+            # Without the callback that starts the tail while the workers write their last
+            # parts (`Builder._list`): the tail runs after this, as the replay runs it.
+            candidates = prepare(self, sources, fresh, *([lambda: None] if read else []))
             for future in list(self._early_checks.values()):
                 future.result()
             shutil.copytree(self.tmp, keep / "tmp", copy_function=os.link)
@@ -106,6 +109,37 @@ def build(corpus: Path, data: Path, engine: str, keep: Path | None) -> None:
         f"{time.process_time() - cpu:.2f} s, child processes' CPU "
         f"{children.ru_utime + children.ru_stime:.2f} s, {len(opened.papers)} papers"
     )
+
+
+def _tail(builder: Any, sources: list[Any], candidates: list[Any]) -> Any:
+    """The tail as `Builder._build` runs it (with workers, `_list` runs beside their last
+    parts; replayed, after them)."""
+    try:
+        listed = builder._list(sources, [source for source in sources if source.fresh])
+        parts = builder._parts(sources, listed.corpus, candidates)
+        return builder._finish(sources, listed, parts)
+    finally:
+        if builder._rows is not None:
+            builder._rows.stop()
+
+
+def _tail_before_orch17(builder: Any, sources: list[Any], candidates: list[Any]) -> Any:
+    """The tail as `Builder._build` ran it before orch17 (for a replay with that code)."""
+    from paperterm.index.search import build as build_module
+    from paperterm.index.search.store import SOURCES_FOLDER
+
+    rows = None
+    if hasattr(build_module, "_rows_process"):
+        rows = build_module._rows_process(sum(source.count for source in sources))
+    try:
+        corpus = build_module.MergedCorpus(builder.tmp / SOURCES_FOLDER, sources)
+        parts = builder._parts(sources, corpus, candidates)
+        builder.words.subtract(corpus.absorbed_words)
+        extra = () if rows is None else (rows,)
+        return builder._finish(sources, corpus, parts, +builder.words, *extra)
+    finally:
+        if rows is not None:
+            rows.stop()
 
 
 def replay(kept: Path, data: Path, engine: str) -> None:
@@ -134,18 +168,10 @@ def replay(kept: Path, data: Path, engine: str) -> None:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
     with no_collection():
-        rows = None
-        if hasattr(build_module, "_rows_process"):
-            rows = build_module._rows_process(sum(source.count for source in sources))
-        try:
-            corpus = build_module.MergedCorpus(builder.tmp / SOURCES_FOLDER, sources)
-            parts = builder._parts(sources, corpus, state["candidates"])
-            builder.words.subtract(corpus.absorbed_words)
-            extra = () if rows is None else (rows,)
-            opened = builder._finish(sources, corpus, parts, +builder.words, *extra)
-        finally:
-            if rows is not None:
-                rows.stop()
+        if hasattr(builder, "_list"):  # the tail's steps since orch17
+            opened = _tail(builder, sources, state["candidates"])
+        else:
+            opened = _tail_before_orch17(builder, sources, state["candidates"])
     main_thread = time.thread_time() - thread
     builder._checker.shutdown()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

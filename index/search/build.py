@@ -27,7 +27,9 @@ A build (`Builder.run`, with the set's build lock held):
    rows file of a large build by a process of its own meanwhile, `rows_process.py`), the
    vocabulary, meta.json with every file's checksum (a record file's taken by a thread as
    soon as it is written, while the rest is read), and the switch of CURRENT
-   (`Store.publish`).
+   (`Store.publish`). With worker processes, the merge and these files are written as soon
+   as the workers have read every source, while they write their last parts (`_list`), and
+   only the engine's index, meta.json and the switch are left for after them.
 
 While the first build runs, `Listener.papers` gets the papers read so far (the reader lists
 them: then the build holds them too) and `Listener.searchable` an index of the parts written
@@ -41,10 +43,11 @@ import os
 import shutil
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperterm.index.problems import Problem
 from paperterm.index.search import store as versions
@@ -87,6 +90,9 @@ from paperterm.index.search.store import (
 from paperterm.index.search.whoosh_index import part_digest
 from paperterm.index.sources.loader import Prepared
 
+if TYPE_CHECKING:
+    from paperterm.index.search.vocabulary import Vocabulary
+
 #: A part is closed at the end of the file that takes its postings past this (about 13,000
 #: abstracts: a segment of ~15 MB, built in ~110 MB of memory).
 PART_POSTINGS = 1_500_000
@@ -122,6 +128,18 @@ class _Written:
     part: object
     digest: str
     papers: int
+
+
+@dataclass(slots=True)
+class _Listed:
+    """What a build derives from its sources' records alone, once all are read
+    (`Builder._list`): their merge, and the papers (`count` of them, in `collections`),
+    rows and vocabulary files written from it."""
+
+    corpus: MergedCorpus
+    count: int
+    collections: list[str]
+    vocabulary: Vocabulary
 
 
 class Builder:
@@ -160,8 +178,13 @@ class Builder:
         #: `Store.publish` after everything (at 500,000: ~2 GB, seconds the build did alone).
         self._early_checks: dict[str, Future[list[int]]] = {}
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="paperterm-checksums")
+        #: The checksums of the engine's parts' files taken as each part was written, by
+        #: file (device, inode: tantivy's joined index links them).
+        self._part_checks: dict[tuple[int, int], Future[list[int]]] = {}
         #: The generation the build takes from (`_reuse`).
         self._base: tuple[Path, Meta] | None = None
+        #: The process writing the rows file of a large build (`_list`).
+        self._rows: RowsProcess | None = None
 
     def run(self) -> OpenIndex:
         base = self.store.read_meta() if self.reuse else None
@@ -192,19 +215,41 @@ class Builder:
         self._base = base
         candidates = self._reuse(sources, base)
         fresh = [source for source in sources if source.fresh]
-        candidates += self._prepare(sources, fresh)
+        listed: list[_Listed] = []
+
+        def read() -> None:
+            listed.append(self._list(sources, fresh))
+
+        try:
+            candidates += self._prepare(sources, fresh, read)
+            if not listed:
+                read()
+            parts = self._parts(sources, listed[0].corpus, candidates)
+            self.listener.check()
+            return self._finish(sources, listed[0], parts)
+        finally:
+            if self._rows is not None:
+                self._rows.stop()
+
+    def _list(self, sources: list[SourceRecords], fresh: list[SourceRecords]) -> _Listed:
+        """Every source is read: merge their records and write what derives from them
+        alone, the papers and rows files and the vocabulary. With worker processes this
+        runs as soon as they have read their last file, while they write their last parts
+        (at 50,000 abstracts, ~1.3 s the build's process did alone after them, a core
+        idle)."""
+        from paperterm.index.search.vocabulary import Vocabulary
+
+        assert self.tmp is not None
         _join_problems(sources)
         self.listener.check()
-        rows = _rows_process(sum(source.count for source in fresh))
-        try:
-            corpus = MergedCorpus(self.tmp / SOURCES_FOLDER, sources)
-            parts = self._parts(sources, corpus, candidates)
-            self.listener.check()
-            self.words.subtract(corpus.absorbed_words)
-            return self._finish(sources, corpus, parts, +self.words, rows)
-        finally:
-            if rows is not None:
-                rows.stop()
+        self._rows = _rows_process(sum(source.count for source in fresh))
+        corpus = MergedCorpus(self.tmp / SOURCES_FOLDER, sources)
+        self.listener.check()
+        self.words.subtract(corpus.absorbed_words)
+        count, collections = self._write_papers(sources, corpus)
+        vocabulary = Vocabulary(dict(+self.words))
+        (self.tmp / VOCABULARY_FILE).write_text(vocabulary.dumps(), encoding="utf-8")
+        return _Listed(corpus, count, collections, vocabulary)
 
     def _stretched(self, base: tuple[Path, Meta] | None) -> list[SourceFile]:
         """The build's sources: the files, a large JSON Lines file as its stretches
@@ -254,13 +299,27 @@ class Builder:
         name = f"{SOURCES_FOLDER}/{source.cache}"
         self._early_checks[name] = self._checker.submit(checked_and_synced, self.tmp / name)
 
-    def _check_engine_files(self) -> None:
-        """The engine's files are written (committed): their checksums are taken now, while
-        the papers file is written (a file hard-linked twice, read once)."""
+    def _check_part(self, part: object) -> None:
+        """A part's files are written (they do not change after): their checksums are
+        taken now, not once the index is committed at the end of the build."""
         assert self.tmp is not None
         engine = self.tmp / ENGINE_FOLDER
-        for names in files_by_inode(engine).values():
-            future = self._checker.submit(checked_and_synced, engine / names[0])
+        for name in self.engine.part_files(engine, part):
+            info = (engine / name).stat()
+            if (info.st_dev, info.st_ino) not in self._part_checks:
+                future = self._checker.submit(checked_and_synced, engine / name)
+                self._part_checks[(info.st_dev, info.st_ino)] = future
+
+    def _check_engine_files(self) -> None:
+        """The engine's files are written (committed): the checksums of those not taken as
+        their part was written (`_check_part`) are taken now (a file hard-linked twice,
+        read once)."""
+        assert self.tmp is not None
+        engine = self.tmp / ENGINE_FOLDER
+        for inode, names in files_by_inode(engine).items():
+            future = self._part_checks.get(inode)
+            if future is None:
+                future = self._checker.submit(checked_and_synced, engine / names[0])
             for name in names:
                 self._early_checks[f"{ENGINE_FOLDER}/{name}"] = future
 
@@ -342,15 +401,17 @@ class Builder:
         return candidates
 
     def _prepare(
-        self, sources: list[SourceRecords], fresh: list[SourceRecords]
+        self, sources: list[SourceRecords], fresh: list[SourceRecords], read: Callable[[], None]
     ) -> list[_Candidate]:
         """Read and prepare the new and changed sources, writing parts of them as they are
-        read (in worker processes when there is enough to read); the parts written."""
+        read (in worker processes when there is enough to read); the parts written. With
+        workers, `read` is called once they have read every source, while they write their
+        last parts."""
         assert self.tmp is not None
         sizes = [_size(source.file) for source in fresh]
         self.part_postings = _part_postings(self.engine.bounded_writer, sum(sizes))
         if len(fresh) > 1 and sum(sizes) >= PARALLEL_BYTES:
-            return self._prepare_in_workers(sources, fresh, sizes)
+            return self._prepare_in_workers(sources, fresh, sizes, read)
         from paperterm.index.search.build_workers import PartFeed
 
         done = 0
@@ -378,16 +439,22 @@ class Builder:
             written = parts.end_source(source.file.key, source.digest)
             if written is not None:
                 candidates.append(_Candidate(*written, None))
+                self._check_part(written[0])
             done += source.count
             self.report_bytes(source.file.key, prepared.size)
             self.report(sources, done, done)
         written = parts.end()
         if written is not None:
             candidates.append(_Candidate(*written, None))
+            self._check_part(written[0])
         return candidates
 
     def _prepare_in_workers(
-        self, sources: list[SourceRecords], fresh: list[SourceRecords], sizes: list[int]
+        self,
+        sources: list[SourceRecords],
+        fresh: list[SourceRecords],
+        sizes: list[int],
+        read_all: Callable[[], None],
     ) -> list[_Candidate]:
         """Worker processes read and index the files. While a reader watches, the first file
         is read and indexed here (its first papers on screen at once, and searched soon
@@ -414,6 +481,7 @@ class Builder:
 
         def on_part(part: object, keys: list[str], digest: str) -> None:
             candidates.append(_Candidate(part, keys, digest, None))
+            self._check_part(part)
             self._publish_partial(sources, candidates, expected())
 
         def early(records: list[Prepared]) -> None:
@@ -453,7 +521,7 @@ class Builder:
                 written = parts.end_source(first.file.key, first.digest) or parts.end()
                 if written is not None:
                     on_part(*written)
-            pool.run(on_source, on_part, self.listener.check, self.report_bytes)
+            pool.run(on_source, on_part, self.listener.check, self.report_bytes, read_all)
         finally:
             pool.stop()
         return candidates
@@ -585,21 +653,14 @@ class Builder:
             return 0, None
         return spots, papers
 
-    def _finish(
-        self,
-        sources: list[SourceRecords],
-        corpus: MergedCorpus,
-        parts: list[_Written],
-        words: Counter[str],
-        rows_writer: RowsProcess | None = None,
-    ) -> OpenIndex:
-        """`rows_writer`: a process that writes the rows file meanwhile (`rows_process.py`)."""
+    def _write_papers(
+        self, sources: list[SourceRecords], corpus: MergedCorpus
+    ) -> tuple[int, list[str]]:
+        """The papers and rows files (the rows file by `self._rows` when there is one): how
+        many papers, and their collections."""
         assert self.tmp is not None
-        from paperterm.index.search.vocabulary import Vocabulary
-
         tmp = self.tmp
-        self.engine.commit(tmp / ENGINE_FOLDER, [written.part for written in parts])
-        self._check_engine_files()
+        rows_writer = self._rows
         spots, kept = self._kept_papers(sources, corpus)
         try:
             if rows_writer is not None:
@@ -619,8 +680,16 @@ class Builder:
                 kept.close()
         for name in (PAPERS_FILE, ROWS_FILE):  # checksummed while the vocabulary is written
             self._early_checks[name] = self._checker.submit(checked_and_synced, tmp / name)
-        vocabulary = Vocabulary(dict(words))
-        (tmp / VOCABULARY_FILE).write_text(vocabulary.dumps(), encoding="utf-8")
+        return count, collections
+
+    def _finish(
+        self, sources: list[SourceRecords], listed: _Listed, parts: list[_Written]
+    ) -> OpenIndex:
+        """The engine's index of `parts`, meta.json, and the switch to the new generation."""
+        assert self.tmp is not None
+        tmp = self.tmp
+        self.engine.commit(tmp / ENGINE_FOLDER, [written.part for written in parts])
+        self._check_engine_files()
         keys = [source.file.key for source in sources]
         meta = Meta(
             schema=versions.SCHEMA_VERSION,
@@ -648,8 +717,8 @@ class Builder:
                 )
                 for written in parts
             ],
-            papers=count,
-            collections=collections,
+            papers=listed.count,
+            collections=listed.collections,
             built_at=time.time(),
             seconds=round(time.perf_counter() - self.started, 3),
             problems=[*self.discovery_problems, *(p for s in sources for p in s.problems)],
@@ -660,7 +729,7 @@ class Builder:
         ix = None if rows is None else self.store.open_engine(final, meta)
         if rows is None or ix is None:
             raise OSError(f"{final}: the index just built cannot be read back")
-        return OpenIndex(ix, rows, meta, str(final), vocabulary)
+        return OpenIndex(ix, rows, meta, str(final), listed.vocabulary)
 
     def _rows_written(
         self,

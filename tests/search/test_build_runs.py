@@ -300,3 +300,53 @@ def test_only_a_workers_first_part_closes_early():
         parts.add(key, [])
         assert parts.end_source(key, key) is None
     assert parts.end()[1] == ["b", "c", "d"]
+
+
+def test_the_tail_runs_while_the_workers_write_their_last_parts(tmp_path, monkeypatch):
+    """With workers, the merge and the papers, rows and vocabulary files are written once
+    every source is read, before the workers' last parts come; the index is the one a build
+    in one process makes."""
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, 600, per_file=100)
+    single = built(tmp_path / "single", [corpus])
+    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    events: list[str] = []
+    real_list, real_check = build_module.Builder._list, build_module.Builder._check_part
+
+    def listing(self, sources, fresh):
+        events.append("list")
+        assert all(source.count for source in sources)  # every source read
+        return real_list(self, sources, fresh)
+
+    def checking(self, part):
+        events.append("part")
+        return real_check(self, part)
+
+    monkeypatch.setattr(build_module.Builder, "_list", listing)
+    monkeypatch.setattr(build_module.Builder, "_check_part", checking)
+    opened = built(tmp_path / "parallel", [corpus])
+    assert events.count("list") == 1 and events[-1] == "part"  # the last part came after
+    assert list(opened.papers) == list(single.papers)
+    assert opened.vocabulary().counts == single.vocabulary().counts
+    queries = QUERIES + _words(single)
+    assert answers(opened, queries) == answers(single, queries)
+
+
+def test_a_worker_that_said_it_is_done_is_done_before_it_exits():
+    import os
+    import subprocess
+
+    read_end, write_end = os.pipe()
+    worker = object.__new__(build_workers._Worker)
+    worker.process = subprocess.Popen(["sleep", "60"])  # still running
+    worker.stdout = os.fdopen(read_end, "rb")
+    worker.buffer, worker.done, worker.said_done = bytearray(), False, False
+    try:
+        os.write(write_end, build_workers._frame(("ran",)) + build_workers._frame(("done",)))
+        assert worker.read() == [("ran",)]
+        assert worker.done and worker.said_done
+    finally:
+        worker.process.kill()
+        worker.process.wait()
+        worker.stdout.close()
+        os.close(write_end)
