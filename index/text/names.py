@@ -296,14 +296,18 @@ def analyse(abstract: str, text: str | None = None) -> Analysis:
     emphasised = _emphasised(abstract)
     best: dict[str, Occurrence] = {}
     counts: dict[str, int] = {}
-    for token, start, kind in _name_tokens(text):
+    openings = frozenset(starts)
+    capitals, openers = _hide_openers(text, _capitals(text), starts)
+    for token, start, kind in _name_tokens(text, capitals):
         counts[token] = counts.get(token, 0) + 1
+        if kind != "namey" and start in openings:
+            continue  # a capitalised sentence opener (a third of the tokens): never scored
         sentence = sentences[bisect_right(starts, start) - 1]
         end = start + len(token)
-        if (kind != "namey" and start == sentence[0]) or not _may_score(
-            text, lowered, sentence, coinings, start, end
-        ):
-            continue
+        if (
+            kind != "namey" and _in_capitalised_phrase(text, sentence, start, end)
+        ) or not _may_score(text, lowered, sentence, coinings, start, end):
+            continue  # `_score` would give none: tested before the cue test, that costs more
         occurrence = _score(text, lowered, sentence, coinings, start, end, kind)
         if occurrence and (token not in best or occurrence.score > best[token].score):
             best[token] = occurrence
@@ -321,9 +325,13 @@ def analyse(abstract: str, text: str | None = None) -> Analysis:
     name, top = "", 0.0
     for token, occurrence in best.items():
         score = occurrence.score + (WEIGHTS.emphasis if token in emphasised else 0.0)
-        count = counts.get(token) or _count(text, token)
-        if score < WEIGHTS.name or (" " not in token and not _capitalised_ok(token, score, count)):
+        if score < WEIGHTS.name:
             continue
+        count = counts.get(token) or _count(text, token)
+        if " " not in token:
+            count += _opener_count(text, openers, token)
+            if not _capitalised_ok(token, score, count):
+                continue
         score += WEIGHTS.repetition * min(count - 1, WEIGHTS.repetitions)
         if score > top or (score == top and occurrence.start < best[name].start):
             name, top = token, score
@@ -449,8 +457,48 @@ def _appositive(right: str) -> str:
     return "described" if _APPOSITIVE.match(described) else ""
 
 
-def _name_tokens(text: str) -> list[tuple[str, int, str]]:
-    """(token, start, kind) for each word that may be a name.
+def _hide_openers(
+    text: str, capitals: bytes, starts: list[int]
+) -> tuple[bytes | bytearray, list[int]]:
+    """`capitals` (of `text`) with the capital that starts each sentence's first word made
+    "a", and where those words start.
+
+    A third of the name-shaped words open a sentence with a capital ("We", "The") and are
+    never scored, only counted (`_opener_count` counts them when a score needs it). With
+    its first capital hidden, `_name_tokens` does not see such a word at all, and finds a
+    word with another capital ("LLMs", "Re-Diffinet") from that one, as the same word."""
+    hidden, openers = None, []
+    for start in starts:
+        if capitals[start : start + 1] == b"A" and (start == 0 or text[start - 1] == " "):
+            if hidden is None:
+                hidden = bytearray(capitals)
+            hidden[start] = 97
+            openers.append(start)
+    return capitals if hidden is None else hidden, openers
+
+
+def _opener_count(text: str, openers: list[int], token: str) -> int:
+    """How many of the words that `_hide_openers` hid from `_name_tokens` (those at
+    `openers` with no other capital) are `token`, as `_name_tokens` reads a word."""
+    count = 0
+    for start in openers:
+        if text[start : start + len(token)] != token:
+            continue
+        end = text.find(" ", start)
+        word = text[start:] if end < 0 else text[start:end]
+        if any("A" <= ch <= "Z" for ch in word[1:]):
+            continue  # `_name_tokens` found it from its next capital
+        candidate = _word_candidate(word)
+        if candidate and candidate[0] == token:
+            count += 1
+    return count
+
+
+def _name_tokens(
+    text: str, capitals: bytes | bytearray | None = None
+) -> list[tuple[str, int, str]]:
+    """(token, start, kind) for each word that may be a name (`capitals`: `_capitals(text)`,
+    or what `_hide_openers` made of it).
 
     Only a word (cut at spaces) with an ASCII capital can be one: a name is ASCII and not
     in lower case (`_word_candidate`). Such words are found from their first capital to
@@ -459,7 +507,9 @@ def _name_tokens(text: str) -> list[tuple[str, int, str]]:
     nor by a `str.find` each for the capital and the word's end (the arguments of each
     cost more than its search), nor by `[A-Z]` in the text (a test of each character)."""
     found = []
-    for match in _CAPITAL_TO_WORD_END.finditer(_capitals(text)):
+    if capitals is None:
+        capitals = _capitals(text)
+    for match in _CAPITAL_TO_WORD_END.finditer(capitals):
         position, end = match.span()
         start = (
             position
@@ -629,6 +679,21 @@ def _gap_score(gap: str) -> float:
     )
 
 
+def _in_capitalised_phrase(text: str, sentence: tuple[int, int], start: int, end: int) -> bool:
+    """Whether the word `text[start:end]` (not the sentence's first) is one of a phrase of
+    capitalised words: a capital starts the next word, or one is in the word before (in
+    its sentence, the 40 characters before). Most capitalised words that are not sentence
+    openers are ("Large Language Models", "Monte Carlo"); `analyse` drops them before the
+    cue test."""
+    first, last = sentence
+    if _CAPITAL_NEXT.match(text, end, last):
+        return True
+    low = start - 40
+    return text[start - 1 : start] == " " and bool(
+        _CAPITAL_BEFORE.search(text, low if low > first else first, start)
+    )
+
+
 def _modifier_penalty(right: str, expansion: str, definite: bool) -> float:
     """A name followed by a noun ("a new MoE strategy", "GPU kernels") modifies that noun.
 
@@ -671,9 +736,7 @@ def _score(
         return None  # a word of a parenthesis: "DISCO (DynamIc SpeCulation ... Optimization)"
     if right[:1] == "-" or right[:2] == ")-" or ("ed" in right[:9] and _NAMED_NEXT.match(right)):
         return None  # "(MLP)-based", or the kind of thing a name is given to: "a VLM called X"
-    if kind != "namey" and (
-        start == first or _CAPITAL_NEXT.match(right) or _CAPITAL_BEFORE.search(left[-40:])
-    ):
+    if kind != "namey" and (start == first or _in_capitalised_phrase(text, sentence, start, end)):
         return None  # a sentence's first word, or a word of a capitalised phrase
     anchor, expansion = start, ""
     if in_parentheses:
