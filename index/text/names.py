@@ -33,6 +33,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from paperterm.index.text.display import display_text
 
@@ -350,6 +351,9 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     """Sentence spans; "dataset.In" (a lost space, common in PDF text) ends one too."""
     starts = [0]
     for match in _sentence_ends(text):
+        if match.lastgroup is None:
+            starts.append(match.end())  # spaces and an ASCII capital, digit or opening mark
+            continue
         end = match.end()
         if end >= len(text):
             break
@@ -360,11 +364,17 @@ def _sentences(text: str) -> list[tuple[int, int]]:
         elif not (text[end].isupper() or text[end].isdigit() or text[end] in '"“(['):
             continue
         starts.append(end)
-    return list(zip(starts, [*starts[1:], len(text)], strict=True))
+    starts.append(len(text))
+    return list(pairwise(starts))
 
 
+#: Where a sentence may end: a mark and spaces, or no space and a capitalised word
+#: ("dataset.In"). Spaces and an ASCII capital, a digit, a quote, a parenthesis or a
+#: bracket after the mark end one for certain (nearly every end): the others (group
+#: "test") are tested in Python.
 _SENTENCE_ENDS = {
-    mark: re.compile(re.escape(mark) + r"(?: +|(?=[A-Z][a-z]))") for mark in (".", "!", "?")
+    mark: re.compile(re.escape(mark) + r"(?: +(?=[A-Z0-9\"(\[])|(?P<test> +|(?=[A-Z][a-z])))")
+    for mark in (".", "!", "?")
 }
 
 
