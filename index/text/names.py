@@ -523,7 +523,7 @@ def _name_tokens(
         position, end = match.span()
         start = (
             position
-            if text[position - 1 : position] in ("", " ")
+            if position == 0 or capitals[position - 1] == 32  # after a space
             else text.rfind(" ", 0, position) + 1
         )
         candidate = _word_candidate(text[start:end])
@@ -656,16 +656,17 @@ def expansion_before(left: str, acronym: str) -> str:
 
 
 def _is_subsequence(needle: list[str], haystack: str) -> bool:
-    position = 0
-    for ch in needle:
-        position = haystack.find(ch, position) + 1
-        if position == 0:
-            return False
-    return True
+    """Whether `needle`'s characters are in `haystack` in order: each `in` consumes the
+    iterator up to the character it finds (a `str.find` from a position parses its
+    arguments at a cost of its own, more than this search)."""
+    rest = iter(haystack)
+    return all(ch in rest for ch in needle)
 
 
 def _gap_score(gap: str) -> float:
     """How directly a coining verb introduces what follows after `gap`."""
+    if gap == " ":
+        return WEIGHTS.coined  # "we propose X": a third of the gaps, and the strongest
     words = gap.split()
     if (
         len(words) > WEIGHTS.gap_words
