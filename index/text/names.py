@@ -33,6 +33,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from paperterm.index.text.display import display_text
 
@@ -296,14 +297,18 @@ def analyse(abstract: str, text: str | None = None) -> Analysis:
     emphasised = _emphasised(abstract)
     best: dict[str, Occurrence] = {}
     counts: dict[str, int] = {}
-    for token, start, kind in _name_tokens(text):
+    openings = frozenset(starts)
+    capitals, openers = _hide_openers(text, _capitals(text), starts)
+    for token, start, kind in _name_tokens(text, capitals):
         counts[token] = counts.get(token, 0) + 1
+        if kind != "namey" and start in openings:
+            continue  # a capitalised sentence opener (a third of the tokens): never scored
         sentence = sentences[bisect_right(starts, start) - 1]
         end = start + len(token)
-        if (kind != "namey" and start == sentence[0]) or not _may_score(
-            text, lowered, sentence, coinings, start, end
-        ):
-            continue
+        if (
+            kind != "namey" and _in_capitalised_phrase(text, sentence, start, end)
+        ) or not _may_score(text, lowered, sentence, coinings, start, end):
+            continue  # `_score` would give none: tested before the cue test, that costs more
         occurrence = _score(text, lowered, sentence, coinings, start, end, kind)
         if occurrence and (token not in best or occurrence.score > best[token].score):
             best[token] = occurrence
@@ -321,9 +326,13 @@ def analyse(abstract: str, text: str | None = None) -> Analysis:
     name, top = "", 0.0
     for token, occurrence in best.items():
         score = occurrence.score + (WEIGHTS.emphasis if token in emphasised else 0.0)
-        count = counts.get(token) or _count(text, token)
-        if score < WEIGHTS.name or (" " not in token and not _capitalised_ok(token, score, count)):
+        if score < WEIGHTS.name:
             continue
+        count = counts.get(token) or _count(text, token)
+        if " " not in token:
+            count += _opener_count(text, openers, token)
+            if not _capitalised_ok(token, score, count):
+                continue
         score += WEIGHTS.repetition * min(count - 1, WEIGHTS.repetitions)
         if score > top or (score == top and occurrence.start < best[name].start):
             name, top = token, score
@@ -342,6 +351,9 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     """Sentence spans; "dataset.In" (a lost space, common in PDF text) ends one too."""
     starts = [0]
     for match in _sentence_ends(text):
+        if match.lastgroup is None:
+            starts.append(match.end())  # spaces and an ASCII capital, digit or opening mark
+            continue
         end = match.end()
         if end >= len(text):
             break
@@ -352,11 +364,17 @@ def _sentences(text: str) -> list[tuple[int, int]]:
         elif not (text[end].isupper() or text[end].isdigit() or text[end] in '"“(['):
             continue
         starts.append(end)
-    return list(zip(starts, [*starts[1:], len(text)], strict=True))
+    starts.append(len(text))
+    return list(pairwise(starts))
 
 
+#: Where a sentence may end: a mark and spaces, or no space and a capitalised word
+#: ("dataset.In"). Spaces and an ASCII capital, a digit, a quote, a parenthesis or a
+#: bracket after the mark end one for certain (nearly every end): the others (group
+#: "test") are tested in Python.
 _SENTENCE_ENDS = {
-    mark: re.compile(re.escape(mark) + r"(?: +|(?=[A-Z][a-z]))") for mark in (".", "!", "?")
+    mark: re.compile(re.escape(mark) + r"(?: +(?=[A-Z0-9\"(\[])|(?P<test> +|(?=[A-Z][a-z])))")
+    for mark in (".", "!", "?")
 }
 
 
@@ -449,8 +467,48 @@ def _appositive(right: str) -> str:
     return "described" if _APPOSITIVE.match(described) else ""
 
 
-def _name_tokens(text: str) -> list[tuple[str, int, str]]:
-    """(token, start, kind) for each word that may be a name.
+def _hide_openers(
+    text: str, capitals: bytes, starts: list[int]
+) -> tuple[bytes | bytearray, list[int]]:
+    """`capitals` (of `text`) with the capital that starts each sentence's first word made
+    "a", and where those words start.
+
+    A third of the name-shaped words open a sentence with a capital ("We", "The") and are
+    never scored, only counted (`_opener_count` counts them when a score needs it). With
+    its first capital hidden, `_name_tokens` does not see such a word at all, and finds a
+    word with another capital ("LLMs", "Re-Diffinet") from that one, as the same word."""
+    hidden, openers = None, []
+    for start in starts:
+        if capitals[start : start + 1] == b"A" and (start == 0 or text[start - 1] == " "):
+            if hidden is None:
+                hidden = bytearray(capitals)
+            hidden[start] = 97
+            openers.append(start)
+    return capitals if hidden is None else hidden, openers
+
+
+def _opener_count(text: str, openers: list[int], token: str) -> int:
+    """How many of the words that `_hide_openers` hid from `_name_tokens` (those at
+    `openers` with no other capital) are `token`, as `_name_tokens` reads a word."""
+    count = 0
+    for start in openers:
+        if text[start : start + len(token)] != token:
+            continue
+        end = text.find(" ", start)
+        word = text[start:] if end < 0 else text[start:end]
+        if any("A" <= ch <= "Z" for ch in word[1:]):
+            continue  # `_name_tokens` found it from its next capital
+        candidate = _word_candidate(word)
+        if candidate and candidate[0] == token:
+            count += 1
+    return count
+
+
+def _name_tokens(
+    text: str, capitals: bytes | bytearray | None = None
+) -> list[tuple[str, int, str]]:
+    """(token, start, kind) for each word that may be a name (`capitals`: `_capitals(text)`,
+    or what `_hide_openers` made of it).
 
     Only a word (cut at spaces) with an ASCII capital can be one: a name is ASCII and not
     in lower case (`_word_candidate`). Such words are found from their first capital to
@@ -459,11 +517,13 @@ def _name_tokens(text: str) -> list[tuple[str, int, str]]:
     nor by a `str.find` each for the capital and the word's end (the arguments of each
     cost more than its search), nor by `[A-Z]` in the text (a test of each character)."""
     found = []
-    for match in _CAPITAL_TO_WORD_END.finditer(_capitals(text)):
+    if capitals is None:
+        capitals = _capitals(text)
+    for match in _CAPITAL_TO_WORD_END.finditer(capitals):
         position, end = match.span()
         start = (
             position
-            if text[position - 1 : position] in ("", " ")
+            if position == 0 or capitals[position - 1] == 32  # after a space
             else text.rfind(" ", 0, position) + 1
         )
         candidate = _word_candidate(text[start:end])
@@ -596,16 +656,17 @@ def expansion_before(left: str, acronym: str) -> str:
 
 
 def _is_subsequence(needle: list[str], haystack: str) -> bool:
-    position = 0
-    for ch in needle:
-        position = haystack.find(ch, position) + 1
-        if position == 0:
-            return False
-    return True
+    """Whether `needle`'s characters are in `haystack` in order: each `in` consumes the
+    iterator up to the character it finds (a `str.find` from a position parses its
+    arguments at a cost of its own, more than this search)."""
+    rest = iter(haystack)
+    return all(ch in rest for ch in needle)
 
 
 def _gap_score(gap: str) -> float:
     """How directly a coining verb introduces what follows after `gap`."""
+    if gap == " ":
+        return WEIGHTS.coined  # "we propose X": a third of the gaps, and the strongest
     words = gap.split()
     if (
         len(words) > WEIGHTS.gap_words
@@ -626,6 +687,21 @@ def _gap_score(gap: str) -> float:
         - barriers
         - WEIGHTS.gap_comma * gap.count(",")
         + novelty,
+    )
+
+
+def _in_capitalised_phrase(text: str, sentence: tuple[int, int], start: int, end: int) -> bool:
+    """Whether the word `text[start:end]` (not the sentence's first) is one of a phrase of
+    capitalised words: a capital starts the next word, or one is in the word before (in
+    its sentence, the 40 characters before). Most capitalised words that are not sentence
+    openers are ("Large Language Models", "Monte Carlo"); `analyse` drops them before the
+    cue test."""
+    first, last = sentence
+    if _CAPITAL_NEXT.match(text, end, last):
+        return True
+    low = start - 40
+    return text[start - 1 : start] == " " and bool(
+        _CAPITAL_BEFORE.search(text, low if low > first else first, start)
     )
 
 
@@ -671,9 +747,7 @@ def _score(
         return None  # a word of a parenthesis: "DISCO (DynamIc SpeCulation ... Optimization)"
     if right[:1] == "-" or right[:2] == ")-" or ("ed" in right[:9] and _NAMED_NEXT.match(right)):
         return None  # "(MLP)-based", or the kind of thing a name is given to: "a VLM called X"
-    if kind != "namey" and (
-        start == first or _CAPITAL_NEXT.match(right) or _CAPITAL_BEFORE.search(left[-40:])
-    ):
+    if kind != "namey" and (start == first or _in_capitalised_phrase(text, sentence, start, end)):
         return None  # a sentence's first word, or a word of a capitalised phrase
     anchor, expansion = start, ""
     if in_parentheses:

@@ -298,7 +298,9 @@ def _sentences_one_pattern(text: str) -> list[tuple[int, int]]:
 
 
 @example("It works! Does it? Yes. It does!Next. e.g. Ok?No")
-@given(st.lists(st.sampled_from(["ab", "Cd", "É", "1", ".", "!", "?", " ", "  ", "(", "x"]))
+@example('It is. "Quoted. “Curly. [1] ok. Éa. ßa. ab.Cd ok.')
+@given(st.lists(st.sampled_from(["ab", "Cd", "É", "1", ".", "!", "?", " ", "  ", "(", "x",
+                                 '"', "“", "[", "ß", "²", "Ⅻ"]))
        .map("".join))  # fmt: skip
 def test_sentences_found_mark_by_mark_are_those_of_one_pattern(text):
     """Each sentence mark has its own pattern (searched fast for its first character): the

@@ -187,3 +187,108 @@ def test_a_tail_is_where_the_spaces_counted_from_the_end_say(text, spaces):
         if position < 0:
             break
     assert names._tail(text, spaces) == (0 if position < 0 else position + 1)
+
+
+_OPENER_PIECES = [
+    "We ", "The ", "Foo ", "We-Net ", "Re-Diffinet ", "LLMs ", "MC-ViT ", "xT ", ". ", "! ",
+    "(", ")", '"', "x", "é", "É", "Foo's ", ",", "İ", "dataset.In ", "Foo/Bar ", " ", "A ",
+    "In ",
+]  # fmt: skip
+
+
+@example("We use We. We-Net is. We propose xT. We")
+@example("x dataset.In x In")
+@example("Foo is. Foo, Foo. Re-Diffinet works. Re-Diffinet")
+@example('It is. "We said. (Foo works. Foo')
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(_OPENER_PIECES), max_size=24).map("".join))
+def test_hidden_sentence_openers_leave_the_tokens_and_counts_as_they_were(text):
+    """With the capital of each sentence's first word hidden (`_hide_openers`), the token
+    search finds every token `analyse` may score as before, and the hidden words counted by
+    `_opener_count` make up each token's count."""
+    starts = [start for start, _ in names._sentences(text)]
+    openings = set(starts)
+    full = names._name_tokens(text)
+    capitals, openers = names._hide_openers(text, names._capitals(text), starts)
+    hidden = names._name_tokens(text, capitals)
+
+    def scored(tokens: list[tuple[str, int, str]]) -> list[tuple[str, int, str]]:
+        return [t for t in tokens if t[2] == "namey" or t[1] not in openings]
+
+    assert scored(hidden) == scored(full)
+    for token in {t for t, _, _ in full}:
+        assert sum(t == token for t, _, _ in full) == sum(
+            t == token for t, _, _ in hidden
+        ) + names._opener_count(text, openers, token)
+
+
+_PHRASE_PIECES = [
+    "Large ", "Language ", "Models", "MC-ViT ", "Caduceus", " ", "x", "-", "_", "é", "É",
+    ". ", "(", ")", "\n", "Foo Bar ", "a ", ", ",
+]  # fmt: skip
+
+
+@example("We use Large Language Models. Caduceus x-Foo Bar")
+@example("x A" + "a" * 38 + " Foo. x A" + "a" * 39 + " Foo")
+@given(st.lists(st.sampled_from(_PHRASE_PIECES), max_size=20).map("".join))
+def test_a_capitalised_phrase_is_found_as_in_the_slices_scoring_reads(text):
+    """`_in_capitalised_phrase` (searched in the text between bounds) answers as the two
+    patterns did on the slices `_score` reads: what follows the token in its sentence,
+    and the last 40 characters before it."""
+    for _, _, sentence, _, start, end, _ in token_cues(text):
+        first, last = sentence
+        if start == first:
+            continue
+        left, right = text[max(first, start - 300) : start], text[end : min(end + 160, last)]
+        expected = bool(
+            names._CAPITAL_NEXT.match(right) or names._CAPITAL_BEFORE.search(left[-40:])
+        )
+        assert names._in_capitalised_phrase(text, sentence, start, end) == expected
+
+
+def _gap_score_as_it_was(gap: str) -> float:
+    """`_gap_score` before it took a gap of one space as a plain "we propose X"."""
+    w = names.WEIGHTS
+    words = gap.split()
+    if (
+        len(words) > w.gap_words
+        or names._NOT_COINING_NEXT.match(gap)
+        or names._OBJECT_OF.search(gap[-14:])
+    ):
+        return 0.0
+    lowered_words = [word.strip(",") for word in gap.lower().split()]
+    barriers = w.gap_barrier * sum(word in names._GAP_BARRIERS for word in lowered_words)
+    barriers += w.gap_use_word * sum(word in names._USE_WORDS for word in lowered_words)
+    novelty = w.gap_novelty if names._NOVEL_WORD.search(gap) else 0.0
+    score = w.coined - w.gap_word * len(words) - barriers - w.gap_comma * gap.count(",")
+    return max(0.0, score + novelty)
+
+
+@example(" ")
+@example("  ")
+@example(" the ")
+@given(
+    st.lists(
+        st.sampled_from([" ", "a", "novel", "for", "using", ",", "the", "to", "Novel", "é", "x"]),
+        max_size=8,
+    ).map("".join)
+)
+def test_a_gap_is_scored_as_before(gap):
+    """`_gap_score`'s shortcut for a gap of one space gives what reading the gap gave."""
+    assert names._gap_score(gap) == _gap_score_as_it_was(gap)
+
+
+def _is_subsequence_by_find(needle: list[str], haystack: str) -> bool:
+    position = 0
+    for ch in needle:
+        position = haystack.find(ch, position) + 1
+        if position == 0:
+            return False
+    return True
+
+
+@given(st.text(alphabet="abcé", max_size=6), st.text(alphabet="abcé -", max_size=16))
+def test_a_subsequence_is_found_as_by_find(needle, haystack):
+    """`_is_subsequence` by an iterator answers as the `str.find` from each position did."""
+    letters = list(needle)
+    assert names._is_subsequence(letters, haystack) == _is_subsequence_by_find(letters, haystack)
