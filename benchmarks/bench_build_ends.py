@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import bench_engines
+from measure import fresh_bytecode
 
 from paperterm.index.search import build_workers
 
@@ -52,6 +53,7 @@ def _timed_read(self: Any) -> list[tuple[Any, ...]]:
 def main() -> None:
     engine, corpus, data = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     shutil.rmtree(data, ignore_errors=True)
+    fresh_bytecode()
     build_workers._Worker.read = _timed_read  # type: ignore[method-assign]
     result = bench_engines.child_build([corpus], data, engine)
     ends = {}

@@ -23,7 +23,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import corpus
-from measure import load_average, machine, table
+from measure import fresh_bytecode, load_average, machine, table
 
 N = 2600
 QUERY = "large language models"
@@ -95,6 +95,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="5 runs instead of 10")
     args = parser.parse_args()
+    fresh_bytecode()
     runs = 5 if args.quick else 10
     print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory(prefix="paperterm-bench-") as tmp:

@@ -57,7 +57,7 @@ from bench_index import (
     fts_search,
     run_mix,
 )
-from measure import load_average, machine, peak_rss_mb, summary_ms, table, timed
+from measure import fresh_bytecode, load_average, machine, peak_rss_mb, summary_ms, table, timed
 
 from paperterm.index.config import Config
 from paperterm.index.search.searcher import Searcher
@@ -373,6 +373,7 @@ def main() -> None:
         "--one-file", action="store_true", help="the corpus's files joined into one (as arXiv's)"
     )
     args = parser.parse_args()
+    fresh_bytecode()
     engines = args.engines or (["whoosh", "tantivy"] if tantivy_installed() else ["whoosh"])
     results = []
     for n in args.sizes:

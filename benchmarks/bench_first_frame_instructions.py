@@ -28,7 +28,7 @@ from bench_reader import (
     reader_command,
     terminal_env,
 )
-from measure import load_average, machine, table
+from measure import fresh_bytecode, load_average, machine, table
 
 #: The first-frame clock of `bench_reader.py`, ending the process once it has written.
 LEAVING_CLOCK = FIRST_FRAME_CLOCK.replace(
@@ -61,6 +61,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[2600, 50_000])
     parser.add_argument("--keep", type=Path, metavar="DIR", help="corpora and indexes (reused)")
     args = parser.parse_args()
+    fresh_bytecode()
     print(f"{machine()}\n")
     hello = instructions(LEAVING_CLOCK + "clock_first_frame()" + HELLO, [], b"hello world")
     rows = [["hello world (bare Textual)", "-", f"{hello:.1f}", ""]]

@@ -47,7 +47,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import corpus
-from measure import load_average, machine, peak_rss_mb, summary_ms, table, timed
+from measure import fresh_bytecode, load_average, machine, peak_rss_mb, summary_ms, table, timed
 
 from paperterm.index.config import Config
 from paperterm.index.search import whoosh_scorer
@@ -566,6 +566,7 @@ def main() -> None:
         "--rounds", type=int, help="timed rounds of the mix (default 10; 3 above 10,000)"
     )
     args = parser.parse_args()
+    fresh_bytecode()
     sizes = args.sizes or (QUICK_SIZES if args.quick else SIZES)
     results = []
     for n in sizes:

@@ -63,7 +63,7 @@ import time
 from pathlib import Path
 
 import corpus
-from measure import load_average, machine, summary_ms, table
+from measure import fresh_bytecode, load_average, machine, summary_ms, table
 
 from paperterm.index.config import Config
 from paperterm.index.library.filters import paper_ids
@@ -720,6 +720,7 @@ def main() -> None:
         "--format", choices=("text", "jsonl"), default="text", help="a corpus written anew"
     )
     args = parser.parse_args()
+    fresh_bytecode()
     ENGINE[0] = args.engine
     sizes = args.sizes or ([2600] if args.quick else [2600, 50_000])
     runs = 5 if args.quick else 11

@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from measure import fresh_bytecode
+
 CLOCK = time.CLOCK_BOOTTIME
 LOG_DIR = "PAPERTERM_TIMELINE_DIR"
 
@@ -212,4 +214,5 @@ if __name__ == "__main__":
     else:
         args = sys.argv[1:]
         out = Path(args[args.index("--json") + 1]) if "--json" in args else None
+        fresh_bytecode()
         build(Path(args[0]), Path(args[1]), out)

@@ -42,6 +42,23 @@ def peak_rss_mb() -> float:
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
+def fresh_bytecode() -> None:
+    """Compile paperterm's modules where their bytecode is missing or stale. A benchmark's
+    child processes (build workers, `paperterm search`, the reader) import them anew: with
+    PYTHONDONTWRITEBYTECODE set (as on the machine BENCHMARKS.md's numbers come from) an
+    editable install never refreshes its caches, so every start compiled again each module
+    changed since (~0.2 s of CPU a build worker), which an installed package, compiled by
+    pip at install, never pays."""
+    import compileall
+
+    import paperterm.index
+    import paperterm.tui
+
+    for package in (paperterm.index, paperterm.tui):
+        for folder in package.__path__:
+            compileall.compile_dir(folder, quiet=1)
+
+
 def machine() -> str:
     return (
         f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs, "
