@@ -189,7 +189,7 @@ def paper_links(known: Known) -> list[str]:
 def with_text_links(links: Sequence[str], text: str) -> list[str]:
     """`paper_links(Known(urls=links, text=text))`: a paper's links, then those its display
     text mentions. Most texts mention none: then only the links are gone over, not every
-    kind of link (~1 us an abstract, not ~4)."""
+    kind of link."""
     if "://" in text:
         return paper_links(Known(urls=links, text=text))
     web = (url for url in _own(Known(urls=links)) if url.startswith(("http://", "https://")))

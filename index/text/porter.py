@@ -81,9 +81,9 @@ def stem(w: str) -> str:
         if _mgr0.match(w[:-3]):
             w = w[:-1]
     elif w.endswith(("ed", "ing")):
-        stem = w[:-2] if w.endswith("ed") else w[:-3]
-        if _s_v.match(stem):
-            w = stem
+        root = w[:-2] if w.endswith("ed") else w[:-3]
+        if _s_v.match(root):
+            w = root
             if _at_bl_iz.match(w):
                 w += "e"
             elif _step1b.match(w):
@@ -92,33 +92,33 @@ def stem(w: str) -> str:
                 w += "e"
     # Step 1c
     if w.endswith("y"):
-        stem = w[:-1]
-        if _s_v.match(stem):
-            w = stem + "i"
+        root = w[:-1]
+        if _s_v.match(root):
+            w = root + "i"
     # Step 2
     if w.endswith(_STEP2_SUFFIXES) and (suffix := _suffix(w, _STEP2_SUFFIXES)):
-        stem = w[: -len(suffix)]
-        if _mgr0.match(stem):
-            w = stem + _STEP2[suffix]
+        root = w[: -len(suffix)]
+        if _mgr0.match(root):
+            w = root + _STEP2[suffix]
     # Step 3
     if w.endswith(_STEP3_SUFFIXES) and (suffix := _suffix(w, _STEP3_SUFFIXES)):
-        stem = w[: -len(suffix)]
-        if _mgr0.match(stem):
-            w = stem + _STEP3[suffix]
+        root = w[: -len(suffix)]
+        if _mgr0.match(root):
+            w = root + _STEP3[suffix]
     # Step 4
     if w.endswith(_STEP4_SUFFIXES) and (suffix := _suffix(w, _STEP4_SUFFIXES)):
-        stem = w[: -len(suffix)]
-        if _mgr1.match(stem):
-            w = stem
+        root = w[: -len(suffix)]
+        if _mgr1.match(root):
+            w = root
     elif w.endswith(("sion", "tion")) and len(w) > 4:
-        stem = w[:-3]
-        if _mgr1.match(stem):
-            w = stem
+        root = w[:-3]
+        if _mgr1.match(root):
+            w = root
     # Step 5
     if w.endswith("e") and len(w) > 1:
-        stem = w[:-1]
-        if _mgr1.match(stem) or (_meq1.match(stem) and not _c_v.match(stem)):
-            w = stem
+        root = w[:-1]
+        if _mgr1.match(root) or (_meq1.match(root) and not _c_v.match(root)):
+            w = root
     if w.endswith("ll") and _mgr1.match(w):
         w = w[:-1]
     if first_is_y:
