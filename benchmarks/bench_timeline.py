@@ -9,7 +9,9 @@ source's first record and end, each part written and their end, then runs the wo
 `python -m paperterm.index.search.build_workers` would. Times are CLOCK_BOOTTIME (the one
 /proc's process start times are counted in), printed in seconds after the build began.
 
-    cd benchmarks && python bench_timeline.py CORPUS_DIR DATA_DIR [--json OUT]
+    cd benchmarks && python bench_timeline.py CORPUS_DIR DATA_DIR [--engine E] [--json OUT]
+
+`--engine` (whoosh, tantivy; the default is the config's, Whoosh): the engine built.
 """
 
 from __future__ import annotations
@@ -117,13 +119,14 @@ def worker() -> None:
     bw.main()
 
 
-def build(corpus: Path, data: Path, out: Path | None) -> None:
+def build(corpus: Path, data: Path, out: Path | None, engine: str | None = None) -> None:
     import shutil
     import tempfile
 
     logs = Path(tempfile.mkdtemp(prefix="timeline-"))
     os.environ[LOG_DIR] = str(logs)
     marks: list[tuple[float, float, str]] = [(started_at(), 0.0, "bench process start")]
+    import bench_engines
     import bench_index
 
     from paperterm.index.search import build, build_workers, merged, records, store
@@ -156,7 +159,9 @@ def build(corpus: Path, data: Path, out: Path | None) -> None:
         (build.Builder, "_stretched"),
         (build.Builder, "_reuse"),
         (build.Builder, "_prepare"),
+        (build.Builder, "_list"),
         (build.Builder, "_parts"),
+        (build.Builder, "_publish_partial"),
         (build.Builder, "_finish"),
         (build_workers.WorkerPool, "start"),
         (build_workers.WorkerPool, "run"),
@@ -176,7 +181,10 @@ def build(corpus: Path, data: Path, out: Path | None) -> None:
     shutil.rmtree(data, ignore_errors=True)
     files = sorted(corpus.iterdir())
     marks.append((now(), cpu(), "child_build start"))
-    result = bench_index.child_build([corpus], data)
+    if engine is None:
+        result = bench_index.child_build([corpus], data)
+    else:
+        result = bench_engines.child_build([corpus], data, engine)
     marks.append((now(), cpu(), "child_build end"))
     ran, waited = sched()
     marks.append(
@@ -184,7 +192,8 @@ def build(corpus: Path, data: Path, out: Path | None) -> None:
     )
     t0 = next(m[0] for m in marks if m[2] == "run start")
     lines = [
-        f"{len(files)} files; build wall {result['wall']:.2f} s, CPU {result['cpu']:.2f} s, "
+        f"{len(files)} files, engine {engine or 'the default'}; build wall "
+        f"{result['wall']:.2f} s, CPU {result['cpu']:.2f} s, "
         f"workers' CPU {result['workers_cpu']:.2f} s, parts {result['parts']}"
     ]
     lines.append("build process:")
@@ -195,9 +204,16 @@ def build(corpus: Path, data: Path, out: Path | None) -> None:
         workers[path.stem] = wmarks
         lines.append(f"{path.stem}:")
         for when, spent, what in wmarks:
-            if what.startswith(("first record", "source start")) and "part-" in what:
+            if what.startswith(("first record", "source start")):
                 continue  # each file's end says enough
             lines.append(f"  {when - t0:8.3f}  cpu {spent:7.3f}  {what}")
+    stamped = sum(wmarks[-1][1] for wmarks in workers.values())
+    children = result["workers_cpu"]
+    assert isinstance(children, float)
+    lines.append(
+        f"children's CPU but the workers' until they said done (the rows process, the "
+        f"workers' exits): {children - stamped:.2f} s"
+    )
     print("\n".join(lines))
     if out is not None:
         out.write_text(
@@ -214,5 +230,6 @@ if __name__ == "__main__":
     else:
         args = sys.argv[1:]
         out = Path(args[args.index("--json") + 1]) if "--json" in args else None
+        engine = args[args.index("--engine") + 1] if "--engine" in args else None
         fresh_bytecode()
-        build(Path(args[0]), Path(args[1]), out)
+        build(Path(args[0]), Path(args[1]), out, engine)

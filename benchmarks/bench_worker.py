@@ -5,7 +5,10 @@ the records, write the engine's parts) over the files given, timed by `time.proc
 (this process and its threads: tantivy's indexing threads too). A full 500,000 build takes
 both cores for minutes; a few of its 50 files tell its CPU per abstract as well.
 
-    python benchmarks/bench_worker.py FILE... [--engine tantivy] [--profile OUT.prof]
+    python benchmarks/bench_worker.py FILE... [--engine tantivy] [--profile OUT.prof] [--keep DIR]
+
+`--keep DIR`: the worker's output (each source's record file, the engine's parts) is kept in
+DIR (a new folder), to compare with another tree's (`cmp DIR/sources/*`).
 """
 
 from __future__ import annotations
@@ -29,14 +32,16 @@ def main() -> None:
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--engine", default="tantivy")
     parser.add_argument("--profile", type=Path, help="write a cProfile of the run here")
+    parser.add_argument("--keep", type=Path, help="keep the worker's output in this new folder")
     args = parser.parse_args()
     files = [SourceFile(0, path.resolve()) for path in args.files]
     total = sum(path.stat().st_size for path in args.files)
     # The postings of a part as a 500,000 build sets them (`build._part_postings`).
     sizes = (FIRST_PART_PAPERS, total * 50 // BYTES_PER_POSTING // (MAX_PARTS // 2))
     said: list[tuple[object, ...]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / SOURCES_FOLDER).mkdir()
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = str(args.keep or scratch)
+        (Path(tmp) / SOURCES_FOLDER).mkdir(parents=True)
         (Path(tmp) / ENGINE_FOLDER).mkdir()
         profile = cProfile.Profile() if args.profile else None
         cpu, wall = time.process_time(), time.perf_counter()

@@ -186,6 +186,16 @@ def paper_links(known: Known) -> list[str]:
     return list(links)
 
 
+def with_text_links(links: Sequence[str], text: str) -> list[str]:
+    """`paper_links(Known(urls=links, text=text))`: a paper's links, then those its display
+    text mentions. Most texts mention none: then only the links are gone over, not every
+    kind of link."""
+    if "://" in text:
+        return paper_links(Known(urls=links, text=text))
+    web = (url for url in _own(Known(urls=links)) if url.startswith(("http://", "https://")))
+    return list(dict.fromkeys(web))
+
+
 #: Hosts whose pages are papers (or their versions of record): a URL an abstract mentions on
 #: one of them is a link to a paper, not to code or data.
 PAPER_HOSTS = (

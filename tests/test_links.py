@@ -238,3 +238,18 @@ def test_urls_are_matched_where_the_pattern_would_find_them(text):
     finds trying every position."""
     found = [(m.start(), m.end()) for m in links._url_matches(text)]
     assert found == [(m.start(), m.end()) for m in links._URL.finditer(text)]
+
+
+_URL_PIECES = ["https://", "http://", "ftp://", "x.org/a", "\\_b", " ", "/p.pdf", "arxiv.org"]
+
+
+@given(
+    st.lists(st.lists(st.sampled_from(_URL_PIECES)).map("".join), max_size=4),
+    st.lists(st.sampled_from([*_URL_PIECES, "see ", ":", "//", "."])).map("".join),
+)
+def test_links_with_the_texts_are_a_papers_links(links, text):
+    """`with_text_links` (enrich's, which goes over the links alone when the text has no
+    URL) gives what `paper_links` gives."""
+    from paperterm.index.links import with_text_links
+
+    assert with_text_links(links, text) == paper_links(Known(urls=links, text=text))

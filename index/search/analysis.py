@@ -183,7 +183,7 @@ class FieldAnalysis:
     def joined_words(self, field: str, words: list[str]) -> str:
         """`joined` of a text whose words (as `WORD` finds them) are `words`. They may be
         in lower case, as the vocabulary counts them (`words.paper_words`), when lowering
-        the text changes no word's bounds (ASCII text): the terms are the same."""
+        the text changes no word's bounds (`words.lowers_alike`): the terms are the same."""
         return " ".join(self.word_terms(field, words))
 
     def word_terms(self, field: str, words: list[str]) -> list[str]:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperterm.index.atomic import write_json
 from paperterm.index.papers import Paper
-from paperterm.index.text.words import words_of
+from paperterm.index.text.words import lowers_alike, words_of
 
 if TYPE_CHECKING:
     from paperterm.index.search.analysis import FieldAnalysis
@@ -110,7 +110,7 @@ def make_document(
     breaks that would join them), so each part is cut once (the title's terms serve both
     fields, the authors' words both analyzers). `words`: the words of its name, title and
     text as the vocabulary counts them (`words.paper_words`, in lower case), which `all`
-    takes for those of ASCII text."""
+    takes for those of text that `words.lowers_alike`."""
     author_words = words_of(" ; ".join(paper.authors))
     author_terms = analysis.word_terms("all", author_words)
     collection_terms, collections = _collection_terms(analysis, " ; ".join(paper.collections))
@@ -118,11 +118,13 @@ def make_document(
     title_terms = analysis.word_terms("title", words_of(paper.title))
     if (
         words is not None
-        and paper.name.isascii()
-        and paper.title.isascii()
-        and paper.text.isascii()
+        and lowers_alike(paper.name)
+        and lowers_alike(paper.title)
+        and lowers_alike(paper.text)
     ):
-        # An ASCII word's terms are one term: counted without cutting `every` again.
+        # Their words are `words` in lower case (ASCII text, and most other: a fifth of
+        # arXiv rows is not ASCII), and a word without CJK has one term: counted without
+        # cutting `every` again.
         terms = analysis.word_terms("all", words)
         rest = [*author_terms, *collection_terms]
         every = " ".join(terms + rest)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 
-from paperterm.index.links import Known, paper_links
+from paperterm.index.links import with_text_links
 from paperterm.index.papers import Paper
 from paperterm.index.text.display import display_text, one_line
 from paperterm.index.text.headlines import TITLE_LIMIT, headline_candidates
@@ -41,7 +41,7 @@ ALTERNATIVES = 1
 def enrich(paper: Paper, alternatives: list[str] | None = None) -> Paper:
     """Links, and a derived name and title when the source gave none; `alternatives` gets
     the next `ALTERNATIVES` headlines of a derived title."""
-    paper.links = paper_links(Known(urls=paper.links, text=paper.text))
+    paper.links = with_text_links(paper.links, paper.text)
     if not paper.name:
         paper.name = derive_name(paper.abstract, paper.text)
     if not paper.title:

@@ -52,7 +52,8 @@ _ASCII_NOT_WORD = bytes(code if chr(code).isalnum() else 32 for code in range(25
 _ASCII_ONLY_NOT_WORD = bytes(
     code if code > 127 or chr(code).isalnum() else 32 for code in range(256)
 )
-_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
+#: The ASCII bytes, which `bytes.translate` deletes to leave a UTF-8 text's other characters.
+_ASCII_BYTES = bytes(range(128))
 
 
 @dataclass(slots=True)
@@ -495,13 +496,14 @@ def _fold(text: str) -> str:
     # Mostly ASCII (an arXiv abstract's few quotes, dashes and symbols): its ASCII bytes
     # translated as above (no byte of a longer UTF-8 sequence is ASCII), then its few other
     # characters that are not word characters made spaces, ~25 us where the pattern's
-    # `sub` over the whole text took ~85 (a fifth of arXiv abstracts have one).
+    # `sub` over the whole text took ~85 (a fifth of arXiv abstracts have one). Those
+    # characters are the bytes left when the ASCII ones are deleted (UTF-8 sequences are
+    # found only whole), and are replaced in the bytes: all in passes of bytes.
     spaced = folded.encode("utf-8", "surrogatepass").translate(_ASCII_ONLY_NOT_WORD)
-    folded = spaced.decode("utf-8", "surrogatepass")
-    for char in set(_NOT_ASCII.findall(folded)):
+    for char in set(spaced.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")):
         if _NOT_WORD.match(char):
-            folded = folded.replace(char, " ")
-    return " ".join(folded.split())
+            spaced = spaced.replace(char.encode("utf-8", "surrogatepass"), b" ")
+    return b" ".join(spaced.split()).decode("utf-8", "surrogatepass")
 
 
 def _identities(paper: Paper, abstract: str) -> list[tuple[str, str]]:

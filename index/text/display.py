@@ -18,7 +18,11 @@ from functools import lru_cache
 
 from paperterm.index.text.latex import Held, decode
 from paperterm.index.text.lazy_pattern import compile_later
-from paperterm.index.text.spaces import printable_single_spaced, single_spaced
+from paperterm.index.text.spaces import (
+    is_printable_but_newlines,
+    printable_single_spaced,
+    single_spaced,
+)
 
 # --------------------------------------------------------------------------- safe_text
 
@@ -52,12 +56,6 @@ def _replacement(char: str) -> str:
     return ""  # Cc, Cf, Cs
 
 
-def _printable_but_newlines(s: str) -> bool:
-    """Whether every character of `s` but its newlines is printable (without copying a
-    text that has none)."""
-    return s.isprintable() if "\n" not in s else s.replace("\n", "").isprintable()
-
-
 def safe_text(s: str, *, keep_newlines: bool = True) -> str:
     """`s` without anything that could drive the terminal instead of being shown.
 
@@ -67,7 +65,7 @@ def safe_text(s: str, *, keep_newlines: bool = True) -> str:
     character except ZWJ and ZWNJ, and lone surrogates. With `keep_newlines=False` line
     breaks become spaces too.
     """
-    if _printable_but_newlines(s):
+    if is_printable_but_newlines(s):
         # Nothing to remove, nor a line break to make a newline (ESC, C1 controls, CR, tabs,
         # U+2028/9 are all unprintable): most abstracts, at a fifth of the passes' cost.
         return s if keep_newlines else s.replace("\n", " ")
@@ -76,7 +74,7 @@ def safe_text(s: str, *, keep_newlines: bool = True) -> str:
     s = _LINE_BREAKS.sub("\n", s).replace("\u2029", "\n\n").replace("\t", " ")
     if not keep_newlines:
         s = s.replace("\n", " ")
-    if _printable_but_newlines(s):
+    if is_printable_but_newlines(s):
         return s
     return "".join(ch if ch.isprintable() or ch == "\n" else _replacement(ch) for ch in s)
 

@@ -8,6 +8,30 @@ make nothing.
 
 from __future__ import annotations
 
+#: ASCII's printable characters (`str.isprintable`'s, space to tilde), and the newline.
+_ASCII_PRINTABLE = bytes(range(0x20, 0x7F))
+_ASCII_PRINTABLE_OR_NEWLINE = _ASCII_PRINTABLE + b"\n"
+#: Characters from which deleting bytes is faster than `str.isprintable` (measured: ~100;
+#: a name or a title is shorter, an abstract ~1,000).
+_BYTES_FROM = 100
+
+
+def is_printable(text: str) -> bool:
+    """`text.isprintable()`, in a fifth of its time for a long ASCII text (~2 us an abstract,
+    not 10: `str.isprintable` looks up every character's Unicode record): ASCII text is
+    printable when deleting its bytes from space to tilde leaves none."""
+    if len(text) >= _BYTES_FROM and text.isascii():
+        return not text.encode("ascii").translate(None, _ASCII_PRINTABLE)
+    return text.isprintable()
+
+
+def is_printable_but_newlines(text: str) -> bool:
+    """Whether every character of `text` but its newlines is printable (without copying a
+    text that has none)."""
+    if len(text) >= _BYTES_FROM and text.isascii():
+        return not text.encode("ascii").translate(None, _ASCII_PRINTABLE_OR_NEWLINE)
+    return text.isprintable() if "\n" not in text else text.replace("\n", "").isprintable()
+
 
 def single_spaced(text: str) -> str:
     """`" ".join(text.split())`: every run of white space one space, none at either end.
@@ -17,7 +41,7 @@ def single_spaced(text: str) -> str:
     breaks become spaces first. Without two spaces in a row or one at either end, such a
     text is as `split` and `join` would make it."""
     spaced = text.replace("\n", " ") if "\n" in text else text
-    if not spaced.isprintable():
+    if not is_printable(spaced):
         return " ".join(text.split())
     return printable_single_spaced(spaced)
 

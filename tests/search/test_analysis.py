@@ -125,3 +125,55 @@ def test_has_cjk_is_the_cjk_patterns_answer(text):
     from paperterm.index.text.words import HAS_CJK, has_cjk
 
     assert has_cjk(text) == (HAS_CJK.search(text) is not None)
+
+
+#: Characters `utf8_words` treats apart: word characters past ASCII (letters, digits, marks
+#: that are not `\w`), white space, punctuation, surrogates, CJK, and ASCII's separators.
+_UTF8_WORDS_ALPHABET = st.sampled_from(list("aZ9_. .,-\n\t\x1c")) | st.characters(
+    exclude_categories=()
+)
+
+
+@settings(max_examples=500)
+@given(st.lists(_UTF8_WORDS_ALPHABET).map("".join))
+def test_utf8_words_are_the_word_patterns(text):
+    """`utf8_words` (a long text that is not ASCII) finds the words `WORD` finds."""
+    from paperterm.index.text.words import WORD, utf8_words, words_of
+
+    assert utf8_words(text) == WORD.findall(text)
+    assert words_of(text * 8) == WORD.findall(text * 8)
+
+
+def test_a_word_character_is_alphanumeric_or_an_underscore():
+    """What `utf8_words` rests on: `\\w` is `str.isalnum` or "_", and no word character is
+    white space (the words are what `str.split` leaves)."""
+    import re
+    import sys
+
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        word = re.match(r"\w", char) is not None
+        assert word == (char.isalnum() or char == "_"), hex(code)
+        assert not (word and char.isspace()), hex(code)
+
+
+@settings(max_examples=500)
+@given(
+    st.lists(st.sampled_from(["ΑΣ", "'", "İ", "Élan", "ǅ", "x", " ", "."]) | st.characters()).map(
+        "".join
+    )
+)
+def test_text_that_lowers_alike_has_its_words_lowered(text):
+    """`lowers_alike`: the words of the text lowered are its words lowered, each of them
+    the same terms (one, not CJK's several) from the cut table."""
+    from paperterm.index.search.analysis import FieldAnalysis
+    from paperterm.index.text.words import lowers_alike, words_of
+
+    if not lowers_alike(text):
+        return
+    words = words_of(text)
+    assert words_of(text.lower()) == [word.lower() for word in words]
+    analysis = FieldAnalysis()
+    terms = analysis.word_terms("all", words)
+    assert analysis.word_terms("all", [word.lower() for word in words]) == terms
+    assert all(" " not in term for term in terms)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from engine_choice import engine_config
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from wild_queries import WILD_QUERIES
 
@@ -219,16 +219,21 @@ def test_the_tantivy_parts_of_a_folder_are_read_in_order(tmp_path):
     assert [searcher.search(word).ids for word in words] == [[paper.id] for paper in papers]
 
 
+#: Words, CJK, and text that is not ASCII: lowered alike word by word and as a whole
+#: ("Élan", "ǅ") or not (the capital sigma lowers by what is around it, "İ" to two
+#: characters), which `make_document` cuts from the vocabulary's words or again.
 _FIELD_PIECES = ["Graph", "of", "the", "e.g.", "论文列表", "x", " ", ".", "\n"]
+_FIELD_PIECES += ["Élan", "ΑΣ", "'", "İ", "ǅ", "ß", "’"]
 _FIELD_TEXT = st.lists(st.sampled_from(_FIELD_PIECES))
 
 
 @settings(max_examples=100, deadline=None)
 @given(*[_FIELD_TEXT.map("".join)] * 3, st.lists(_FIELD_TEXT.map("".join), max_size=3))
+@example("", "ΑΣ'Élan", "ΑΣ'ǅ İx", [])  # a sigma lowered as not final, "İ" in two
 def test_a_tantivy_document_holds_each_fields_terms(name, title, text, authors):
     """Each field of a paper's document holds the terms of its text as Whoosh's document
     gives it (`paper_document`: `all` the parts joined by newlines), though `make_document`
-    cuts each part once, and takes the words of ASCII text from the vocabulary's; and the
+    cuts each part once, and takes the words of most text from the vocabulary's; and the
     part's size counts the distinct terms of `all`."""
     from paperterm.index.search.analysis import FieldAnalysis
     from paperterm.index.search.tantivy_index import load_tantivy, make_document

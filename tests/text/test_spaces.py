@@ -8,7 +8,11 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from paperterm.index.text.spaces import single_spaced
+from paperterm.index.text.spaces import (
+    is_printable,
+    is_printable_but_newlines,
+    single_spaced,
+)
 
 #: Every character `str.split` splits at, the space first.
 WHITE_SPACE = [chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()]
@@ -49,3 +53,18 @@ def test_the_same_as_splitting_and_joining_white_space(text: str) -> None:
 @given(st.text())
 def test_the_same_as_splitting_and_joining_any_text(text: str) -> None:
     assert single_spaced(text) == " ".join(text.split())
+
+
+#: ASCII, its controls and DEL among them, and a few characters past it.
+_PRINTABLE_ALPHABET = st.characters(max_codepoint=127) | st.sampled_from(["é", "\u200b", "\x85"])
+
+
+@given(st.text(alphabet=_PRINTABLE_ALPHABET), st.integers(0, 120))
+@example("\x7f", 100)
+@example("\n", 100)
+def test_printable_as_str_isprintable_says(text: str, padding: int) -> None:
+    """Long ASCII text is looked at as bytes: the same answer (short text, the method's)."""
+    for padded in (text, "a" * padding + text, text + " " * padding):
+        assert is_printable(padded) == padded.isprintable()
+        without_newlines = padded.replace("\n", "")
+        assert is_printable_but_newlines(padded) == without_newlines.isprintable()
