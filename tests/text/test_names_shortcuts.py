@@ -209,8 +209,9 @@ def test_hidden_sentence_openers_leave_the_tokens_and_counts_as_they_were(text):
     starts = [start for start, _ in names._sentences(text)]
     openings = set(starts)
     full = names._name_tokens(text)
-    capitals, openers = names._hide_openers(text, names._capitals(text), starts)
-    hidden = names._name_tokens(text, capitals)
+    capitals = names._capitals(text)
+    openers = names._openers(text, capitals, starts)
+    hidden = names._name_tokens(text, names._hide_openers(text, capitals, starts))
 
     def scored(tokens: list[tuple[str, int, str]]) -> list[tuple[str, int, str]]:
         return [t for t in tokens if t[2] == "namey" or t[1] not in openings]
@@ -220,6 +221,30 @@ def test_hidden_sentence_openers_leave_the_tokens_and_counts_as_they_were(text):
         assert sum(t == token for t, _, _ in full) == sum(
             t == token for t, _, _ in hidden
         ) + names._opener_count(text, openers, token)
+
+
+_PERIOD_PIECES = [
+    ". ", ".  ", ".", " ", "A", "Foo ", "x", "é", "É", "?", "! ", "dataset.In ", "(", "1",
+    "\n", "ΑΣ", ". É",
+]  # fmt: skip
+
+
+@example("é A. B")
+@example("Ab. Cd.  Ef. Gh")
+@example("A.B. C")
+@given(st.lists(st.sampled_from(_PERIOD_PIECES), max_size=24).map("".join))
+def test_openers_after_a_period_are_hidden_as_start_by_start(text):
+    """`_hide_openers` told by `_sentence_bounds` that each sentence follows ". " (by one
+    `bytes.replace`) hides the capitals that the sentence starts open with, and no other."""
+    bounds, after_period = names._sentence_bounds(text)
+    starts = bounds[:-1]
+    capitals = names._capitals(text)
+    expected = bytearray(capitals)
+    for start in names._openers(text, capitals, starts):
+        expected[start] = ord("a")
+    assert bytes(names._hide_openers(text, capitals, starts, after_period)) == bytes(expected)
+    if "!" not in text and "?" not in text and ".  " not in text:
+        assert after_period
 
 
 _PHRASE_PIECES = [
