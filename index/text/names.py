@@ -112,23 +112,21 @@ _SUBJECT_NOUNS = {
     "our ": ("work", "paper", "study"),
     "the present ": ("paper", "work", "study"),
 }  # fmt: skip
-SUBJECT = (
-    "(?:we|"
-    + "|".join(f"{words}(?:{'|'.join(nouns)})" for words, nouns in _SUBJECT_NOUNS.items())
-    + ")"
-)
-_SUBJECT_WORDS = ("we ", "this ", "our ", "the present ")
-#: The first two letters of the nouns after each subject but "we": most "this " and "our "
-#: of a text are not a subject ("this problem", "our method"), told so by a slice.
-_SUBJECT_NOUN_STARTS = {
-    words: frozenset(noun[:2] for noun in nouns) for words, nouns in _SUBJECT_NOUNS.items()
-}
-_COINING_AT = re.compile(
-    SUBJECT + r"(?: (?:also|further|first|then|therefore|thus|hence|here|now|newly|"
+#: Each subject a coining verb follows: "we", "this (?:paper|work|...)" ...
+_SUBJECTS = ("we", *(f"{words}(?:{'|'.join(nouns)})" for words, nouns in _SUBJECT_NOUNS.items()))
+SUBJECT = "(?:" + "|".join(_SUBJECTS) + ")"
+_AFTER_SUBJECT = (
+    r"(?: (?:also|further|first|then|therefore|thus|hence|here|now|newly|"
     r"additionally|finally|instead|next|subsequently|[a-z]+ly))* (?P<verb>(?:"
     + "|".join(_COIN_STEMS)
     + r")[a-z]*(?: and [a-z]+)?)"
 )
+#: A coining after each subject, one pattern a subject: each starts with its subject's
+#: words, which the pattern engine searches for fast, and tries the rest where it finds
+#: them, with no Python between (where a `str.find` of each subject's words and a match
+#: at each place found took a Python loop a word: most "we", "this" and "our" of a text
+#: are no subject of a coining verb).
+_COININGS = tuple(re.compile(subject + _AFTER_SUBJECT) for subject in _SUBJECTS)
 
 _CALLED_HINTS = ("call", "nam", "dub", "term", "coin")
 _PASSIVE_VERBS = (
@@ -423,18 +421,13 @@ def _sentence_ends(text: str) -> Iterator[re.Match[str]]:
 def _coinings(lowered: str) -> list[tuple[int, int]]:
     """Spans of the verbs in "we propose", "this paper introduces", "we introduce and study"."""
     found = []
-    for subject in _SUBJECT_WORDS:
-        position = lowered.find(subject)
-        nouns = _SUBJECT_NOUN_STARTS.get(subject)
-        after = len(subject)
-        while position >= 0:
-            if (position == 0 or not lowered[position - 1].isalpha()) and (
-                nouns is None or lowered[position + after : position + after + 2] in nouns
-            ):
-                match = _COINING_AT.match(lowered, position)
-                if match:
-                    found.append((match.start("verb"), match.end()))
-            position = lowered.find(subject, position + 1)
+    for pattern in _COININGS:
+        match = pattern.search(lowered)
+        while match:
+            position = match.start()
+            if position == 0 or not lowered[position - 1].isalpha():
+                found.append((match.start("verb"), match.end()))
+            match = pattern.search(lowered, position + 1)
     return sorted(found)
 
 

@@ -317,3 +317,36 @@ def test_a_subsequence_is_found_as_by_find(needle, haystack):
     """`_is_subsequence` by an iterator answers as the `str.find` from each position did."""
     letters = list(needle)
     assert names._is_subsequence(letters, haystack) == _is_subsequence_by_find(letters, haystack)
+
+
+def _coinings_word_by_word(lowered: str) -> list[tuple[int, int]]:
+    """`_coinings` as it was: each subject's words found by `str.find`, one pattern of all
+    subjects matched at each."""
+    pattern = re.compile(names.SUBJECT + names._AFTER_SUBJECT)
+    found = []
+    for subject in ("we ", "this ", "our ", "the present "):
+        position = lowered.find(subject)
+        while position >= 0:
+            if position == 0 or not lowered[position - 1].isalpha():
+                match = pattern.match(lowered, position)
+                if match:
+                    found.append((match.start("verb"), match.end()))
+            position = lowered.find(subject, position + 1)
+    return sorted(found)
+
+
+_COINING_PIECES = [
+    "we ", "xwe ", "éwe ", "²we ", "this paper ", "this ", "our work ", "our ", "the present ",
+    "study ", "propose", "propose ", "introduce and study ", "and ", "we ", "also ", "newly ",
+    "named ", "x", " ", "(", "é", ", ",
+]  # fmt: skip
+
+
+@example("we propose and we introduce x")
+@example("xwe propose and we introduce x")
+@example("this paper we propose x")
+@given(st.lists(st.sampled_from(_COINING_PIECES), max_size=20).map("".join))
+def test_coinings_are_those_found_subject_by_subject(lowered):
+    """One pattern a subject, searched for (`_coinings`), finds the coinings that a match of
+    the pattern of all subjects at each of their words found."""
+    assert names._coinings(lowered) == _coinings_word_by_word(lowered)
