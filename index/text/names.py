@@ -714,7 +714,10 @@ def _gap_score(gap: str) -> float:
     """How directly a coining verb introduces what follows after `gap`."""
     if gap == " ":
         return WEIGHTS.coined  # "we propose X": a third of the gaps, and the strongest
-    words = gap.split()
+    # Split no further than a word past the most a gap may hold: of a longer gap, only
+    # that it is longer counts (`str.split` with `maxsplit` splits a gap of fewer words
+    # as without it).
+    words = gap.split(None, WEIGHTS.gap_words)
     if (
         len(words) > WEIGHTS.gap_words
         or _NOT_COINING_NEXT.match(gap)
@@ -842,10 +845,12 @@ def _score(
     appositive = _appositive(right)
     if appositive:
         score += WEIGHTS.appositive_novel if appositive == "novel" else WEIGHTS.appositive
+    if score <= 0:
+        return None  # no cue (two of three tokens scored): the penalty takes none away
     if not called:
         score -= _modifier_penalty(right, expansion, definite)
-    if score <= 0:
-        return None
+        if score <= 0:
+            return None
     return Occurrence(start, end, sentence, anchor, expansion, score)
 
 
