@@ -371,8 +371,8 @@ def _sentences(text: str) -> list[tuple[int, int]]:
 
 def _sentence_bounds(text: str) -> tuple[list[int], bool]:
     """Where each sentence starts, then the text's end (`_sentences` are the spans between);
-    and whether each that a space and an ASCII capital start follows ". " (a period and
-    one space: `_hide_openers`)."""
+    and whether each sentence opened by an ASCII capital after a space follows a period
+    and one space, with no "!" nor "?" in the text (for `_hide_openers`)."""
     bounds = [0]
     after_period = "!" not in text and "?" not in text  # a search for one character is fast
     for match in _sentence_ends(text):
@@ -382,7 +382,7 @@ def _sentence_bounds(text: str) -> tuple[list[int], bool]:
             if end - start != 2:
                 after_period = False
         elif _ends_sentence(text, start, end):
-            bounds.append(end)  # not after a space and an ASCII capital
+            bounds.append(end)  # never an ASCII capital after a space: no opener to hide
     bounds.append(len(text))
     return bounds, after_period
 
@@ -501,17 +501,17 @@ def _hide_openers(
     text: str, capitals: bytes, starts: list[int], after_period: bool = False
 ) -> bytes | bytearray:
     """`capitals` (of `text`) with the capital that starts each sentence's first word made
-    "a" (`after_period`: whether each sentence that a space and an ASCII capital start
-    follows ". ", as `_sentence_bounds` tells).
+    "a" (`after_period`: what `_sentence_bounds` tells of the text's sentences).
 
     A third of the name-shaped words open a sentence with a capital ("We", "The") and are
     never scored, only counted (`_opener_count` counts them when a score needs it). With
     its first capital hidden, `_name_tokens` does not see such a word at all, and finds a
     word with another capital ("LLMs", "Re-Diffinet") from that one, as the same word.
 
-    When each such sentence follows ". ", the capitals to hide are those after ". " (every
-    ". " and ASCII capital ends a sentence): one `bytes.replace` hides them all, for half
-    the instructions of a loop over the starts."""
+    When each sentence opened by an ASCII capital after a space follows ". " and no "!"
+    nor "?" ends one, the capitals to hide are the first one and those after ". " (each
+    ". " and ASCII capital ends a sentence): one `bytes.replace` hides them, for half the
+    instructions of the loop over the starts."""
     if after_period:
         hidden = capitals.replace(b". A", b". a")
         return b"a" + hidden[1:] if hidden[:1] == b"A" else hidden
