@@ -5,24 +5,24 @@ as a build's worker reads them. A child process under callgrind runs the analyse
 (warming the caches), then again inside one `eval`, the only stretch counted
 (`--toggle-collect=builtin_eval`, the cyclic garbage collector off); a second child runs the
 same loop without the analyses, and its count is taken away. Unlike CPU time, the count
-does not move with the machine's load. `--tree DIR` counts the `names` of another checkout
-(a worktree of main) on the same records. Needs valgrind; ~10 s for 1,000 abstracts.
+does not move with the machine's load. For another checkout (a worktree of main), run this
+file with that checkout's Python (its venv's `python`, which imports its `paperterm`): its
+`names` loaded beside this tree's in one process counted ~2% fewer instructions than in its
+own, for no reason found. Needs valgrind; ~10 s for 1,000 abstracts.
 
-    python benchmarks/bench_names_instructions.py FILE[:START:STOP]... [--tree DIR]
+    python benchmarks/bench_names_instructions.py FILE[:START:STOP]...
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
-import importlib.util
 import pickle
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from types import ModuleType
 
 from measure import machine
 
@@ -32,23 +32,11 @@ from paperterm.index.sources.loader import load_file
 _COUNTED = "[None for abstract, text in pairs if {call} is None]"
 
 
-def _names(tree: Path | None) -> ModuleType:
-    """This tree's `names`, or the one in `tree`."""
-    if tree is None:
-        from paperterm.index.text import names
+def _child(pairs_file: Path, loop_only: bool) -> None:
+    from paperterm.index.text import names
 
-        return names
-    spec = importlib.util.spec_from_file_location("names_tree", tree / "index/text/names.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["names_tree"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _child(pairs_file: Path, tree: Path | None, loop_only: bool) -> None:
     pairs = pickle.loads(pairs_file.read_bytes())
-    analyse = _names(tree).analyse.__wrapped__  # every abstract analysed, none from the cache
+    analyse = names.analyse.__wrapped__  # every abstract analysed, none from the cache
     for abstract, text in pairs:
         analyse(abstract, text)
     gc.collect()
@@ -57,14 +45,13 @@ def _child(pairs_file: Path, tree: Path | None, loop_only: bool) -> None:
     eval(_COUNTED.format(call=call), {"pairs": pairs, "analyse": analyse})
 
 
-def _count(pairs_file: Path, tree: Path | None, loop_only: bool) -> int:
+def _count(pairs_file: Path, loop_only: bool) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         command = [
             "valgrind", "--tool=callgrind", "--toggle-collect=builtin_eval",
             f"--callgrind-out-file={out}", sys.executable, __file__, "--child", str(pairs_file),
         ]  # fmt: skip
-        command += ["--tree", str(tree)] if tree else []
         command += ["--loop-only"] if loop_only else []
         subprocess.run(command, check=True, capture_output=True)
         found = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.MULTILINE)
@@ -83,20 +70,19 @@ def _pairs(spec: str) -> list[tuple[str, str]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", help="FILE or FILE:START:STOP")
-    parser.add_argument("--tree", type=Path, help="count this checkout's names instead")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--loop-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        _child(args.child, args.tree, args.loop_only)
+        _child(args.child, args.loop_only)
         return
     pairs = [pair for spec in args.files for pair in _pairs(spec)]
     with tempfile.TemporaryDirectory() as tmp:
         pairs_file = Path(tmp) / "pairs.pickle"
         pairs_file.write_bytes(pickle.dumps(pairs))
-        counted = _count(pairs_file, args.tree, False) - _count(pairs_file, args.tree, True)
+        counted = _count(pairs_file, False) - _count(pairs_file, True)
     print(
-        f"machine: {machine()}; {len(pairs):,} abstracts ({args.tree or 'this tree'}): "
+        f"machine: {machine()}; {len(pairs):,} abstracts: "
         f"{counted / len(pairs) / 1e3:.1f}k instructions an abstract"
     )
 
