@@ -106,17 +106,27 @@ _COIN_STEMS = (
     "contribut", "offer", "releas", "creat", "provid", "formulat", "unveil", "nam", "dub",
     "term", "coin",
 )  # fmt: skip
-SUBJECT = (
-    r"(?:we|this (?:paper|work|study|article|letter|note|report|thesis|manuscript)|"
-    r"our (?:work|paper|study)|the present (?:paper|work|study))"
-)
-_SUBJECT_WORDS = ("we ", "this ", "our ", "the present ")
-_COINING_AT = re.compile(
-    SUBJECT + r"(?: (?:also|further|first|then|therefore|thus|hence|here|now|newly|"
+_SUBJECT_NOUNS = {
+    "this ": ("paper", "work", "study", "article", "letter", "note", "report", "thesis",
+              "manuscript"),
+    "our ": ("work", "paper", "study"),
+    "the present ": ("paper", "work", "study"),
+}  # fmt: skip
+#: Each subject a coining verb follows: "we", "this (?:paper|work|...)" ...
+_SUBJECTS = ("we", *(f"{words}(?:{'|'.join(nouns)})" for words, nouns in _SUBJECT_NOUNS.items()))
+SUBJECT = "(?:" + "|".join(_SUBJECTS) + ")"
+_AFTER_SUBJECT = (
+    r"(?: (?:also|further|first|then|therefore|thus|hence|here|now|newly|"
     r"additionally|finally|instead|next|subsequently|[a-z]+ly))* (?P<verb>(?:"
     + "|".join(_COIN_STEMS)
     + r")[a-z]*(?: and [a-z]+)?)"
 )
+#: A coining after each subject, one pattern a subject: each starts with its subject's
+#: words, which the pattern engine searches for fast, and tries the rest where it finds
+#: them, with no Python between (where a `str.find` of each subject's words and a match
+#: at each place found took a Python loop a word: most "we", "this" and "our" of a text
+#: are no subject of a coining verb).
+_COININGS = tuple(re.compile(subject + _AFTER_SUBJECT) for subject in _SUBJECTS)
 
 _CALLED_HINTS = ("call", "nam", "dub", "term", "coin")
 _PASSIVE_VERBS = (
@@ -289,17 +299,20 @@ def analyse(abstract: str, text: str | None = None) -> Analysis:
     """`abstract` read for names (`text`: its display text, if known)."""
     if text is None:
         text = display_text(abstract)
-    text = text.replace("\n\n", " ")  # spaces are single already
+    if "\n" in text:  # a search for one character is the fastest
+        text = text.replace("\n\n", " ")  # spaces are single already
     lowered = _lower(text)
-    sentences = _sentences(text)
-    starts = [start for start, _ in sentences]
+    bounds, after_period = _sentence_bounds(text)
+    sentences = list(pairwise(bounds))
+    starts = bounds[:-1]
     coinings = _coinings(lowered)
     emphasised = _emphasised(abstract)
     best: dict[str, Occurrence] = {}
     counts: dict[str, int] = {}
     openings = frozenset(starts)
-    capitals, openers = _hide_openers(text, _capitals(text), starts)
-    for token, start, kind in _name_tokens(text, capitals):
+    capitals = _capitals(text)
+    hidden = _hide_openers(text, capitals, starts, after_period)
+    for token, start, kind in _name_tokens(text, hidden):
         counts[token] = counts.get(token, 0) + 1
         if kind != "namey" and start in openings:
             continue  # a capitalised sentence opener (a third of the tokens): never scored
@@ -309,7 +322,7 @@ def analyse(abstract: str, text: str | None = None) -> Analysis:
             kind != "namey" and _in_capitalised_phrase(text, sentence, start, end)
         ) or not _may_score(text, lowered, sentence, coinings, start, end):
             continue  # `_score` would give none: tested before the cue test, that costs more
-        occurrence = _score(text, lowered, sentence, coinings, start, end, kind)
+        occurrence = _score(text, lowered, sentence, coinings, start, end)
         if occurrence and (token not in best or occurrence.score > best[token].score):
             best[token] = occurrence
     for occurrence in [o for o in best.values() if o.expansion]:
@@ -323,13 +336,17 @@ def analyse(abstract: str, text: str | None = None) -> Analysis:
             for token in phrase.split():  # "UnCLe SAM" is the name, not "SAM"
                 if token in best and occurrence.start <= best[token].start < occurrence.end:
                     del best[token]
-    name, top = "", 0.0
+    name, top, openers = "", 0.0, None  # openers: `_openers`, once a count needs them
     for token, occurrence in best.items():
         score = occurrence.score + (WEIGHTS.emphasis if token in emphasised else 0.0)
         if score < WEIGHTS.name:
             continue
         count = counts.get(token) or _count(text, token)
-        if " " not in token:
+        if " " not in token and token_kind(token) != "namey":
+            # A word hidden from the token search has no capital but its first: never a
+            # "namey" token, that `_capitalised_ok` passes.
+            if openers is None:
+                openers = _openers(text, capitals, starts)
             count += _opener_count(text, openers, token)
             if not _capitalised_ok(token, score, count):
                 continue
@@ -349,23 +366,37 @@ def _lower(text: str) -> str:
 
 def _sentences(text: str) -> list[tuple[int, int]]:
     """Sentence spans; "dataset.In" (a lost space, common in PDF text) ends one too."""
-    starts = [0]
+    return list(pairwise(_sentence_bounds(text)[0]))
+
+
+def _sentence_bounds(text: str) -> tuple[list[int], bool]:
+    """Where each sentence starts, then the text's end (`_sentences` are the spans between);
+    and whether each sentence opened by an ASCII capital after a space follows a period
+    and one space, with no "!" nor "?" in the text (for `_hide_openers`)."""
+    bounds = [0]
+    after_period = "!" not in text and "?" not in text  # a search for one character is fast
     for match in _sentence_ends(text):
+        start, end = match.span()
         if match.lastgroup is None:
-            starts.append(match.end())  # spaces and an ASCII capital, digit or opening mark
-            continue
-        end = match.end()
-        if end >= len(text):
-            break
-        if end == match.start() + 1:
-            before = text[max(0, end - 3) : end - 1]
-            if not (len(before) == 2 and before.isalpha() and before.islower()):
-                continue
-        elif not (text[end].isupper() or text[end].isdigit() or text[end] in '"“(['):
-            continue
-        starts.append(end)
-    starts.append(len(text))
-    return list(pairwise(starts))
+            bounds.append(end)  # spaces and an ASCII capital, digit or opening mark
+            if end - start != 2:
+                after_period = False
+        elif _ends_sentence(text, start, end):
+            bounds.append(end)  # never an ASCII capital after a space: no opener to hide
+    bounds.append(len(text))
+    return bounds, after_period
+
+
+def _ends_sentence(text: str, start: int, end: int) -> bool:
+    """Whether a mark at `start` that group "test" of `_SENTENCE_ENDS` takes to `end`
+    ends a sentence: spaces and a capital that is not ASCII, a digit or a curly quote; or
+    no space and a capitalised word after two lower-case letters ("dataset.In")."""
+    if end >= len(text):
+        return False
+    if end == start + 1:
+        before = text[max(0, end - 3) : end - 1]
+        return len(before) == 2 and before.isalpha() and before.islower()
+    return text[end].isupper() or text[end].isdigit() or text[end] in '"“(['
 
 
 #: Where a sentence may end: a mark and spaces, or no space and a capitalised word
@@ -390,14 +421,13 @@ def _sentence_ends(text: str) -> Iterator[re.Match[str]]:
 def _coinings(lowered: str) -> list[tuple[int, int]]:
     """Spans of the verbs in "we propose", "this paper introduces", "we introduce and study"."""
     found = []
-    for subject in _SUBJECT_WORDS:
-        position = lowered.find(subject)
-        while position >= 0:
+    for pattern in _COININGS:
+        match = pattern.search(lowered)
+        while match:
+            position = match.start()
             if position == 0 or not lowered[position - 1].isalpha():
-                match = _COINING_AT.match(lowered, position)
-                if match:
-                    found.append((match.start("verb"), match.end()))
-            position = lowered.find(subject, position + 1)
+                found.append((match.start("verb"), match.end()))
+            match = pattern.search(lowered, position + 1)
     return sorted(found)
 
 
@@ -468,23 +498,39 @@ def _appositive(right: str) -> str:
 
 
 def _hide_openers(
-    text: str, capitals: bytes, starts: list[int]
-) -> tuple[bytes | bytearray, list[int]]:
+    text: str, capitals: bytes, starts: list[int], after_period: bool = False
+) -> bytes | bytearray:
     """`capitals` (of `text`) with the capital that starts each sentence's first word made
-    "a", and where those words start.
+    "a" (`after_period`: what `_sentence_bounds` tells of the text's sentences).
 
     A third of the name-shaped words open a sentence with a capital ("We", "The") and are
     never scored, only counted (`_opener_count` counts them when a score needs it). With
     its first capital hidden, `_name_tokens` does not see such a word at all, and finds a
-    word with another capital ("LLMs", "Re-Diffinet") from that one, as the same word."""
-    hidden, openers = None, []
-    for start in starts:
-        if capitals[start : start + 1] == b"A" and (start == 0 or text[start - 1] == " "):
-            if hidden is None:
-                hidden = bytearray(capitals)
-            hidden[start] = 97
-            openers.append(start)
-    return capitals if hidden is None else hidden, openers
+    word with another capital ("LLMs", "Re-Diffinet") from that one, as the same word.
+
+    When each sentence opened by an ASCII capital after a space follows ". " and no "!"
+    nor "?" ends one, the capitals to hide are the first one and those after ". " (each
+    ". " and ASCII capital ends a sentence): one `bytes.replace` hides them, for half the
+    instructions of the loop over the starts."""
+    if after_period:
+        hidden = capitals.replace(b". A", b". a")
+        return b"a" + hidden[1:] if hidden[:1] == b"A" else hidden
+    found = None
+    for start in _openers(text, capitals, starts):
+        if found is None:
+            found = bytearray(capitals)
+        found[start] = 97
+    return capitals if found is None else found
+
+
+def _openers(text: str, capitals: bytes, starts: list[int]) -> list[int]:
+    """Where the words start whose capital `_hide_openers` hides: each sentence's first
+    word, if an ASCII capital starts it (`capitals`: `_capitals(text)`)."""
+    return [
+        start
+        for start in starts
+        if capitals[start : start + 1] == b"A" and (start == 0 or text[start - 1] == " ")
+    ]
 
 
 def _opener_count(text: str, openers: list[int], token: str) -> int:
@@ -535,15 +581,16 @@ def _name_tokens(
 
 #: In `_capitals`: a word's first capital and the rest of the word.
 _CAPITAL_TO_WORD_END = re.compile(b"A[^ ]*")
-#: ASCII's capitals to "A", its space kept, every other byte to "a".
+#: ASCII's capitals to "A", its space and "." kept, every other byte to "a".
 _CAPITAL_MARKS = bytes(
-    65 if 65 <= code <= 90 else code if code == 32 else 97 for code in range(256)
+    65 if 65 <= code <= 90 else code if code in b" ." else 97 for code in range(256)
 )
 
 
 def _capitals(text: str) -> bytes:
-    """`text` with each ASCII capital made "A", each space kept and every other character
-    made "a", position for position (a character that is not ASCII is encoded as one "?")."""
+    """`text` with each ASCII capital made "A", each space and "." kept and every other
+    character made "a", position for position (a character that is not ASCII is encoded
+    as one "?")."""
     return text.encode("ascii", "replace").translate(_CAPITAL_MARKS)
 
 
@@ -667,7 +714,10 @@ def _gap_score(gap: str) -> float:
     """How directly a coining verb introduces what follows after `gap`."""
     if gap == " ":
         return WEIGHTS.coined  # "we propose X": a third of the gaps, and the strongest
-    words = gap.split()
+    # Split no further than a word past the most a gap may hold: of a longer gap, only
+    # that it is longer counts (`str.split` with `maxsplit` splits a gap of fewer words
+    # as without it).
+    words = gap.split(None, WEIGHTS.gap_words)
     if (
         len(words) > WEIGHTS.gap_words
         or _NOT_COINING_NEXT.match(gap)
@@ -734,8 +784,10 @@ def _score(
     coinings: list[tuple[int, int]],
     start: int,
     end: int,
-    kind: str,
 ) -> Occurrence | None:
+    """How strongly the text coins the token at `start`, if at all. A capitalised token
+    that opens its sentence or is a word of a capitalised phrase is none: `analyse` drops
+    those before it asks."""
     first, last = sentence
     low, high = start - 300, end + 160
     left, right = (
@@ -747,8 +799,6 @@ def _score(
         return None  # a word of a parenthesis: "DISCO (DynamIc SpeCulation ... Optimization)"
     if right[:1] == "-" or right[:2] == ")-" or ("ed" in right[:9] and _NAMED_NEXT.match(right)):
         return None  # "(MLP)-based", or the kind of thing a name is given to: "a VLM called X"
-    if kind != "namey" and (start == first or _in_capitalised_phrase(text, sentence, start, end)):
-        return None  # a sentence's first word, or a word of a capitalised phrase
     anchor, expansion = start, ""
     if in_parentheses:
         expansion = expansion_before(left[:-1], text[start:end])
@@ -795,10 +845,12 @@ def _score(
     appositive = _appositive(right)
     if appositive:
         score += WEIGHTS.appositive_novel if appositive == "novel" else WEIGHTS.appositive
+    if score <= 0:
+        return None  # no cue (two of three tokens scored): the penalty takes none away
     if not called:
         score -= _modifier_penalty(right, expansion, definite)
-    if score <= 0:
-        return None
+        if score <= 0:
+            return None
     return Occurrence(start, end, sentence, anchor, expansion, score)
 
 

@@ -317,6 +317,6 @@ def test_a_token_scored_is_one_that_may_be(text):
     """`_may_score` is a cheap test that `_score` may give a score: it must hold of every
     token that `_score` scores, or skipping the others would change names."""
     text = text.replace("\n\n", " ")
-    for token, lowered, sentence, coinings, start, end, kind in token_cues(text):
-        if names._score(text, lowered, sentence, coinings, start, end, kind) is not None:
+    for token, lowered, sentence, coinings, start, end, _ in token_cues(text):
+        if names._score(text, lowered, sentence, coinings, start, end) is not None:
             assert names._may_score(text, lowered, sentence, coinings, start, end), token
