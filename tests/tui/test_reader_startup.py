@@ -60,6 +60,9 @@ LATER = (
     "tomli_w",  # the library's files are written on a save (the start saves nothing)
     "argparse",  # the reader's options are read without it (tui/cli/main.py)
     "paperterm.tui.cli.parser",  # ... and without the commands' parser
+    "paperterm.tui.cli.bookmarks",  # ... nor the commands' modules
+    "paperterm.tui.cli.reading",
+    "paperterm.tui.cli.exports",
 )
 
 #: The dataclasses defined before the first frame: each costs the start ~0.3-0.5 ms to define
