@@ -9,6 +9,10 @@ clocks do (an 80x24 pseudo-terminal, the reader's bytecode cached) under valgrin
 leaves (`os._exit`) as soon as its first frame is drawn. Needs valgrind; ~20 s a program.
 
     python benchmarks/bench_first_frame_instructions.py [--sizes N ...] [--keep DIR]
+        [--engine whoosh|tantivy] [--format text|jsonl]
+
+`--engine tantivy --format jsonl --sizes 500000 --keep DIR`: the large corpus, as
+`bench_reader.py` runs it (an index already in DIR/500000/data is reused).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import tempfile
 from pathlib import Path
 
 from bench_reader import (
+    ENGINE,
     FIRST_FRAME_CLOCK,
     HELLO,
     READER_CPU,
@@ -60,7 +65,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[2600, 50_000])
     parser.add_argument("--keep", type=Path, metavar="DIR", help="corpora and indexes (reused)")
+    parser.add_argument("--engine", choices=("whoosh", "tantivy"), help="the reader's engine")
+    parser.add_argument("--format", choices=("text", "jsonl"), default="text")
     args = parser.parse_args()
+    ENGINE[0] = args.engine
     fresh_bytecode()
     print(f"{machine()}\n")
     hello = instructions(LEAVING_CLOCK + "clock_first_frame()" + HELLO, [], b"hello world")
@@ -69,7 +77,7 @@ def main() -> None:
         for n in args.sizes:
             where = (args.keep or Path(tmp)) / str(n)
             where.mkdir(parents=True, exist_ok=True)
-            folder, data, _ = indexed_corpus(where, n)
+            folder, data, _ = indexed_corpus(where, n, args.format, args.engine)
             reader = READER_CPU.replace(FIRST_FRAME_CLOCK, LEAVING_CLOCK)
             count = instructions(reader, reader_command(data, [folder])[3:], f"{n} papers".encode())
             rows.append(["paperterm: the list", n, f"{count:.1f}", f"{count / hello:.3f}x"])

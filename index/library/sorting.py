@@ -17,7 +17,9 @@ costs one pass, not a sort; search results, a few hundred at most, are sorted (`
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Container, Generator, Iterator, Mapping, Sequence
+from itertools import islice
 from typing import Any, TypeVar
 
 from paperterm.index.library.filters import paper_ids
@@ -51,19 +53,24 @@ def next_sort(current: str, searching: bool) -> str:
     return keys[(keys.index(current) + 1) % len(keys)]
 
 
-#: The corpus's positions are sorted this many at a time, then the sorted runs are merged
-#: two by two (`sorted` finds the two runs: a merge of n keys is ~n comparisons). One sort of
-#: 500,000 titles is one C call that holds the interpreter's lock for ~240 ms, and the
-#: reader's keys wait that long (a merge of all 20 runs at once: ~190 ms); a run of 25,000
-#: holds it ~10 ms, the last merge (two halves) ~100.
+#: The corpus's positions are sorted this many at a time (a run of 25,000 holds the
+#: interpreter's lock ~10 ms), then the sorted runs are merged. One sort of 500,000 titles is
+#: one C call that holds the lock for ~240 ms, and the reader's keys wait that long.
 SORT_RUN = 25_000
+#: The runs are merged all at once (`heapq.merge`: stable, ~190 ms for 20 runs of 25,000),
+#: this many positions a step (~5 ms). Merged two by two, the last merge (two halves) was
+#: one step of ~100-170 ms, which a key typed meanwhile waited for.
+MERGE_STEP = 10_000
+#: The rows `_read_facts` reads a step (~5-10 ms at 500,000 papers; 25,000 a step were
+#: ~45-70 ms each, which a key typed meanwhile waited for).
+READ_STEP = 5_000
 
 
 def sorted_in_runs(keys: Sequence[Any], reverse: bool = False) -> Generator[None, None, list[int]]:
     """The positions of `keys` sorted by them, stably: `sorted(range(len(keys)),
-    key=keys.__getitem__, reverse=reverse)`, a run or a merge a step. Equal keys keep
-    their positions' order either way: each run's sort is stable, and each merge is of
-    two neighbouring runs, the earlier first."""
+    key=keys.__getitem__, reverse=reverse)`, a run or a part of the merge a step. Equal keys
+    keep their positions' order either way: each run's sort is stable, and the merge takes
+    equal keys from the earlier run first."""
     key = keys.__getitem__
     runs: list[list[int]] = []
     for start in range(0, len(keys), SORT_RUN):
@@ -71,14 +78,14 @@ def sorted_in_runs(keys: Sequence[Any], reverse: bool = False) -> Generator[None
             sorted(range(start, min(start + SORT_RUN, len(keys))), key=key, reverse=reverse)
         )
         yield
-    while len(runs) > 1:
-        merged: list[list[int]] = []
-        for i in range(0, len(runs), 2):
-            pair = runs[i] + runs[i + 1] if i + 1 < len(runs) else runs[i]
-            merged.append(sorted(pair, key=key, reverse=reverse))
-            yield
-        runs = merged
-    return runs[0] if runs else []
+    if len(runs) <= 1:
+        return runs[0] if runs else []
+    merged = heapq.merge(*runs, key=key, reverse=reverse)
+    order: list[int] = []
+    while piece := list(islice(merged, MERGE_STEP)):
+        order += piece
+        yield
+    return order
 
 
 def effective_sort(sort: str, searching: bool) -> str:
@@ -288,7 +295,7 @@ class SortKeys:
     def _read_facts(self) -> Iterator[None]:
         """Each paper's title key, year and arXiv id (a `PaperList`'s from its rows), kept
         in dicts of strings and ints, which the garbage collector does not walk. Read
-        `SORT_RUN` papers a step, the collector paused (`no_collection`) while a step's
+        `READ_STEP` papers a step, the collector paused (`no_collection`) while a step's
         rows are alive: they are dropped before it runs again, so it never walks them."""
         if self._title is not None:
             return
@@ -297,9 +304,9 @@ class SortKeys:
         arxiv_ids: dict[str, str] = {}
         papers = self.papers
         row = getattr(papers, "row", None)
-        for start in range(0, len(papers), SORT_RUN):
+        for start in range(0, len(papers), READ_STEP):
             with no_collection():
-                for i in range(start, min(start + SORT_RUN, len(papers))):
+                for i in range(start, min(start + READ_STEP, len(papers))):
                     if row is not None:
                         paper_id, name, text_title, _, year, _, arxiv_id = row(i)
                     else:

@@ -332,9 +332,19 @@ class Store:
     def __init__(self, data_dir: Path, specs: Sequence[SourceSpec], engine: str = "whoosh"):
         self.data_dir = data_dir
         self.specs = list(specs)
-        self.engine: EngineFiles = ENGINES[engine]()
+        self.engine_name = engine
+        self._engine: EngineFiles | None = None
         self.engine_root = data_dir / "index" / engine
         self.root = self.engine_root / set_key(self.specs)
+
+    @property
+    def engine(self) -> EngineFiles:
+        """The engine's files, made when first used (opening or building its index): the
+        reader's first frame reads only the meta and the row store, and tantivy's files
+        load its native module (17 MB, ~270 page faults; issue 14)."""
+        if self._engine is None:
+            self._engine = ENGINES[self.engine_name]()
+        return self._engine
 
     # --- reading -------------------------------------------------------------------------
 
@@ -370,7 +380,7 @@ class Store:
             meta = Meta.from_json(json.loads(data))
         except (OSError, ValueError, TypeError, KeyError):
             return None
-        if not meta.current_versions or meta.engine != self.engine.name:
+        if not meta.current_versions or meta.engine != self.engine_name:
             return None
         return folder, meta
 

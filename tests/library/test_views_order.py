@@ -174,6 +174,7 @@ def test_sorting_in_runs_is_one_stable_sort(keys, reverse):
     """Run by run, then merged: the same positions as one stable sort, ties included."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sorting, "SORT_RUN", 3)
+        patch.setattr(sorting, "MERGE_STEP", 2)
         steps = sorting.sorted_in_runs(keys, reverse=reverse)
         try:
             while True:

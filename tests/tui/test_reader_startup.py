@@ -13,8 +13,9 @@ import sys
 import pytest
 from reader_helpers import settle
 
+from paperterm.index.config import Config
 from paperterm.index.search.open_index import OpenIndex
-from paperterm.index.session import Session
+from paperterm.index.session import Session, SessionError
 from paperterm.tui import collector
 from paperterm.tui.app import ReaderApp
 from paperterm.tui.later_css import LATER_CSS
@@ -59,6 +60,9 @@ LATER = (
     "tomli_w",  # the library's files are written on a save (the start saves nothing)
     "argparse",  # the reader's options are read without it (tui/cli/main.py)
     "paperterm.tui.cli.parser",  # ... and without the commands' parser
+    "paperterm.tui.cli.bookmarks",  # ... nor the commands' modules
+    "paperterm.tui.cli.reading",
+    "paperterm.tui.cli.exports",
 )
 
 #: The dataclasses defined before the first frame: each costs the start ~0.3-0.5 ms to define
@@ -128,6 +132,49 @@ def test_the_reader_starts_without_what_the_first_frame_does_not_need():
     # No pattern of paperterm's is compiled by the start (~4 ms of it): each waits, as a
     # `LazyPattern`, for the first text that needs it.
     assert started["compiled"] == []
+
+
+TANTIVY_SESSION = """
+import json, sys
+from pathlib import Path
+from paperterm.index.config import Config
+from paperterm.index.config import Config
+from paperterm.index.session import Session, SessionError
+session = Session.create(Path(sys.argv[1]), [], Config(engine="tantivy"))
+assert session.open_papers() is None  # no index yet: its store looked for one
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_a_tantivy_session_starts_without_loading_tantivy(tmp_path):
+    """`engine = "tantivy"` is checked as the session is made (is it installed?), and the
+    store looks for its index, without importing it: its native module and the engine's
+    module load with the engine's index, after the first frame."""
+    pytest.importorskip("tantivy")
+    done = subprocess.run(
+        [sys.executable, "-c", TANTIVY_SESSION, str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    imported = set(json.loads(done.stdout))
+    assert "paperterm.index.session" in imported
+    assert {"tantivy", "paperterm.index.search.tantivy_index"} & imported == set()
+
+
+def test_a_tantivy_session_without_tantivy_says_how_to_get_it(tmp_path, monkeypatch):
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "tantivy" else find_spec(name, *a),
+    )
+    monkeypatch.setitem(sys.modules, "tantivy", None)  # `import tantivy` fails
+    with pytest.raises(SessionError, match=r"needs the tantivy package: pip install"):
+        Session.create(tmp_path / "data", [], Config(engine="tantivy"))
 
 
 async def test_the_index_is_opened_after_the_first_frame(reader, monkeypatch):

@@ -6,15 +6,12 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from paperterm.index.library.bookmarks import BookmarkStore
+from paperterm.tui.cli.context import BookmarkCommandError as BookmarkCommandError
 from paperterm.tui.cli.context import Context, loaded, save_change
 from paperterm.tui.cli.exports import add_export_options, emit_export
 
 if TYPE_CHECKING:
     import argparse
-
-
-class BookmarkCommandError(Exception):
-    """A bookmarks command failed for a reason the user can fix (exit status 2)."""
 
 
 def add_bookmark_commands(commands: argparse._SubParsersAction, common: argparse.ArgumentParser):

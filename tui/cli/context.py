@@ -45,6 +45,11 @@ class UsageError(Exception):
     """Bad usage or input: exit status 2."""
 
 
+class BookmarkCommandError(Exception):
+    """A bookmarks command failed for a reason the user can fix (exit status 2). Here, not
+    in bookmarks.py, which the reader's start does without (main.py catches it)."""
+
+
 class CommandFailed(Exception):
     """The command could not do what it was asked (a full disk, an unwritable index, a
     closed stdout): exit status 1."""

@@ -25,23 +25,17 @@ from paperterm.index.papers import name_label
 from paperterm.index.session import SessionError
 from paperterm.index.text.display import safe_text
 from paperterm.tui import collector
-from paperterm.tui.cli.bookmarks import BookmarkCommandError, add_bookmark_commands
 from paperterm.tui.cli.context import (
     FAILURE,
     USAGE_ERROR,
     Arguments,
+    BookmarkCommandError,
     ClosedStdout,
     CommandFailed,
     Context,
     UsageError,
 )
 from paperterm.tui.cli.escape import user_text
-from paperterm.tui.cli.reading import (
-    add_reading_commands,
-    add_view_options,
-    paper_record,
-    select,
-)
 
 if TYPE_CHECKING:
     import argparse
@@ -96,6 +90,8 @@ def _reader_arguments(argv: Sequence[str]) -> SimpleNamespace | None:
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    # The commands' modules with the parser: the reader's start does without them.
+    from paperterm.tui.cli.bookmarks import add_bookmark_commands
     from paperterm.tui.cli.parser import (
         Parser,
         TopParser,
@@ -103,6 +99,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         common_parser,
         positive_int,
     )
+    from paperterm.tui.cli.reading import add_reading_commands, add_view_options
 
     common = common_parser()
     parser = TopParser(
@@ -176,6 +173,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
 
 def cmd_list(ctx: Context) -> int:
+    from paperterm.tui.cli.reading import select
+
     selection = select(ctx)
     if ctx.args.json:
         ctx.emit_json([selection.record(paper) for paper in selection.papers], indent=1)
@@ -283,6 +282,8 @@ def _print_results(ctx: Context, results: Results) -> None:
 
 
 def cmd_show(ctx: Context) -> int:
+    from paperterm.tui.cli.reading import paper_record
+
     paper = ctx.paper(ctx.args.id)
     if ctx.args.json:
         ctx.emit_json(paper_record(paper, ctx.reading(), ctx.bookmarks()), indent=1)
