@@ -26,6 +26,7 @@ import shutil
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,10 +56,12 @@ def load_tantivy() -> Any:
     """The `tantivy` module, or `TantivyMissing` with the one line that says how to get it."""
     try:
         import tantivy
-    except ImportError:
-        raise TantivyMissing(
-            f'engine = "tantivy" needs the tantivy package: {INSTALL_HINT}'
-        ) from None
+    except ImportError as error:
+        if find_spec("tantivy") is None:
+            why = f'engine = "tantivy" needs the tantivy package: {INSTALL_HINT}'
+        else:  # installed, but its native module does not load here
+            why = f'engine = "tantivy": the tantivy package is installed but fails to load: {error}'
+        raise TantivyMissing(why) from None
     return tantivy
 
 

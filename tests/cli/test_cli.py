@@ -315,3 +315,24 @@ def test_the_export_formats_the_parser_offers_are_the_exporters():
     from paperterm.tui.cli.exports import FORMATS
 
     assert tuple(sorted(EXPORTERS)) == FORMATS
+
+
+def test_a_tantivy_that_fails_to_load_is_one_line_not_a_crash(run, tmp_path, monkeypatch):
+    """The engine's module loads when the index opens (after the reader's first frame), not
+    as the session is made: an installed tantivy whose native module does not load is told
+    there, in one line, as a usage error."""
+    import importlib
+
+    broken = tmp_path / "site" / "tantivy"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text('raise ImportError("libtantivy.so: no such file")\n')
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.delitem(sys.modules, "tantivy", raising=False)
+    importlib.invalidate_caches()
+    code, out, err = run("search", "--engine", "tantivy", "attention")
+    assert code == 2
+    assert out == ""
+    assert err.splitlines() == [
+        'paperterm: engine = "tantivy": the tantivy package is installed but fails to load:'
+        " libtantivy.so: no such file"
+    ]

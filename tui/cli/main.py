@@ -422,6 +422,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except Exception as error:
+        # The engine is loaded when the index is opened (after the reader's first frame),
+        # so its error is told here; its module is imported only on this path.
+        from paperterm.index.search.tantivy_index import TantivyMissing
+
+        if isinstance(error, TantivyMissing):
+            _say(str(error))
+            return USAGE_ERROR
         return _crash(error)
 
 
