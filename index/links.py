@@ -178,22 +178,20 @@ _RULES: tuple[Callable[[Known], Iterable[str]], ...] = (
 
 def paper_links(known: Known) -> list[str]:
     """The paper's links: web URLs only, each once, in the order of `_RULES`."""
-    links: dict[str, None] = {}
-    for rule in _RULES:
-        for url in rule(known):
-            if url.startswith(("http://", "https://")):
-                links.setdefault(url, None)
-    return list(links)
+    return _web_once(url for rule in _RULES for url in rule(known))
 
 
 def with_text_links(links: Sequence[str], text: str) -> list[str]:
     """`paper_links(Known(urls=links, text=text))`: a paper's links, then those its display
     text mentions. Most texts mention none: then only the links are gone over, not every
     kind of link."""
-    if "://" in text:
-        return paper_links(Known(urls=links, text=text))
-    web = (url for url in _own(Known(urls=links)) if url.startswith(("http://", "https://")))
-    return list(dict.fromkeys(web))
+    known = Known(urls=links, text=text)
+    return paper_links(known) if "://" in text else _web_once(_own(known))
+
+
+def _web_once(urls: Iterable[str]) -> list[str]:
+    """The web URLs of `urls`, each once, in order."""
+    return list(dict.fromkeys(url for url in urls if url.startswith(("http://", "https://"))))
 
 
 #: Hosts whose pages are papers (or their versions of record): a URL an abstract mentions on

@@ -34,6 +34,7 @@ from paperterm.index.papers import (
 from paperterm.index.problems import Problem
 from paperterm.index.sources.enrich import distinct_titles, enrich, render
 from paperterm.index.sources.files import FORMATS, SourceSpec, discover
+from paperterm.index.text.words import spaced_past_ascii
 
 Parser = Callable[[Path, str, str | None], tuple[list[Paper], list[Problem]]]
 
@@ -52,8 +53,6 @@ _ASCII_NOT_WORD = bytes(code if chr(code).isalnum() else 32 for code in range(25
 _ASCII_ONLY_NOT_WORD = bytes(
     code if code > 127 or chr(code).isalnum() else 32 for code in range(256)
 )
-#: The ASCII bytes, which `bytes.translate` deletes to leave a UTF-8 text's other characters.
-_ASCII_BYTES = bytes(range(128))
 
 
 @dataclass(slots=True)
@@ -496,13 +495,10 @@ def _fold(text: str) -> str:
     # Mostly ASCII (an arXiv abstract's few quotes, dashes and symbols): its ASCII bytes
     # translated as above (no byte of a longer UTF-8 sequence is ASCII), then its few other
     # characters that are not word characters made spaces, ~25 us where the pattern's
-    # `sub` over the whole text took ~85 (a fifth of arXiv abstracts have one). Those
-    # characters are the bytes left when the ASCII ones are deleted (UTF-8 sequences are
-    # found only whole), and are replaced in the bytes: all in passes of bytes.
+    # `sub` over the whole text took ~85 (a fifth of arXiv abstracts have one), all in
+    # passes of bytes.
     spaced = folded.encode("utf-8", "surrogatepass").translate(_ASCII_ONLY_NOT_WORD)
-    for char in set(spaced.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")):
-        if _NOT_WORD.match(char):
-            spaced = spaced.replace(char.encode("utf-8", "surrogatepass"), b" ")
+    spaced = spaced_past_ascii(spaced, lambda char: not _NOT_WORD.match(char))
     return b" ".join(spaced.split()).decode("utf-8", "surrogatepass")
 
 

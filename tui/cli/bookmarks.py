@@ -6,8 +6,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from paperterm.index.library.bookmarks import BookmarkStore
-from paperterm.tui.cli.context import BookmarkCommandError as BookmarkCommandError
-from paperterm.tui.cli.context import Context, loaded, save_change
+from paperterm.tui.cli.context import BookmarkCommandError, Context, loaded, save_change
 from paperterm.tui.cli.exports import add_export_options, emit_export
 
 if TYPE_CHECKING:
