@@ -49,6 +49,20 @@ class Paper:
     title_derived: bool = False
     entry_type: str = ""
     fields: dict[str, str] = field(default_factory=dict)
+    affiliations: list[str] = field(default_factory=list)
+    author_ids: list[str] = field(default_factory=list)
+    venue: str = ""
+    status: str = ""
+    type: str = ""
+    track: str = ""
+    topic: str = ""
+    keywords: list[str] = field(default_factory=list)
+    tldr: str = ""
+    session: str = ""
+    room: str = ""
+    start: str = ""
+    end: str = ""
+    poster: str = ""
 
     def __post_init__(self) -> None:
         if not self.collections:
@@ -81,6 +95,10 @@ class Paper:
             record["entry_type"] = self.entry_type
         if self.fields:
             record["fields"] = dict(self.fields)
+        for name in CONFERENCE_FIELDS:
+            value = getattr(self, name)
+            if value:
+                record[name] = list(value) if isinstance(value, list) else value
         return record
 
     @classmethod
@@ -103,7 +121,31 @@ class Paper:
             title_derived=bool(record.get("title_derived", False)),
             entry_type=record.get("entry_type", ""),
             fields=dict(record.get("fields", {})),
+            **{
+                name: (list(record[name]) if isinstance(record[name], list) else record[name])
+                for name in CONFERENCE_FIELDS
+                if name in record
+            },
         )
+
+
+#: The fields a conference's own data gives beyond a bibliography's, in `to_json`'s order.
+CONFERENCE_FIELDS = (
+    "affiliations",
+    "author_ids",
+    "venue",
+    "status",
+    "type",
+    "track",
+    "topic",
+    "keywords",
+    "tldr",
+    "session",
+    "room",
+    "start",
+    "end",
+    "poster",
+)
 
 
 def name_label(paper: Paper) -> str:
