@@ -1,4 +1,4 @@
-"""config.example.toml and the README say only what is true: every key, binding id, option,
+"""config.example.toml, the README and docs/ say only what is true: every key, binding id, option,
 command, environment variable and default path they mention is checked against the code."""
 
 from __future__ import annotations
@@ -13,11 +13,16 @@ from locations import ROOT
 from paperterm.index.config import SCHEMA, default_config_path, default_data_dir, parse_config
 from paperterm.tui import keys
 from paperterm.tui.app import check_reader_config
-from paperterm.tui.cli.key_table import key_name
+from paperterm.tui.cli.key_table import key_name, key_rows, markdown_table
 from paperterm.tui.cli.main import build_parser
 
 EXAMPLE = ROOT / "config.example.toml"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: The README and every page of docs/, as one text.
+DOCS = "\n".join(
+    [README] + [path.read_text(encoding="utf-8") for path in sorted((ROOT / "docs").glob("*.md"))]
+)
+KEYS_DOC = (ROOT / "docs" / "keys.md").read_text(encoding="utf-8")
 #: A commented-out setting or table header in the example: `# limit = 200`, `# [[sources]]`.
 _COMMENTED = re.compile(r"^# (\[\[?[\w.]+\]\]?|[\w\"]+ = .+)$")
 
@@ -45,8 +50,8 @@ def test_the_example_documents_every_key_the_config_takes():
             assert re.search(rf"^{key} = ", text, re.M), f"{table}.{key}"
 
 
-def test_the_readme_key_table_is_the_key_table():
-    rows = re.findall(r"^\| ([^|]+) \| ([^|]+) \| `(\w+)` \| ([^|]+) \|$", README, re.M)
+def test_the_keys_page_is_the_key_table():
+    rows = re.findall(r"^\| ([^|]+) \| ([^|]+) \| `(\w+)` \| ([^|]+) \|$", KEYS_DOC, re.M)
     assert [binding_id for _, _, binding_id, _ in rows] == [spec.id for spec in keys.SPECS]
     for (where, shown, _, what), spec in zip(rows, keys.SPECS, strict=True):
         assert where == keys.SCOPES[spec.scope]
@@ -54,8 +59,13 @@ def test_the_readme_key_table_is_the_key_table():
         assert what == spec.description
 
 
+def test_the_keys_page_holds_what_paperterm_keys_markdown_prints():
+    table = "\n".join(markdown_table(key_rows({})))
+    assert table in KEYS_DOC, "regenerate: paperterm --config /dev/null keys --markdown"
+
+
 def test_every_binding_id_and_config_key_the_docs_name_exists():
-    for text in (README, EXAMPLE.read_text(encoding="utf-8")):
+    for text in (DOCS, EXAMPLE.read_text(encoding="utf-8")):
         for binding_id in re.findall(r"keys\.(\w+):", text):
             assert binding_id in keys.BY_ID, binding_id
         for dotted in re.findall(r"`(search|ui)\.(\w+)`", text):
@@ -79,16 +89,15 @@ def _options_and_commands() -> tuple[set[str], set[str]]:
     return options, commands
 
 
-def test_every_command_and_option_the_readme_names_exists():
+def test_every_command_and_option_the_docs_name_exists():
     options, commands = _options_and_commands()
-    named = re.findall(r"`paperterm ([a-z]+)", README) + re.findall(
-        r"^paperterm ([a-z]+)", README, re.M
+    named = re.findall(r"`paperterm ([a-z]+)", DOCS) + re.findall(
+        r"^paperterm ([a-z]+)", DOCS, re.M
     )
     assert "keys" in named
     for command in named:
         assert command in commands, command
-    usage = README.split("## Development")[0]  # after it: ruff's and pytest's options
-    usage = "\n".join(line for line in usage.splitlines() if "-m pytest" not in line)
+    usage = "\n".join(line for line in DOCS.splitlines() if "-m pytest" not in line)
     for option in set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", usage)):
         assert option in options, option
 
@@ -99,7 +108,7 @@ def test_every_environment_variable_the_docs_name_is_read_by_the_code():
         for folder in ("index", "tui")
         for path in (ROOT / folder).rglob("*.py")
     )
-    for text in (README, EXAMPLE.read_text(encoding="utf-8")):
+    for text in (DOCS, EXAMPLE.read_text(encoding="utf-8")):
         for name in set(re.findall(r"\bPAPERTERM_[A-Z_]+\b", text)):
             assert f'"{name}"' in source, name
 
@@ -111,5 +120,5 @@ def test_the_default_paths_the_docs_give_are_the_defaults(monkeypatch):
     home = os.path.expanduser("~")
     config = str(default_config_path()).replace(home, "~", 1)
     data = str(default_data_dir()).replace(home, "~", 1)
-    for text in (README, EXAMPLE.read_text(encoding="utf-8")):
+    for text in (DOCS, EXAMPLE.read_text(encoding="utf-8")):
         assert config in text and data in text

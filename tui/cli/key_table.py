@@ -57,6 +57,15 @@ def key_rows(keymap: Mapping[str, str]) -> list[dict[str, object]]:
     ]
 
 
+def markdown_table(rows: list[dict[str, object]]) -> list[str]:
+    """`key_rows` as the Markdown table of docs/keys.md: where, keys, `[keys]` name, what."""
+    table = ["| where | keys | `[keys]` name | what it does |", "| --- | --- | --- | --- |"]
+    for row in rows:
+        shown = ", ".join(f"`{key}`" for key in row["keys"])  # type: ignore[attr-defined]
+        table.append(f"| {row['context']} | {shown} | `{row['id']}` | {row['description']} |")
+    return table
+
+
 def cmd_keys(ctx: Context) -> int:
     # Deferred: the contexts are read from the screens' bindings (Textual).
     from paperterm.tui.contexts import CONTEXTS
@@ -64,6 +73,10 @@ def cmd_keys(ctx: Context) -> int:
     rows = key_rows(keys.check_keymap(ctx.config, CONTEXTS))
     if ctx.args.json:
         ctx.emit_json(rows, indent=1)
+        return 0
+    if ctx.args.markdown:
+        for line in markdown_table(rows):
+            ctx.line(line)
         return 0
     key_width = max(len(", ".join(row["keys"])) for row in rows)  # type: ignore[arg-type]
     id_width = max(len(str(row["id"])) for row in rows)

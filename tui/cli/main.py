@@ -162,6 +162,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         help="print the reader's key bindings, with the config's [keys] applied",
     )
     key_table.add_argument("--json", action="store_true", help="a JSON array, one per binding")
+    key_table.add_argument(
+        "--markdown", action="store_true", help="a Markdown table (docs/keys.md holds it)"
+    )
     key_table.set_defaults(run=_cmd_keys)
 
     add_bookmark_commands(commands, common)
