@@ -43,6 +43,7 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Searcher as WhooshSearcher
 from whoosh.util.numeric import byte_to_length
 
+from paperterm.index.search import whoosh_private  # noqa: F401  (checks the private names)
 from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
 from paperterm.index.search.whoosh_postings import UINT32, Entry, PostingsTable
 

@@ -45,6 +45,7 @@ from whoosh.formats import Existence, Positions
 from whoosh.system import pack_int, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
+from paperterm.index.search import whoosh_private  # noqa: F401  (checks the private names)
 from paperterm.index.search.analysis import WordTokenizer
 from paperterm.index.search.whoosh_postings import EXTENSION, PostingsWriter
 from paperterm.index.search.whoosh_terms_file import TermsFile, growable_type
