@@ -39,6 +39,7 @@ import threading
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, ClassVar, Protocol
 
+from textual.drivers._writer_thread import WriterThread
 from textual.drivers.linux_driver import LinuxDriver
 
 if TYPE_CHECKING:
@@ -49,6 +50,33 @@ if TYPE_CHECKING:
 #: returns anyway. A live terminal gets LIVE_CLOSE_SECONDS, for a slow SSH link.
 LOST_CLOSE_SECONDS = 0.1
 LIVE_CLOSE_SECONDS = 5.0
+
+
+def check_textual_driver() -> None:
+    """Raise RuntimeError naming the first private name of Textual's driver that
+    `ReaderDriver` relies on and the installed Textual lacks (Textual is pinned to a minor
+    version; this makes an upgrade that moves one fail at once, by name)."""
+    from textual.driver import Driver
+
+    wanted = [
+        ("textual.drivers.linux_driver.LinuxDriver._sigtstp_application", LinuxDriver, None),
+        ("textual.drivers.linux_driver.LinuxDriver._sigcont_application", LinuxDriver, None),
+        ("LinuxDriver._writer_thread", LinuxDriver.__init__, "_writer_thread"),
+        ("textual.driver.Driver._auto_restart", Driver.__init__, "_auto_restart"),
+        ("LinuxDriver._file", LinuxDriver.__init__, "_file"),
+        ("textual.driver.Driver._loop", Driver.__init__, "_loop"),
+        ("textual.drivers._writer_thread.WriterThread._queue", WriterThread.__init__, "_queue"),
+    ]
+    for name, owner, attribute in wanted:
+        if attribute is None:
+            present = callable(getattr(owner, name.rsplit(".", 1)[1], None))
+        else:
+            present = attribute in owner.__code__.co_names  # type: ignore[attr-defined]
+        if not present:
+            raise RuntimeError(f"the installed Textual has no {name}; see pyproject.toml")
+
+
+check_textual_driver()
 
 
 class TerminalWatcher(Protocol):

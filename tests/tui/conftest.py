@@ -30,6 +30,12 @@ from paperterm.tui.clipboard import Clipboard
 IDLE_WINDOW = 0.005
 #: The longest wait for a screen refresh (Textual's idle check gives up after 1 s too).
 REFRESH_WAIT = 1.0
+for _name in ("wait_for_idle", "SLEEP_GRANULARITY", "SLEEP_IDLE"):
+    if not hasattr(textual._wait, _name):
+        raise pytest.UsageError(f"tests/tui/conftest.py: textual._wait.{_name} is gone")
+for _module in (textual.pilot, textual.app):
+    if not hasattr(_module, "wait_for_idle"):
+        raise pytest.UsageError(f"tests/tui/conftest.py: {_module.__name__}.wait_for_idle is gone")
 _textual_idle = textual._wait.wait_for_idle
 
 
