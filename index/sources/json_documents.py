@@ -1,0 +1,49 @@
+"""The records of a JSON document, each with its line: an array, or the array an object
+holds under one of a few keys (`results`, `notes`, `papers`, ...). Shared by the parsers
+of conference exports; `json_records` keeps its own reading of generic lists."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from paperterm.index.problems import Problem
+from paperterm.index.sources.json_records import _array_items, _line_of, _why
+
+#: The keys an object holds its records under, in the order they are looked for.
+LIST_KEYS = ("results", "notes", "papers", "items", "records", "data", "events")
+
+
+def records_of(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Problem]]:
+    """(line, value) of each record; a document that is not JSON is one problem (the
+    records before a syntax error in an array are kept)."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if not stripped:
+        return [], [Problem(str(path), 0, "empty file")]
+    start = len(text) - len(stripped)
+    if stripped.startswith("["):
+        items, error, line = _array_items(text, start)
+        problems = [] if error is None else [_invalid(path, line, error)]
+        return items, problems
+    try:
+        document = json.loads(stripped)
+    except (ValueError, RecursionError) as error:
+        return [], [_invalid(path, getattr(error, "lineno", 0), _why(error))]
+    if not isinstance(document, dict):
+        return [], [Problem(str(path), 0, "not a list of records (a lone JSON value)")]
+    for key in LIST_KEYS:
+        value = document.get(key)
+        if isinstance(value, list):
+            match = re.search(rf'"{key}"\s*:\s*\[', text)
+            if match:
+                items, failure, _ = _array_items(text, match.end() - 1)
+                if failure is None and len(items) == len(value):
+                    return items, []
+            return [(0, item) for item in value], []
+    return [(_line_of(text, start), document)], []
+
+
+def _invalid(path: Path, line: int, error: str) -> Problem:
+    return Problem(str(path), line, f"not valid JSON: {error}; rest skipped")
