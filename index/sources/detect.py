@@ -61,7 +61,7 @@ def choose(path: Path, text: str, read_as: ReadAs = DEFAULT_READ) -> str:
         return _json(head, read_as)
     if suffix == ".json":
         return "json_fields" if read_as.fields else "json_records"  # it says what is wrong
-    if suffix in _TABLE_EXTENSIONS or _tab_table(head):
+    if suffix in _TABLE_EXTENSIONS or _tab_table(head) or _known_header(head):
         return _table(path, head, read_as) or "table"
     if suffix == ".xml":
         return f"{REFUSED}not XML (it does not start with a tag); no format reads it"
@@ -144,6 +144,20 @@ def _tab_table(head: str) -> bool:
         return False
     counts = {line.count("\t") for line in (lines[:-1] if len(lines) > 2 else lines)}
     return len(counts) == 1 and min(counts) >= 2
+
+
+def _known_header(head: str) -> bool:
+    """Whether the first line is a table's header row we know: a title or abstract column
+    and at least one other of ours, cut at tabs or commas."""
+    from paperterm.index.sources.table import header_fields, split_row
+
+    first = head.split("\n", 1)[0]
+    for delimiter in ("\t", ","):
+        if delimiter in first:
+            names = header_fields(split_row(first, delimiter))
+            if names is not None and sum(1 for name in names if name) >= 2:
+                return True
+    return False
 
 
 def _table(path: Path, head: str, read_as: ReadAs) -> str | None:
