@@ -41,7 +41,7 @@ def test_a_source_without_options_reads_as_before(tmp_path: Path) -> None:
         ('columns = ["titel"]', "c.toml:3: sources.columns", "column 1: 'titel' is not one"),
         ('format = "bibtex"\ncolumns = ["title"]', "c.toml:4: sources.columns", "does not apply"),
         ('[sources.fields]\ntitel = "name"', "c.toml:4: sources.fields.titel", "did you mean"),
-        ('[sources.fields]\ntitle = 3', "c.toml:4: sources.fields.title", "must be their key"),
+        ("[sources.fields]\ntitle = 3", "c.toml:4: sources.fields.title", "must be their key"),
         ("formt = 'tsv'", "c.toml:3: sources.formt", "unknown key (did you mean 'format'?)"),
     ],
 )

@@ -156,7 +156,11 @@ def test_zotero_csv_turns_names_around() -> None:
     assert problems == []
     assert paper.authors == ["Ada Lovelace", "Charles Babbage"]
     assert (paper.title, paper.abstract) == ("Engines That Think", "An abstract, with a comma.")
-    assert (paper.year, paper.doi, paper.venue) == (2024, "10.1000/xyz123", "Proceedings of Examples")
+    assert (paper.year, paper.doi, paper.venue) == (
+        2024,
+        "10.1000/xyz123",
+        "Proceedings of Examples",
+    )
 
 
 def test_a_headerless_tsv_is_refused_until_its_columns_are_named() -> None:
