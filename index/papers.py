@@ -103,6 +103,11 @@ class Paper:
 
     @classmethod
     def from_json(cls, record: Mapping[str, Any]) -> Paper:
+        conference: dict[str, Any] = {
+            name: (list(record[name]) if isinstance(record[name], list) else record[name])
+            for name in CONFERENCE_FIELDS
+            if name in record
+        }
         return cls(
             id=record["id"],
             collection=record["collection"],
@@ -121,11 +126,7 @@ class Paper:
             title_derived=bool(record.get("title_derived", False)),
             entry_type=record.get("entry_type", ""),
             fields=dict(record.get("fields", {})),
-            **{
-                name: (list(record[name]) if isinstance(record[name], list) else record[name])
-                for name in CONFERENCE_FIELDS
-                if name in record
-            },
+            **conference,
         )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from paperterm.index.problems import Problem
-from paperterm.index.sources.json_records import _array_items, _line_of, _why
+from paperterm.index.sources.json_records import _after_space, _line_of, _why
 
 #: The keys an object holds its records under, in the order they are looked for.
 LIST_KEYS = ("results", "notes", "papers", "items", "records", "data", "events")
@@ -43,6 +43,40 @@ def records_of(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Probl
                     return items, []
             return [(0, item) for item in value], []
     return [(_line_of(text, start), document)], []
+
+
+def _array_items(text: str, start: int) -> tuple[list[tuple[int, Any]], str | None, int]:
+    """The values of the JSON array opening at `text[start]`, each with its line (lines
+    counted on from the previous value's, not from the start); the error and its line when
+    the array is cut short (the values before it kept)."""
+    decoder = json.JSONDecoder()
+    items: list[tuple[int, Any]] = []
+    index, line, counted = start + 1, 1 + text.count("\n", 0, start), start
+
+    def line_at(position: int) -> int:
+        nonlocal line, counted
+        line += text.count("\n", counted, position)
+        counted = position
+        return line
+
+    while True:
+        index = _after_space(text, index)
+        if index < len(text) and text[index] == "]":
+            return items, None, 0
+        try:
+            value, end = decoder.raw_decode(text, index)
+        except json.JSONDecodeError as error:
+            return items, error.msg, _line_of(text, error.pos)
+        except RecursionError:
+            return items, "nested too deeply", line_at(index)
+        items.append((line_at(index), value))
+        index = _after_space(text, end)
+        if index < len(text) and text[index] == ",":
+            index += 1
+        elif index < len(text) and text[index] == "]":
+            return items, None, 0
+        else:
+            return items, "Expecting ',' delimiter", line_at(index)
 
 
 def _invalid(path: Path, line: int, error: str) -> Problem:

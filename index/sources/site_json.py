@@ -81,6 +81,8 @@ def site_fields(record: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, st
         "poster": record.get("poster_position"),
         "venue": record.get("conference"),
         "pdf": record.get("paper_pdf_url"),
+        "doi": record.get("doi"),
+        "arxiv": record.get("arxiv_id") or record.get("arxiv"),
     }
     if isinstance(authors, list) and any(isinstance(a, Mapping) for a in authors):
         ours["affiliations"] = [
