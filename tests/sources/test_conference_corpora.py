@@ -71,9 +71,10 @@ def test_neurips_orals_posters_sessions_rooms_times_and_people() -> None:
         assert (paper.session, paper.room) == (record["session"], record["room_name"])
         assert (paper.start, paper.end) == (record["starttime"], record["endtime"])
         assert paper.poster == (record.get("poster_position") or "")
-        assert paper.status == {"Accept (poster)": "Poster", "Accept (oral)": "Oral"}[
-            record["decision"]
-        ]
+        assert (
+            paper.status
+            == {"Accept (poster)": "Poster", "Accept (oral)": "Oral"}[record["decision"]]
+        )
         assert paper.type == record["eventtype"]
         assert paper.links[0] == "https://neurips.cc" + record["virtualsite_url"]
         assert record["paper_url"] in paper.links
