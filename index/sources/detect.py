@@ -11,10 +11,17 @@ none of these is refused (`refusal`), in one line that says what it looks like a
 
 from __future__ import annotations
 
+import importlib
 import re
+from collections.abc import Callable
 from pathlib import Path
 
+from paperterm.index.papers import Paper
+from paperterm.index.problems import Problem
 from paperterm.index.sources.files import DEFAULT_READ, FORMAT_NAMES, ReadAs
+
+#: A parser: `parse(path, text, collection) -> (papers, problems)`.
+Parser = Callable[[Path, str, str | None], tuple[list[Paper], list[Problem]]]
 
 #: How much of a file its shape is judged by.
 HEAD_CHARS = 1 << 16
@@ -178,3 +185,35 @@ def _table(path: Path, head: str, read_as: ReadAs) -> str | None:
         f'(no title or abstract column); name its columns: format = "{fmt}", '
         f'columns = {_EXAMPLE_COLUMNS} (our field per column, "" skips one)'
     )
+
+
+#: The parser modules that take the source's `ReadAs` (the others need nothing of it).
+_READING_PARSERS = frozenset(
+    {"table", "site_json", "openreview", "papercopilot", "acl_xml", "json_fields"}
+)
+
+
+def pick_parser(path: Path, text: str, read_as: ReadAs = DEFAULT_READ) -> Parser:
+    """The parser for the file, as `detect.choose` picks it (the source's `format`, else
+    the extension and the content); a file refused gets a parser that says why."""
+    module = choose(path, text, read_as)
+    if module.startswith(REFUSED):
+
+        def refuse(
+            path: Path, text: str, collection: str | None
+        ) -> tuple[list[Paper], list[Problem]]:
+            return [], [Problem(str(path), 0, module)]
+
+        return refuse
+    parse = importlib.import_module(f"paperterm.index.sources.{module}").parse
+    if module not in _READING_PARSERS:
+        parser: Parser = parse
+        return parser
+
+    def parse_as(
+        path: Path, text: str, collection: str | None
+    ) -> tuple[list[Paper], list[Problem]]:
+        found: tuple[list[Paper], list[Problem]] = parse(path, text, collection, read_as)
+        return found
+
+    return parse_as

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import codecs
 import hashlib
-import importlib
 import os
 import re
 import stat
@@ -32,11 +31,10 @@ from paperterm.index.papers import (
     paper_tuple,
 )
 from paperterm.index.problems import Problem
+from paperterm.index.sources.detect import pick_parser
 from paperterm.index.sources.enrich import distinct_titles, enrich, render
 from paperterm.index.sources.files import DEFAULT_READ, FORMATS, ReadAs, SourceSpec, discover
 from paperterm.index.text.words import spaced_past_ascii
-
-Parser = Callable[[Path, str, str | None], tuple[list[Paper], list[Problem]]]
 
 _SNIFF_BYTES = 8192
 #: A BibTeX file this large is read a chunk of entries at a time (`bibtex.stream`); a
@@ -126,40 +124,6 @@ def _line_text(raw: bytes, first: bool) -> tuple[str, bool]:
         return raw.decode("utf-8-sig" if first else "utf-8"), False
     except UnicodeDecodeError:
         return raw.decode("latin-1"), True
-
-
-#: The parser modules that take the source's `ReadAs` (the others need nothing of it).
-_READING_PARSERS = frozenset(
-    {"table", "site_json", "openreview", "papercopilot", "acl_xml", "json_fields"}
-)
-
-
-def pick_parser(path: Path, text: str, read_as: ReadAs = DEFAULT_READ) -> Parser:
-    """The parser for the file, as `detect.choose` picks it (the source's `format`, else
-    the extension and the content); a file refused gets a parser that says why."""
-    from paperterm.index.sources.detect import REFUSED, choose
-
-    module = choose(path, text, read_as)
-    if module.startswith(REFUSED):
-
-        def refuse(
-            path: Path, text: str, collection: str | None
-        ) -> tuple[list[Paper], list[Problem]]:
-            return [], [Problem(str(path), 0, module)]
-
-        return refuse
-    parse = importlib.import_module(f"paperterm.index.sources.{module}").parse
-    if module not in _READING_PARSERS:
-        parser: Parser = parse
-        return parser
-
-    def parse_as(
-        path: Path, text: str, collection: str | None
-    ) -> tuple[list[Paper], list[Problem]]:
-        found: tuple[list[Paper], list[Problem]] = parse(path, text, collection, read_as)
-        return found
-
-    return parse_as
 
 
 def load_file(
