@@ -1,5 +1,5 @@
-"""The records of a JSON document, each with its line: an array, or the array an object
-holds under one of a few keys (`results`, `notes`, `papers`, ...). Shared by the parsers
+"""The records of a JSON document, each with its line: an array, the array an object holds
+under one of a few keys (`results`, `notes`, `papers`, ...), or JSON Lines. Shared by the parsers
 of conference exports; `json_records` keeps its own reading of generic lists."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from paperterm.index.problems import Problem
-from paperterm.index.sources.json_records import _after_space, _line_of, _why
+from paperterm.index.sources.json_records import _after_space, _line_of, _lines, _why
 
 #: The keys an object holds its records under, in the order they are looked for.
 LIST_KEYS = ("results", "notes", "papers", "items", "records", "data", "events")
@@ -30,6 +30,8 @@ def records_of(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Probl
     try:
         document = json.loads(stripped)
     except (ValueError, RecursionError) as error:
+        if _why(error) == "Extra data":  # JSON Lines: one record a line
+            return _lines(path, text)
         return [], [_invalid(path, getattr(error, "lineno", 0), _why(error))]
     if not isinstance(document, dict):
         return [], [Problem(str(path), 0, "not a list of records (a lone JSON value)")]

@@ -257,3 +257,15 @@ def test_relative_urls_are_made_absolute_and_doubled_slashes_one() -> None:
     assert absolute("https://ICML.cc//virtual/2024/poster/1", "") == (
         "https://icml.cc/virtual/2024/poster/1"
     )
+
+
+def test_openreview_notes_saved_one_a_line(tmp_path: Path) -> None:
+    import json
+
+    notes = json.loads((CONF / "openreview-v2.json").read_text(encoding="utf-8"))["notes"]
+    source = tmp_path / "notes.jsonl"
+    source.write_text("\n".join(json.dumps(note) for note in notes * 2) + "\n", "utf-8")
+    papers, problems = load_file(source, None, ReadAs("openreview"))
+    assert problems == []
+    assert [paper.title for paper in papers] == ["Wise Models Know Persian"] * 2
+    assert [paper.line for paper in papers] == [1, 2]
