@@ -16,7 +16,7 @@ from typing import Any
 from platformdirs import user_config_dir, user_data_dir
 
 from paperterm.index.library.searches import SavedSearch
-from paperterm.index.sources.files import SourceSpec
+from paperterm.index.sources.files import FORMAT_NAMES, OUR_FIELDS, SourceSpec
 from paperterm.index.text.lazy_pattern import compile_later
 from paperterm.index.toml_text import TomlSyntaxError, parse_toml
 from paperterm.index.user_files import read_regular_file
@@ -45,7 +45,11 @@ _TOP_KEYS = {
 }
 _SEARCH_KEYS: dict[str, type] = {"limit": int, "debounce_ms": int}
 _UI_KEYS: dict[str, type] = {"theme": str, "side_by_side_min_width": int, "footer": bool}
-_SOURCE_KEYS: dict[str, type] = {"path": str, "collection": str}
+#: (`columns` and `fields` are checked item by item: `_source_spec`.)
+_SOURCE_KEYS: dict[str, type] = {
+    "path": str, "collection": str, "format": str, "columns": object, "separator": str,
+    "fields": object,
+}  # fmt: skip
 _READING_KEYS: dict[str, type] = {"mark_on_dwell_ms": int}
 _SAVED_SEARCH_KEYS: dict[str, type] = {"name": str, "query": str}
 #: Every key the config takes, by table ("" is the top level; `[keys]` takes binding ids).
@@ -191,7 +195,7 @@ def parse_config(text: str, path: Path | None = None) -> Config:
         _check_keys(entry, _SOURCE_KEYS, "sources", path, locate)
         if "path" not in entry:
             raise ConfigError(_where(path, locate.section("sources"), where, "needs a path"))
-        config.sources.append(SourceSpec(_expand(entry["path"], path), entry.get("collection")))
+        config.sources.append(_source_spec(entry, path, locate))
     search = raw.get("search", {})
     _check_keys(search, _SEARCH_KEYS, "search", path, locate)
     config.search_limit = _number(search, "limit", config.search_limit, "search", path, locate)
@@ -220,6 +224,53 @@ def parse_config(text: str, path: Path | None = None) -> Config:
         config.keys[name] = value
         config.key_lines[name] = line
     return config
+
+
+#: The formats whose records have named keys or columns (`columns`, `[sources.fields]`).
+_MAPPED_FORMATS = {
+    "columns": ("auto", "csv", "tsv"),
+    "fields": ("auto", "json", "jsonl", "csv", "tsv", "openreview", "virtual-site",
+               "papercopilot", "acl-xml"),
+}  # fmt: skip
+
+
+def _source_spec(entry: dict[str, Any], path: Path | None, locate: _Locator) -> SourceSpec:
+    """A `[[sources]]` table as a `SourceSpec`: `format` one of ours, `columns` our fields
+    (or ""), `[sources.fields]` our fields to their keys."""
+
+    def error(key: str, why: str, section: str = "sources") -> ConfigError:
+        return ConfigError(_where(path, locate.key(section, key), f"{section}.{key}", why))
+
+    fmt = entry.get("format", "auto")
+    if fmt not in FORMAT_NAMES:
+        raise error("format", f"must be one of {', '.join(FORMAT_NAMES)}, not {fmt!r}")
+    columns = entry.get("columns", [])
+    if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
+        raise error("columns", 'must be an array of strings (our field per column, "" skips)')
+    for number, column in enumerate(columns, start=1):
+        if column and column not in OUR_FIELDS:
+            why = f"column {number}: {column!r} is not one of our fields"
+            raise error("columns", why + _did_you_mean(column, OUR_FIELDS))
+    fields = entry.get("fields", {})
+    if not isinstance(fields, dict):
+        raise error("fields", "must be a table ([sources.fields]: our field = their key)")
+    for ours, theirs in fields.items():
+        if ours not in OUR_FIELDS:
+            why = "is not one of our fields" + _did_you_mean(ours, OUR_FIELDS)
+            raise error(ours, why, "sources.fields")
+        if not isinstance(theirs, str) or not theirs.strip():
+            raise error(ours, "must be their key or dotted path, a string", "sources.fields")
+    for key, value in (("columns", columns), ("fields", fields)):
+        if value and fmt not in _MAPPED_FORMATS[key]:
+            raise error(key, f"does not apply to format = {fmt!r}")
+    return SourceSpec(
+        _expand(entry["path"], path),
+        entry.get("collection"),
+        fmt,
+        tuple(columns),
+        entry.get("separator", ""),
+        tuple((ours, theirs.strip()) for ours, theirs in fields.items()),
+    )
 
 
 def _saved_searches(tables: list[object], path: Path | None, locate: _Locator) -> list[SavedSearch]:

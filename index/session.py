@@ -30,6 +30,30 @@ class SessionError(Exception):
     """A one-line reason the session cannot start (bad data dir, missing source...)."""
 
 
+class SourceRefused(SessionError):
+    """A source file named directly has a shape no parser reads (`detect.refusal`)."""
+
+
+#: The extensions read as they say, whatever the file holds: no look inside is needed.
+_READ_BY_NAME = (".txt", ".bib", ".bibtex", ".jsonl", ".ndjson")
+
+
+def check_sources(specs: list[SourceSpec]) -> None:
+    """Raise `SourceRefused` for the first file named directly (not found in a folder,
+    whose files are refused one by one, the others read) that would be refused."""
+    for spec in specs:
+        if spec.format not in ("auto", "csv", "tsv"):
+            continue
+        if spec.format == "auto" and spec.path.suffix.lower() in _READ_BY_NAME:
+            continue
+        if spec.path.is_file():
+            from paperterm.index.sources.detect import refusal
+
+            why = refusal(spec.path, spec.read_as)
+            if why is not None:
+                raise SourceRefused(why)
+
+
 class Check(NamedTuple):
     """What `Session.check` found. A named tuple, not a dataclass: less to define as the
     reader starts (issue 14)."""
@@ -68,6 +92,7 @@ class Session:
             specs = [SourceSpec(path) for path in sources]
         else:
             specs = (bundled_seeds() if config.include_seeds else []) + list(config.sources)
+        check_sources(specs)
         if config.engine == "tantivy" and not _tantivy_found():
             # Not installed: `load_tantivy` says so in the words the user needs.
             from paperterm.index.search.tantivy_index import TantivyMissing, load_tantivy
@@ -109,7 +134,10 @@ class Session:
             files: list[SourceFile] = []
             for number, spec in enumerate(self.specs):
                 found, problems = discover(spec)
-                files += [SourceFile(number, path, spec.collection) for path in found]
+                files += [
+                    SourceFile(number, path, spec.collection, read_as=spec.read_as)
+                    for path in found
+                ]
                 self._problems.extend(problems)
             self._files = files
         return self._files

@@ -99,6 +99,7 @@ def read_header(path: Path, file: SourceFile) -> tuple[dict[str, Any], Fingerpri
             header.get("path") != path_key(file.path)
             or header.get("collection") != file.collection
             or header.get("span") != (None if file.span is None else list(file.span))
+            or header.get("read_as", "") != file.read_as.key()
             or header.get("parser") != versions.PARSER_VERSION
             or header.get("count") != len(cache)
         ):
@@ -136,7 +137,7 @@ def prepare_source(
     bytes read) now and then; `keep`: the records stay in `records` too."""
     source = SourceRecords(file, cache=cache_name(file))
     source.fingerprint = Fingerprint.of(file.path)  # before reading: a later write shows
-    reading = Reading(file.path, file.collection, file.span)
+    reading = Reading(file.path, file.collection, file.span, file.read_as)
     writer = RecordWriter(folder / source.cache, SOURCE)
     words: Counter[str] = Counter()
     digest = hashlib.blake2b(digest_size=16)
@@ -180,6 +181,7 @@ def prepare_source(
             "path": path_key(file.path),
             "collection": file.collection,
             "span": None if file.span is None else list(file.span),
+            "read_as": file.read_as.key(),
             "parser": versions.PARSER_VERSION,
             "fingerprint": _fingerprint_dict(source.fingerprint),
             "problems": source.problems,

@@ -63,13 +63,13 @@ from paperterm.index.papers import Paper
 from paperterm.index.search.engine_files import EngineFiles, EngineIndex
 from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile, RecordFileError
 from paperterm.index.search.whoosh_index import WhooshFiles
-from paperterm.index.sources.files import SourceSpec
+from paperterm.index.sources.files import DEFAULT_READ, ReadAs, SourceSpec
 
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
 SCHEMA_VERSION = 8
 #: Bump when parsing or derivation (names, titles, display text) or what a source's record
 #: file holds (its header's merge keys) changes.
-PARSER_VERSION = 5
+PARSER_VERSION = 6
 #: Sets of sources whose indexes are kept; the least recently used beyond are removed.
 MAX_SETS = 4
 
@@ -114,17 +114,22 @@ Span = tuple[int, int, int]
 @dataclass(frozen=True, slots=True)
 class SourceFile:
     """One file of a source set: which source (spec) named it, and its path; `span`: the
-    stretch of it this source is, when a build reads a large file in stretches."""
+    stretch of it this source is, when a build reads a large file in stretches; `read_as`:
+    how its source says to read it."""
 
     spec: int
     path: Path
     collection: str | None = None
     span: Span | None = None
+    read_as: ReadAs = DEFAULT_READ
 
     @property
     def file_key(self) -> str:
-        """The file within its set (the same file under two specs is two sources)."""
-        return f"{self.spec}:{path_key(self.path)}"
+        """The file within its set (the same file under two specs is two sources; read
+        otherwise, it is another source)."""
+        options = self.read_as.key()
+        key = f"{self.spec}:{path_key(self.path)}"
+        return f"{key}?{options}" if options else key
 
     @property
     def key(self) -> str:
@@ -140,9 +145,17 @@ def path_key(path: Path) -> str:
 
 def set_key(specs: Sequence[SourceSpec]) -> str:
     """The name of the index of a set of sources (absolute paths, collection overrides)."""
-    described = [[path_key(Path(os.path.abspath(s.path))), s.collection] for s in specs]
+    described = [
+        [path_key(Path(os.path.abspath(s.path))), s.collection, *_options(s)] for s in specs
+    ]
     text = json.dumps(described, ensure_ascii=True)
     return blake2b(text.encode("ascii"), digest_size=8).hexdigest()
+
+
+def _options(spec: SourceSpec) -> list[str]:
+    """How a source is read, when not by default (the sets of before keep their names)."""
+    options = spec.read_as.key()
+    return [options] if options else []
 
 
 @dataclass(slots=True)

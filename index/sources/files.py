@@ -21,15 +21,77 @@ FORMATS: dict[str, str] = {
     ".json": "json_records",
     ".jsonl": "json_records",
     ".ndjson": "json_records",
+    ".csv": "table",
+    ".tsv": "table",
+    ".tab": "table",
+    ".xml": "acl_xml",
 }
+
+#: The `format` values a `[[sources]]` table takes, and the parser module of each ("auto":
+#: the file's content decides, `detect.py`).
+FORMAT_NAMES: dict[str, str] = {
+    "auto": "",
+    "text": "text_list",
+    "bibtex": "bibtex",
+    "json": "json_records",
+    "jsonl": "json_records",
+    "csv": "table",
+    "tsv": "table",
+    "openreview": "openreview",
+    "virtual-site": "site_json",
+    "papercopilot": "papercopilot",
+    "acl-xml": "acl_xml",
+}
+
+#: Our field names: what `columns` and `[sources.fields]` may name.
+OUR_FIELDS = (
+    "id", "title", "abstract", "authors", "affiliations", "author_ids", "year", "venue",
+    "status", "type", "track", "topic", "keywords", "tldr", "session", "room", "start", "end",
+    "poster", "url", "pdf", "doi", "arxiv", "openreview", "code",
+)  # fmt: skip
+
+
+class ReadAs(NamedTuple):
+    """How a source's files are read: `format` (a `FORMAT_NAMES` key), `columns` (our field
+    per column of a headerless table, "" skips one), `separator` (between names in one
+    authors value, "" guesses), `fields` ((our field, their key or dotted path) pairs)."""
+
+    format: str = "auto"
+    columns: tuple[str, ...] = ()
+    separator: str = ""
+    fields: tuple[tuple[str, str], ...] = ()
+
+    def key(self) -> str:
+        """The options as one line ("" for the defaults): what cached records are kept by,
+        so that a change of them reads the files again."""
+        if self == DEFAULT_READ:
+            return ""
+        import json
+
+        return json.dumps(
+            [self.format, list(self.columns), self.separator, [list(f) for f in self.fields]],
+            ensure_ascii=True,
+        )
+
+
+DEFAULT_READ = ReadAs()
 
 
 class SourceSpec(NamedTuple):
-    """A configured source: a file or folder, with an optional collection name override. A
-    named tuple, not a frozen dataclass: less to define as the reader starts (issue 14)."""
+    """A configured source: a file or folder, with an optional collection name override and
+    how to read it (`ReadAs`). A named tuple, not a frozen dataclass: less to define as the
+    reader starts."""
 
     path: Path
     collection: str | None = None
+    format: str = "auto"
+    columns: tuple[str, ...] = ()
+    separator: str = ""
+    fields: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def read_as(self) -> ReadAs:
+        return ReadAs(self.format, self.columns, self.separator, self.fields)
 
 
 def bundled_seeds() -> list[SourceSpec]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import codecs
 import hashlib
-import importlib
 import os
 import re
 import stat
@@ -32,11 +31,10 @@ from paperterm.index.papers import (
     paper_tuple,
 )
 from paperterm.index.problems import Problem
+from paperterm.index.sources.detect import pick_parser
 from paperterm.index.sources.enrich import distinct_titles, enrich, render
-from paperterm.index.sources.files import FORMATS, SourceSpec, discover
+from paperterm.index.sources.files import DEFAULT_READ, FORMATS, ReadAs, SourceSpec, discover
 from paperterm.index.text.words import spaced_past_ascii
-
-Parser = Callable[[Path, str, str | None], tuple[list[Paper], list[Problem]]]
 
 _SNIFF_BYTES = 8192
 #: A BibTeX file this large is read a chunk of entries at a time (`bibtex.stream`); a
@@ -44,7 +42,6 @@ _SNIFF_BYTES = 8192
 BIBTEX_STREAM_BYTES = 4 << 20
 #: Bytes read at a time from a file read in chunks.
 _READ_BLOCK = 1 << 20
-_BIB_ENTRY = re.compile(r"^[ \t]*@[ \t]*[a-zA-Z]+[ \t]*[{(]", re.MULTILINE)
 _NOT_WORD = re.compile(r"[\W_]+")
 #: ASCII's characters `_NOT_WORD` matches, to spaces: translating an ASCII abstract's bytes
 #: takes a tenth of the pattern's time (33 us an abstract, a tenth of preparing it).
@@ -129,28 +126,14 @@ def _line_text(raw: bytes, first: bool) -> tuple[str, bool]:
         return raw.decode("latin-1"), True
 
 
-def pick_parser(path: Path, text: str) -> Parser:
-    """The parser for the extension; for other files, by the first thing in them:
-    `@` (or `%` comments before an `@entry{`) is BibTeX, `[`/`{` JSON, anything else text."""
-    module = FORMATS.get(path.suffix.lower())
-    if module is None:
-        head = text[:_SNIFF_BYTES].lstrip()
-        if head.startswith(("[", "{")):
-            module = "json_records"
-        elif head.startswith("@") or (head.startswith("%") and _BIB_ENTRY.search(head)):
-            module = "bibtex"
-        else:
-            module = "text_list"
-    parser: Parser = importlib.import_module(f"paperterm.index.sources.{module}").parse
-    return parser
-
-
-def load_file(path: Path, collection: str | None = None) -> tuple[list[Paper], list[Problem]]:
+def load_file(
+    path: Path, collection: str | None = None, read_as: ReadAs = DEFAULT_READ
+) -> tuple[list[Paper], list[Problem]]:
     """The records of one file, rendered (display text and title) but not yet enriched."""
     data, problems = read_source(path)
     if data is None:
         return [], problems
-    return load_data(path, data, collection)
+    return load_data(path, data, collection, read_as)
 
 
 def read_source(path: Path) -> tuple[bytes | None, list[Problem]]:
@@ -172,13 +155,21 @@ class Reading:
     file's content digest once every paper was taken); `problems` gathers what was wrong."""
 
     def __init__(
-        self, path: Path, collection: str | None = None, span: tuple[int, int, int] | None = None
+        self,
+        path: Path,
+        collection: str | None = None,
+        span: tuple[int, int, int] | None = None,
+        read_as: ReadAs = DEFAULT_READ,
     ) -> None:
         """`span`: read only this stretch of a JSON Lines file (its first byte, the byte
-        after its last, its first line's number; `search.segments`)."""
+        after its last, its first line's number; `search.segments`); `read_as`: how the
+        source says to read it."""
         self.path = path
         self.collection = collection
         self.span = span
+        self.read_as = read_as
+        #: Whether its records come line by line (JSON Lines read by `json_records`).
+        self.by_lines = read_as.format in ("auto", "jsonl") and not read_as.fields
         self.size = 0
         #: Whether the file was read to its end (its `digest` is then its content's).
         self.complete = False
@@ -211,7 +202,7 @@ class Reading:
                     handle.seek(self.span[0])
                     first_line, length = self.span[2], self.span[1] - self.span[0]
                     yield from self._lines(self._utf8_lines(handle, first_line, length), first_line)
-                elif json_records.streams(self.path, text):
+                elif self.by_lines and json_records.streams(self.path, text):
                     yield from self._lines(self._utf8_lines(handle))
                 elif self._chunked_bibtex(handle):
                     yield from self._bibtex(handle, "utf-8-sig")
@@ -226,7 +217,7 @@ class Reading:
         data = handle.read()
         self._digest.update(data)
         self.size = len(data)
-        papers, problems = load_data(self.path, data, self.collection)
+        papers, problems = load_data(self.path, data, self.collection, self.read_as)
         self.problems += problems
         self.complete = True
         yield from papers
@@ -241,7 +232,7 @@ class Reading:
 
         if not self._decodes(handle, codec):
             yield from self._whole(handle)
-        elif json_records.streams(self.path, self._first_line(handle, codec)):
+        elif self.by_lines and json_records.streams(self.path, self._first_line(handle, codec)):
             yield from self._lines(_split_lines(self._decoded(handle, codec, final=True)))
         elif self._large_bibtex(handle):
             yield from self._bibtex(handle, codec)
@@ -261,6 +252,8 @@ class Reading:
     def _large_bibtex(self, handle: BinaryIO) -> bool:
         """Whether the file is a BibTeX file large enough to read a chunk at a time."""
         if FORMATS.get(self.path.suffix.lower()) != "bibtex":
+            return False
+        if self.read_as.format not in ("auto", "bibtex"):
             return False
         return os.fstat(handle.fileno()).st_size >= BIBTEX_STREAM_BYTES
 
@@ -366,13 +359,13 @@ def _split_lines(texts: Iterable[str]) -> Iterator[str]:
 
 
 def load_data(
-    path: Path, data: bytes, collection: str | None = None
+    path: Path, data: bytes, collection: str | None = None, read_as: ReadAs = DEFAULT_READ
 ) -> tuple[list[Paper], list[Problem]]:
     """`load_file` of bytes already read from `path`."""
     text, problems = decode(path, data)
     if text is None:
         return [], problems
-    papers, parse_problems = pick_parser(path, text)(path, text, collection)
+    papers, parse_problems = pick_parser(path, text, read_as)(path, text, collection)
     return [render(paper) for paper in papers], problems + parse_problems
 
 
@@ -384,7 +377,7 @@ def load_sources(specs: Iterable[SourceSpec]) -> Corpus:
         files, problems = discover(spec)
         corpus.problems.extend(problems)
         for path in files:
-            records, problems = prepare_file(path, spec.collection)
+            records, problems = prepare_file(path, spec.collection, read_as=spec.read_as)
             corpus.files.append(path)
             prepared.extend(records)
             corpus.problems.extend(problems)
@@ -393,13 +386,18 @@ def load_sources(specs: Iterable[SourceSpec]) -> Corpus:
 
 
 def prepare_file(
-    path: Path, collection: str | None = None, data: bytes | None = None
+    path: Path,
+    collection: str | None = None,
+    data: bytes | None = None,
+    read_as: ReadAs = DEFAULT_READ,
 ) -> tuple[list[Prepared], list[Problem]]:
     """The records of one file (its bytes, when already read), each prepared as if it were
     the only one (`prepare`): the work that does not depend on other files, which a build
     runs in parallel and keeps."""
     papers, problems = (
-        load_file(path, collection) if data is None else load_data(path, data, collection)
+        load_file(path, collection, read_as)
+        if data is None
+        else load_data(path, data, collection, read_as)
     )
     return [prepare(paper) for paper in papers], problems
 

@@ -23,7 +23,7 @@ from paperterm.index.config import (
     resolve_data_dir,
     resolve_engine,
 )
-from paperterm.index.session import LARGE_CORPUS, Session, SessionError
+from paperterm.index.session import LARGE_CORPUS, Session, SessionError, SourceRefused
 from paperterm.index.text.display import safe_text
 from paperterm.tui import keys
 from paperterm.tui.cli.context import Arguments
@@ -284,7 +284,8 @@ def run_doctor(
     run: Runner | None = None,
     is_tty: Callable[[], bool] | None = None,
 ) -> int:
-    """Every check, one line each, then the verdict; always exit status 0."""
+    """Every check, one line each, then the verdict; exit status 0, or 2 when a source file
+    named directly is refused (its shape is none paperterm reads)."""
     import subprocess
 
     environ = os.environ if environ is None else environ
@@ -310,8 +311,12 @@ def run_doctor(
     engine = engine_check(config.engine)
     checks.append(engine)
     sources = [Path(p).expanduser() for p in getattr(args, "source", None) or []]
+    refused = False
     try:
         session = Session.create(data_dir, sources, config) if engine.mark != WARN else None
+    except SourceRefused as error:
+        checks.append(Check(WARN, "sources", str(error)))
+        refused = True
     except SessionError as error:
         checks.append(Check(WARN, "data", str(error)))
     else:
@@ -322,5 +327,7 @@ def run_doctor(
         out.write(safe_text(check.line(), keep_newlines=False) + "\n")
     warnings = sum(check.mark == WARN for check in checks)
     verdict = "ready" if not warnings else f"usable, {warnings} thing(s) to fix (!! above)"
+    if refused:
+        verdict = "not ready: a source is refused (!! above)"
     out.write(f"verdict: {verdict}\n")
-    return 0
+    return 2 if refused else 0
