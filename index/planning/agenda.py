@@ -175,8 +175,9 @@ def zone_named(name: str) -> tzinfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise UnknownZoneError(f"unknown time zone {name!r} (an IANA name such as "
-                               "'America/Los_Angeles')") from None
+        raise UnknownZoneError(
+            f"unknown time zone {name!r} (an IANA name such as 'America/Los_Angeles')"
+        ) from None
 
 
 def parse_time(text: str) -> datetime | None:
