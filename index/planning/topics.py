@@ -186,10 +186,36 @@ def _kmeans(vectors: list[Vector], k: int, rng: random.Random) -> list[Vector]:
             best = _nearest(vector, postings, len(centres))
             if best != assignment[index]:
                 assignment[index], changed = best, changed + 1
+        centres = _centres(vectors, assignment, centres)
+        if _seed_orphans(vectors, assignment, centres):
+            continue
         if not changed:
             break
-        centres = _centres(vectors, assignment, centres)
     return centres
+
+
+def _seed_orphans(vectors: list[Vector], assignment: list[int], centres: list[Vector]) -> bool:
+    """When more than a few vectors share no term with any centre, give the first of them
+    a centre: an empty group's, else the smaller of the two most similar centres' (which
+    split one topic between them). True when a centre changed."""
+    orphans = [index for index, group in enumerate(assignment) if group < 0]
+    if len(orphans) < max(2, len(vectors) // 100) or len(centres) < 2:
+        return False
+    sizes = Counter(assignment)
+    empty = [group for group in range(len(centres)) if not sizes[group]]
+    if empty:
+        slot = empty[0]
+    else:
+        dense = [dict(centre) for centre in centres]
+        pairs = (
+            (_dot(centres[a], dense[b]), a, b)
+            for a in range(len(centres))
+            for b in range(a + 1, len(centres))
+        )
+        _, a, b = max(pairs, key=lambda pair: (pair[0], -pair[1], -pair[2]))
+        slot = b if sizes[b] <= sizes[a] else a
+    centres[slot] = vectors[orphans[0]]
+    return True
 
 
 def _plus_plus(vectors: list[Vector], k: int, rng: random.Random) -> list[Vector]:
