@@ -47,9 +47,10 @@ _FILLER_WORDS = """
     proposes approach approaches method methods show shows shown result results can
     one two three first paper work study present presents demonstrate demonstrates
     however may within without across among often various several many much more most
-    well-known existing recent recently significantly significant effectively
+    each use used uses given different while both through thus therefore existing
+    recent recently significantly significant effectively
     effective efficient efficiently achieve achieves achieving improve improves improved
-    outperforms state-of-the-art sota framework task tasks problem problems performance
+    outperforms sota framework task tasks problem problems performance
 """
 FILLER = frozenset(_FILLER_WORDS.split())
 
