@@ -18,6 +18,8 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import icalendar
+
     from paperterm.index.planning.agenda import Agenda, AgendaSession
 
 PRODID = "-//paperterm//agenda//EN"
@@ -91,7 +93,7 @@ def _fixed(moment: datetime, zones: dict[str, timedelta]) -> datetime:
     return moment.astimezone(timezone(offset, name))
 
 
-def _vtimezone(name: str, offset: timedelta) -> object:
+def _vtimezone(name: str, offset: timedelta) -> icalendar.Timezone:
     import icalendar
 
     standard = icalendar.TimezoneStandard()
