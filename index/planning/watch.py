@@ -35,6 +35,8 @@ _LETTERS = str.maketrans(
      "œ": "oe", "Œ": "oe", "ı": "i", "þ": "th", "ð": "d"}
 )  # fmt: skip
 _NOT_WORD = re.compile(r"[^\w]+")
+#: The blocks of combining marks (accents) that NFKD splits off letters.
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
 
 
 def fold(text: str) -> str:
@@ -42,7 +44,7 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.translate(_LETTERS))
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return _COMBINING.sub("", decomposed).casefold()
 
 
 def folded_name(name: str) -> str:
@@ -134,6 +136,8 @@ class WatchMatcher:
             for word in self.watch.words
             if fold(word).split()
         ]
+        if self._words:  # one search rules out most papers
+            self._any_word = re.compile("|".join(p.pattern for p, _ in self._words))
         self._names: dict[str, tuple[str, str | None]] = {}  # author as written -> keys
 
     def _resolve(self, parsed: _Name) -> str | None:
@@ -182,7 +186,8 @@ class WatchMatcher:
         if self._words:
             text = fold(" ".join((paper.title, paper.name, paper.text or paper.abstract,
                                   " ".join(paper.keywords))))  # fmt: skip
-            labels.update(label for pattern, label in self._words if pattern.search(text))
+            if self._any_word.search(text):
+                labels.update(label for pattern, label in self._words if _whole(pattern, text))
         return [label for label in self._order() if label in labels]
 
     def _order(self) -> list[str]:
@@ -192,8 +197,19 @@ class WatchMatcher:
 
 
 def _word_pattern(word: str) -> str:
-    """Whole words of `word` (folded) in order, any white space between them."""
-    return r"(?<!\w)" + r"\s+".join(re.escape(part) for part in fold(word).split()) + r"(?!\w)"
+    """The words of `word` (folded) in order, any white space between them, the last one
+    whole; `_whole` checks the first one's start. (A look-behind first would keep the
+    regular expression engine from scanning for the first letters.)"""
+    return r"\s+".join(re.escape(part) for part in fold(word).split()) + r"(?!\w)"
+
+
+def _whole(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether `pattern` matches `text` where no word character comes just before."""
+    for match in pattern.finditer(text):
+        start = match.start()
+        if start == 0 or not (text[start - 1].isalnum() or text[start - 1] == "_"):
+            return True
+    return False
 
 
 def corpus_author_names(papers: Iterable[Paper]) -> set[str]:

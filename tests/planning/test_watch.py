@@ -135,3 +135,18 @@ def test_matching_never_fails_and_a_name_matches_itself(watched_name: str, other
 def test_words_never_fail(word: str, text: str) -> None:
     result = watched(WatchList(words=(word,)), paper(text=text))
     assert result in ([], [f"word:{word}"])
+
+
+@given(
+    st.lists(st.sampled_from(["a", "b", "ab", "é"]), min_size=1, max_size=2).map(" ".join),
+    st.lists(
+        st.sampled_from(["a", "b", "ab", "aab", "é", "É", " ", "  ", "_", "-", "\n"]), max_size=12
+    ).map("".join),
+)
+def test_words_match_as_a_look_behind_pattern_would(word: str, text: str) -> None:
+    import re
+
+    parts = fold(word).split()
+    reference = r"(?<!\w)" + r"\s+".join(map(re.escape, parts)) + r"(?!\w)"
+    expected = [f"word:{word}"] if re.search(reference, fold(text)) else []
+    assert watched(WatchList(words=(word,)), paper(text=text)) == expected
