@@ -129,8 +129,12 @@ class WatchStore(OpLogStore[Watch]):
         return cls(Path(data_dir) / WATCH_FILENAME)
 
     def watch(self, kind: str, value: str) -> None:
+        """Watch `value`; ValueError for an unknown kind or a value with nothing to match
+        (an author's name with no letter or digit, blank words or ids)."""
         if kind not in KINDS:
             raise ValueError(f"unknown watch kind {kind!r}")
+        if watch_key(kind, value).endswith(":"):
+            raise ValueError(f"nothing to watch in {value!r}")
         self.apply(AddWatch(kind, one_line(value), utc_now()))
 
     def unwatch(self, kind: str, value: str) -> None:

@@ -128,3 +128,15 @@ def test_unknown_top_level_keys_are_kept(tmp_path: Path) -> None:
     store = open_store(tmp_path)
     store.watch("word", "x")
     assert tomllib.loads(path.read_text("utf-8"))["future"] == "kept"
+
+
+@pytest.mark.parametrize(("kind", "value"), [("author", " -- "), ("word", "  "), ("author_id", "")])
+def test_nothing_to_watch_is_refused_and_nothing_is_written(
+    tmp_path: Path, kind: str, value: str
+) -> None:
+    store = open_store(tmp_path)
+    with pytest.raises(ValueError, match="nothing to watch"):
+        store.watch(kind, value)
+    assert not (tmp_path / WATCH_FILENAME).exists()
+    store.watch("word", "C++")
+    assert open_store(tmp_path).watch_list().words == ("C++",)
