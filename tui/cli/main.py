@@ -99,6 +99,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         common_parser,
         positive_int,
     )
+    from paperterm.tui.cli.planning import add_planning_commands
     from paperterm.tui.cli.reading import add_reading_commands, add_view_options
 
     common = common_parser()
@@ -169,6 +170,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
     add_bookmark_commands(commands, common)
     add_reading_commands(commands, common)
+    add_planning_commands(commands, common)
     return parser
 
 
