@@ -5,8 +5,8 @@ reader is) and then:
 
 - normally (`q`, SIGTERM on a live terminal), Textual restores the terminal and, if some
   changes still cannot be saved, they are printed after the screen is gone, as
-  `paperterm bookmarks ...` / `paperterm read ...` commands that re-apply them, and the exit
-  status is 1;
+  `paperterm bookmarks ...` / `paperterm read ...` / `paperterm searches ...` commands that
+  re-apply them, and the exit status is 1;
 - on a hang-up (the driver's own thread sees it, or SIGHUP comes) there is no terminal
   to restore or print to: output is switched to /dev/null at once (so nothing can block or
   fail on the dead terminal), the next turn of the event loop saves and exits, and unsaved
@@ -180,9 +180,10 @@ class Ending:
         return self.report()
 
     def save(self) -> None:
-        """Retry the pending bookmark and reading changes; remember why if they still fail."""
+        """Retry the pending bookmark, reading and saved-search changes; remember why if
+        they still fail."""
         state = self.app.state
-        for store in (state.bookmarks, state.reading):
+        for store in (state.bookmarks, state.reading, state.searches):
             if store.pending:
                 try:
                     store.save()
@@ -194,18 +195,27 @@ class Ending:
         saved, as commands; the exit status."""
         state = self.app.state
         marks, reading = state.bookmarks.pending, state.reading.pending
-        if not marks and not reading:
+        searches = state.searches.pending
+        if not marks and not reading and not searches:
             return self.app.return_code or 0
         # Imported here: the changes' classes (bookmark_ops.py) are not needed by a start.
-        from paperterm.index.library.pending import reading_commands, replay_commands
+        from paperterm.index.library.pending import (
+            reading_commands,
+            replay_commands,
+            search_commands,
+        )
 
         options = self.global_options()
-        commands = [*replay_commands(marks, options), *reading_commands(reading, options)]
-        counts = []
-        if marks:
-            counts.append(f"{len(marks)} bookmark change{'s' if len(marks) != 1 else ''}")
-        if reading:
-            counts.append(f"{len(reading)} reading change{'s' if len(reading) != 1 else ''}")
+        commands = [
+            *replay_commands(marks, options),
+            *reading_commands(reading, options),
+            *search_commands(searches, options),
+        ]
+        counts = [
+            f"{len(ops)} {what} change{'s' if len(ops) != 1 else ''}"
+            for ops, what in ((marks, "bookmark"), (reading, "reading"), (searches, "saved search"))
+            if ops
+        ]
         why = safe_text(self.unsaved_reason or "the files could not be written")
         lines = [
             f"paperterm: {' and '.join(counts)} could not be saved ({why}).",

@@ -324,6 +324,8 @@ class OpLogStore(Generic[E]):
                             for op in self._pending[first_new:]:  # staged meanwhile
                                 op.apply(entries)
                             self._entries = entries
+                            # Those staged before wait, counted, until the file is fixed.
+                            self._failing = bool(self._pending)
                         raise LibraryReadOnlyError(
                             f"{error} (not saved: {self.format.read_only_text})"
                         ) from error

@@ -100,6 +100,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         positive_int,
     )
     from paperterm.tui.cli.reading import add_reading_commands, add_view_options
+    from paperterm.tui.cli.searches import add_search_commands
 
     common = common_parser()
     parser = TopParser(
@@ -166,6 +167,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
     add_bookmark_commands(commands, common)
     add_reading_commands(commands, common)
+    add_search_commands(commands, common)
     return parser
 
 
@@ -376,7 +378,7 @@ def log_dir() -> Path:
 
 
 #: Arguments that are text the user typed (not file names, which must stay as they are).
-_TEXT_ARGUMENTS = ("query", "id", "ids", "text", "tags", "view")
+_TEXT_ARGUMENTS = ("query", "id", "ids", "text", "tags", "view", "name")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
