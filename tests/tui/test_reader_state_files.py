@@ -92,13 +92,9 @@ async def test_a_date_out_of_range_written_meanwhile_keeps_the_change_counted_an
     assert read_on_disk(data_dir) == {paper_id}
 
 
-async def test_a_bookmark_date_out_of_range_makes_bookmarks_read_only_not_a_crash(
-    reader, data_dir
-):
+async def test_a_bookmark_date_out_of_range_makes_bookmarks_read_only_not_a_crash(reader, data_dir):
     path = data_dir / "bookmarks.toml"
-    path.write_text(
-        f'version = 1\n\n[[bookmarks]]\nid = "x"\nadded = {LATE}\n', encoding="utf-8"
-    )
+    path.write_text(f'version = 1\n\n[[bookmarks]]\nid = "x"\nadded = {LATE}\n', encoding="utf-8")
     app = reader()
     async with app.run_test(size=(140, 24)) as pilot:
         await settle(pilot)
@@ -172,7 +168,8 @@ async def test_a_search_never_saved_is_printed_at_exit_as_a_command(
     assert Ending(app).finish() == 1
     err = capsys.readouterr().err
     assert "1 saved search change could not be saved" in err
-    command = f"paperterm --data-dir {data_dir} searches save -- 'graphs, no vision' 'graph -vision'"
+    words = "searches save -- 'graphs, no vision' 'graph -vision'"
+    command = f"paperterm --data-dir {data_dir} {words}"
     assert command in err.splitlines()
     monkeypatch.undo()
     monkeypatch.setenv("PAPERTERM_CONFIG", "")
