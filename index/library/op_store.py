@@ -41,6 +41,7 @@ from paperterm.index.atomic import (
     remove_stale_temp_files,
     stamp_of,
 )
+from paperterm.index.private_files import NotPrivateError, check_private, write_target_inside
 from paperterm.index.text.lazy_pattern import compile_later
 from paperterm.index.toml_text import TomlSyntaxError, parse_toml
 from paperterm.index.user_files import read_regular_file, write_user_file
@@ -336,6 +337,7 @@ class OpLogStore(Generic[E]):
                     for op in ops[first_new:]:
                         op.apply(document.entries)
                     if document.entries != on_disk:
+                        write_target_inside(self.path, self.path.parent)
                         target = Path(os.path.realpath(self.path))  # a symlink's target
                         remove_stale_temp_files(target)
                         write_user_file(
@@ -370,6 +372,10 @@ class OpLogStore(Generic[E]):
             return Document(), None
         stamp = stamp_of(info)
         try:
+            try:
+                check_private(self.path, self.format.what, info)
+            except NotPrivateError as error:
+                raise LibraryFileError(self.path, error.strerror or str(error)) from None
             return parse_file(data, self.path, self.format), stamp
         except LibraryFileError as error:
             with self._state:
