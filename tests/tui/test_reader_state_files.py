@@ -177,3 +177,24 @@ async def test_a_search_never_saved_is_printed_at_exit_as_a_command(
     store = SearchesStore.in_dir(data_dir)
     store.load()
     assert store.entries["graphs, no vision"].query == "graph -vision"
+
+
+async def test_a_reading_link_out_of_the_data_dir_is_not_written_and_the_change_is_kept(
+    reader, data_dir, tmp_path, capsys
+):
+    chosen = tmp_path / "elsewhere" / "chosen.toml"  # where another user would have it write
+    (data_dir / "reading.toml").symlink_to(chosen)
+    app = reader()
+    async with app.run_test(size=(140, 24)) as pilot:
+        await settle(pilot)
+        paper_id = row_ids(app)[0]
+        await pilot.press("space")
+        await settle(pilot)
+        assert "1 reading change not saved" in status_line(app)
+        assert any("does not write through it" in message for message in said(app))
+        await pilot.press("q")
+        await settle(pilot)
+    assert Ending(app).finish() == 1
+    assert f"paperterm --data-dir {data_dir} read -- {paper_id}" in capsys.readouterr().err
+    assert not chosen.parent.exists()
+    assert (data_dir / "reading.toml").is_symlink()
