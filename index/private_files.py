@@ -10,7 +10,9 @@ world-writable whatever the umask, and what another user could change is refused
 - `write_target_inside` refuses to write through a symbolic link in the data folder that
   leads outside it (or nowhere that resolves inside it): such a link is left as it is.
 
-Exports are not here: they are the user's to share and get the umask's mode.
+The log folder (crash logs, changes a hung-up reader could not save) is made the same way
+(`open_private_log`). Exports are not: they are the user's to share and get the umask's
+mode.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import shlex
 import stat
 from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 PRIVATE_DIR_MODE = 0o700
 PRIVATE_FILE_MODE = 0o600
@@ -51,6 +54,15 @@ def make_private_dir(folder: Path) -> None:
                 raise
         else:
             os.chmod(path, PRIVATE_DIR_MODE)  # on a system that sets more than mkdir asks
+
+
+def open_private_log(path: Path) -> TextIO:
+    """`path` opened to append text, created 0600 in a folder made as `make_private_dir`
+    does; a symbolic link in its place is not followed (OSError)."""
+    make_private_dir(path.parent)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), PRIVATE_FILE_MODE)
+    return os.fdopen(fd, "a", encoding="utf-8")
 
 
 def check_private(path: Path, what: str, info: os.stat_result | None = None) -> None:

@@ -204,3 +204,18 @@ def test_an_unprivileged_user_refuses_a_data_dir_root_owns():
         assert "the data folder belongs to another user (uid 0)" in result.stderr
     finally:
         shutil.rmtree(folder)
+
+
+def test_under_umask_000_the_log_folder_and_its_files_are_private(
+    tmp_path: Path, umask_000, monkeypatch, capsys
+):
+    from paperterm.tui import lifecycle
+    from paperterm.tui.cli import main as cli_main
+
+    logs = tmp_path / "state" / "log"
+    monkeypatch.setattr(cli_main, "log_dir", lambda: logs)
+    assert cli_main._crash(RuntimeError("boom")) == 1
+    assert f"(details in {logs / 'crash.log'})" in capsys.readouterr().err
+    lifecycle.Ending(app=None, log_dir=logs)._write_unsaved(["paperterm read -- p001"])  # type: ignore[arg-type]
+    assert "paperterm read -- p001" in (logs / lifecycle.UNSAVED_FILENAME).read_text()
+    assert modes_open_to_others(tmp_path / "state") == []

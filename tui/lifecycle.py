@@ -42,6 +42,7 @@ from textual.drivers.linux_driver import LinuxDriver
 
 from paperterm.index.config import Config, default_config_path
 from paperterm.index.library.op_store import LibraryError
+from paperterm.index.private_files import open_private_log
 from paperterm.index.session import Session
 from paperterm.index.sources.files import bundled_seeds
 from paperterm.index.text.display import safe_text
@@ -244,11 +245,10 @@ class Ending:
         """After a hang-up: the report goes to a file in the log folder (best effort)."""
         if self.log_dir is None:
             return
-        with contextlib.suppress(OSError):
-            self.log_dir.mkdir(parents=True, exist_ok=True)
-            with open(self.log_dir / UNSAVED_FILENAME, "a", encoding="utf-8") as file:
-                file.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} (terminal hung up)\n")
-                file.write("\n".join(lines) + "\n")
+        path = self.log_dir / UNSAVED_FILENAME
+        with contextlib.suppress(OSError), open_private_log(path) as file:
+            file.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} (terminal hung up)\n")
+            file.write("\n".join(lines) + "\n")
 
     def _detach_from_terminal(self) -> None:
         """Point stdout and stderr, where they are the dead terminal, at /dev/null: what is

@@ -22,6 +22,7 @@ from paperterm.index.config import ENGINES, ConfigError
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.filters import Filters, allowed_ids
 from paperterm.index.papers import name_label
+from paperterm.index.private_files import open_private_log
 from paperterm.index.session import SessionError
 from paperterm.index.text.display import safe_text
 from paperterm.tui import collector
@@ -461,9 +462,8 @@ def _crash(error: Exception) -> int:
     folder = log_dir()
     where = ""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         log = folder / "crash.log"
-        with open(log, "a", encoding="utf-8") as handle:
+        with open_private_log(log) as handle:
             handle.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
             handle.write("".join(traceback.format_exception(error)))
         where = f" (details in {log})"
