@@ -14,10 +14,13 @@ no keystroke waits for the disk). A save that fails (disk full, permission denie
 too long) raises `LibrarySaveError`, the file stays as it was, and the change waits in
 `pending` to be retried by the next save.
 
-A damaged file (not UTF-8, not TOML, wrong shape, unknown version) is never overwritten:
-`load()` raises `LibraryFileError` naming file, line and column, and the store turns
-read-only until the file is fixed and reloaded. Entries whose paper left the corpus are
-kept: nothing here knows the corpus.
+A damaged file (not UTF-8, not TOML, wrong shape, unknown version, a value out of range or
+nested too deep), and one another user owns or can write (private_files.py), is never
+overwritten: `load()` raises `LibraryFileError` naming file, line and column, and the store
+turns read-only until the file is fixed and reloaded; changes staged before a save found it
+so stay pending and count as unsaved. A file that is a symbolic link leading out of its
+folder is read but never written through: saving fails as a full disk would. Entries whose
+paper left the corpus are kept: nothing here knows the corpus.
 
 Threads: in-memory state is published by replacing whole dicts under a short lock (a reader
 on another thread never sees one half-changed); file I/O holds a second lock, so a save in a
