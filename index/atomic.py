@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 from types import TracebackType
 
+from paperterm.index.private_files import make_private_dir
+
 try:
     import fcntl
 except ModuleNotFoundError:  # Windows: no advisory locks; the lock below becomes a no-op.
@@ -65,9 +67,9 @@ def atomic_write_bytes(
     path: Path, data: bytes, *, backup: Path | None = None, new_mode: int | None = None
 ) -> None:
     """`atomic_write_text` for bytes. A new file gets `new_mode` (None: 0600, mkstemp's);
-    an existing one keeps its mode."""
+    an existing one keeps its mode. A missing folder is created 0700."""
     folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True)
+    make_private_dir(folder)
     fd, tmp_name = tempfile.mkstemp(dir=folder, prefix=_temp_prefix(path), suffix=".tmp")
     tmp = Path(tmp_name)
     try:
@@ -208,8 +210,10 @@ class FileLock:
             os.close(fd)  # closing the only descriptor releases the flock
 
     def _open(self) -> int:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        """The lock file, created 0600; a symbolic link in its place is never followed
+        (ELOOP), so a planted link cannot make it create a file elsewhere."""
+        make_private_dir(self.path.parent)
+        return os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
 
     def __enter__(self) -> FileLock:
         self.acquire()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.index.config import Config
+from paperterm.index.private_files import NotPrivateError, check_private
 from paperterm.index.search.records import PaperList
 from paperterm.index.search.store import Meta, Progress, SourceFile, Store
 from paperterm.index.sources.files import SourceSpec, bundled_seeds, discover
@@ -85,6 +86,11 @@ class Session:
             raise SessionError(f"{data_dir}: data dir is a symbolic link to no folder")
         if data_dir.exists() and not data_dir.is_dir():
             raise SessionError(f"{data_dir}: data dir exists but is not a folder")
+        for folder, what in ((data_dir, "data folder"), (data_dir / "index", "index folder")):
+            try:
+                check_private(folder, what)
+            except NotPrivateError as error:
+                raise SessionError(f"{folder}: {error.strerror}") from None
         if sources:
             missing = [path for path in sources if not path.exists()]
             if missing:

@@ -10,6 +10,7 @@ Writing never replaces what it should write through:
   old or the new content, never a mix; an existing file keeps its permissions, a new one gets
   the mode the caller asks for (exports: the user's umask, like any file a shell creates);
 - a symbolic link is followed and its target replaced; the link stays (dotfiles set-ups);
+  the state files in the data dir are stricter (private_files.write_target_inside);
 - anything else (a FIFO, a device such as /dev/null, a terminal) is written directly, as a
   shell redirect would; `/dev/stdout`, `/dev/fd/N` and `/proc/self/fd/N` write to the
   process's own descriptor, so `>> log` keeps appending;

@@ -269,9 +269,10 @@ class ReaderApp(App[int]):
         self.shut_down()
 
     def save_pending(self) -> None:
-        """Bookmarks are saved on every change, the reading state by a worker: write what
-        is still pending (a failed save, a change the worker has not reached)."""
-        for store in (self.state.bookmarks, self.state.reading):
+        """Bookmarks and saved searches are saved on every change, the reading state by a
+        worker: write what is still pending (a failed save, a change the worker has not
+        reached)."""
+        for store in (self.state.bookmarks, self.state.reading, self.state.searches):
             if store.pending:
                 with contextlib.suppress(LibraryError):
                     store.save()
@@ -440,7 +441,8 @@ class ReaderApp(App[int]):
     # --- bookmarks -----------------------------------------------------------------------
 
     def poll_bookmarks(self) -> None:
-        """Pick up what another paperterm (or the CLI) saved; retry changes not saved yet."""
+        """Pick up what another paperterm (or the CLI) saved; retry bookmark and saved-search
+        changes not saved yet."""
         bookmarks = self.state.bookmarks
         if bookmarks.pending and not bookmarks.read_only:
             try:
@@ -452,6 +454,12 @@ class ReaderApp(App[int]):
                 self.bookmarks_changed()
         if self.state.reload_bookmarks():
             self.bookmarks_changed()
+        searches = self.state.searches
+        if searches.unsaved and not searches.read_only:
+            with contextlib.suppress(LibraryError):
+                searches.save()
+                self.say("The saved searches that were not saved are saved now")
+                self.main.update_status()
 
     def bookmarks_changed(self) -> None:
         for screen in self.screen_stack:

@@ -5,8 +5,8 @@ reader is) and then:
 
 - normally (`q`, SIGTERM on a live terminal), Textual restores the terminal and, if some
   changes still cannot be saved, they are printed after the screen is gone, as
-  `paperterm bookmarks ...` / `paperterm read ...` commands that re-apply them, and the exit
-  status is 1;
+  `paperterm bookmarks ...` / `paperterm read ...` / `paperterm searches ...` commands that
+  re-apply them, and the exit status is 1;
 - on a hang-up (the driver's own thread sees it, or SIGHUP comes) there is no terminal
   to restore or print to: output is switched to /dev/null at once (so nothing can block or
   fail on the dead terminal), the next turn of the event loop saves and exits, and unsaved
@@ -42,6 +42,7 @@ from textual.drivers.linux_driver import LinuxDriver
 
 from paperterm.index.config import Config, default_config_path
 from paperterm.index.library.op_store import LibraryError
+from paperterm.index.private_files import open_private_log
 from paperterm.index.session import Session
 from paperterm.index.sources.files import bundled_seeds
 from paperterm.index.text.display import safe_text
@@ -180,9 +181,10 @@ class Ending:
         return self.report()
 
     def save(self) -> None:
-        """Retry the pending bookmark and reading changes; remember why if they still fail."""
+        """Retry the pending bookmark, reading and saved-search changes; remember why if
+        they still fail."""
         state = self.app.state
-        for store in (state.bookmarks, state.reading):
+        for store in (state.bookmarks, state.reading, state.searches):
             if store.pending:
                 try:
                     store.save()
@@ -194,18 +196,27 @@ class Ending:
         saved, as commands; the exit status."""
         state = self.app.state
         marks, reading = state.bookmarks.pending, state.reading.pending
-        if not marks and not reading:
+        searches = state.searches.pending
+        if not marks and not reading and not searches:
             return self.app.return_code or 0
         # Imported here: the changes' classes (bookmark_ops.py) are not needed by a start.
-        from paperterm.index.library.pending import reading_commands, replay_commands
+        from paperterm.index.library.pending import (
+            reading_commands,
+            replay_commands,
+            search_commands,
+        )
 
         options = self.global_options()
-        commands = [*replay_commands(marks, options), *reading_commands(reading, options)]
-        counts = []
-        if marks:
-            counts.append(f"{len(marks)} bookmark change{'s' if len(marks) != 1 else ''}")
-        if reading:
-            counts.append(f"{len(reading)} reading change{'s' if len(reading) != 1 else ''}")
+        commands = [
+            *replay_commands(marks, options),
+            *reading_commands(reading, options),
+            *search_commands(searches, options),
+        ]
+        counts = [
+            f"{len(ops)} {what} change{'s' if len(ops) != 1 else ''}"
+            for ops, what in ((marks, "bookmark"), (reading, "reading"), (searches, "saved search"))
+            if ops
+        ]
         why = safe_text(self.unsaved_reason or "the files could not be written")
         lines = [
             f"paperterm: {' and '.join(counts)} could not be saved ({why}).",
@@ -234,11 +245,10 @@ class Ending:
         """After a hang-up: the report goes to a file in the log folder (best effort)."""
         if self.log_dir is None:
             return
-        with contextlib.suppress(OSError):
-            self.log_dir.mkdir(parents=True, exist_ok=True)
-            with open(self.log_dir / UNSAVED_FILENAME, "a", encoding="utf-8") as file:
-                file.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} (terminal hung up)\n")
-                file.write("\n".join(lines) + "\n")
+        path = self.log_dir / UNSAVED_FILENAME
+        with contextlib.suppress(OSError), open_private_log(path) as file:
+            file.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} (terminal hung up)\n")
+            file.write("\n".join(lines) + "\n")
 
     def _detach_from_terminal(self) -> None:
         """Point stdout and stderr, where they are the dead terminal, at /dev/null: what is

@@ -245,7 +245,10 @@ def read_note(when: datetime | None) -> str:
     """The detail pane's line about reading: `unread`, or when it was read (local time)."""
     if when is None:
         return "unread"
-    return f"read {when.astimezone():%Y-%m-%d %H:%M}"
+    try:
+        return f"read {when.astimezone():%Y-%m-%d %H:%M}"
+    except OverflowError:  # within a day of year 1 or 9999: past what local time can hold
+        return f"read {when:%Y-%m-%d %H:%M} UTC"
 
 
 def position_text(cursor: int, rows: int) -> str:

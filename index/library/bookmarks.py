@@ -149,7 +149,10 @@ def _parse_entry(entry: dict[str, object], index: int, path: Path, line: int | N
     mark_id = entry.get("id")
     if not isinstance(mark_id, str) or not mark_id.strip():
         raise fail("id", "is missing or not a non-empty string")
-    added = as_utc(entry.get("added"))
+    try:
+        added = as_utc(entry.get("added"))
+    except DateOutOfRange as error:
+        raise fail("added", str(error)) from None
     if added is None:
         raise fail("added", "is missing or not a TOML date-time (like 2024-05-01T12:00:00Z)")
     title, note = entry.get("title", ""), entry.get("note", "")
@@ -170,13 +173,24 @@ def _parse_entry(entry: dict[str, object], index: int, path: Path, line: int | N
     )
 
 
+class DateOutOfRange(ValueError):
+    """A TOML date-time whose UTC time is outside the years 1 to 9999 (such as
+    9999-12-31T23:59:59-23:59): `str()` says which, to follow "key: "."""
+
+
 def as_utc(value: object) -> datetime | None:
     """A TOML date-time as an aware UTC datetime (a local one is taken as UTC, a date as its
-    midnight); None for anything else."""
+    midnight); None for anything else. Raises `DateOutOfRange` for one whose UTC time is
+    outside the years Python's datetime holds."""
     if isinstance(value, datetime):
         if value.tzinfo is None:
             return value.replace(tzinfo=timezone.utc)
-        return value.astimezone(timezone.utc)
+        try:
+            return value.astimezone(timezone.utc)
+        except OverflowError:
+            raise DateOutOfRange(
+                f"{value.isoformat()} is out of range (in UTC it falls outside the years 1 to 9999)"
+            ) from None
     if isinstance(value, date):
         return datetime.combine(value, time(), tzinfo=timezone.utc)
     return None

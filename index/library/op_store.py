@@ -14,10 +14,13 @@ no keystroke waits for the disk). A save that fails (disk full, permission denie
 too long) raises `LibrarySaveError`, the file stays as it was, and the change waits in
 `pending` to be retried by the next save.
 
-A damaged file (not UTF-8, not TOML, wrong shape, unknown version) is never overwritten:
-`load()` raises `LibraryFileError` naming file, line and column, and the store turns
-read-only until the file is fixed and reloaded. Entries whose paper left the corpus are
-kept: nothing here knows the corpus.
+A damaged file (not UTF-8, not TOML, wrong shape, unknown version, a value out of range or
+nested too deep), and one another user owns or can write (private_files.py), is never
+overwritten: `load()` raises `LibraryFileError` naming file, line and column, and the store
+turns read-only until the file is fixed and reloaded; changes staged before a save found it
+so stay pending and count as unsaved. A file that is a symbolic link leading out of its
+folder is read but never written through: saving fails as a full disk would. Entries whose
+paper left the corpus are kept: nothing here knows the corpus.
 
 Threads: in-memory state is published by replacing whole dicts under a short lock (a reader
 on another thread never sees one half-changed); file I/O holds a second lock, so a save in a
@@ -41,6 +44,7 @@ from paperterm.index.atomic import (
     remove_stale_temp_files,
     stamp_of,
 )
+from paperterm.index.private_files import NotPrivateError, check_private, write_target_inside
 from paperterm.index.text.lazy_pattern import compile_later
 from paperterm.index.toml_text import TomlSyntaxError, parse_toml
 from paperterm.index.user_files import read_regular_file, write_user_file
@@ -324,6 +328,8 @@ class OpLogStore(Generic[E]):
                             for op in self._pending[first_new:]:  # staged meanwhile
                                 op.apply(entries)
                             self._entries = entries
+                            # Those staged before wait, counted, until the file is fixed.
+                            self._failing = bool(self._pending)
                         raise LibraryReadOnlyError(
                             f"{error} (not saved: {self.format.read_only_text})"
                         ) from error
@@ -334,6 +340,7 @@ class OpLogStore(Generic[E]):
                     for op in ops[first_new:]:
                         op.apply(document.entries)
                     if document.entries != on_disk:
+                        write_target_inside(self.path, self.path.parent)
                         target = Path(os.path.realpath(self.path))  # a symlink's target
                         remove_stale_temp_files(target)
                         write_user_file(
@@ -368,6 +375,10 @@ class OpLogStore(Generic[E]):
             return Document(), None
         stamp = stamp_of(info)
         try:
+            try:
+                check_private(self.path, self.format.what, info)
+            except NotPrivateError as error:
+                raise LibraryFileError(self.path, error.strerror or str(error)) from None
             return parse_file(data, self.path, self.format), stamp
         except LibraryFileError as error:
             with self._state:

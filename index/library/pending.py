@@ -1,5 +1,5 @@
-"""Changes that could not be saved, as `paperterm bookmarks ...` / `paperterm read ...`
-commands.
+"""Changes that could not be saved, as `paperterm bookmarks ...` / `paperterm read ...` /
+`paperterm searches ...` commands.
 
 When the reader ends with changes it could not save (a full disk, a read-only folder), it
 prints these once it has left the screen, so the user can run them when the problem is
@@ -19,6 +19,8 @@ from paperterm.index.library.bookmark_ops import Add, ChangeTags, EditNote, Remo
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.op_store import Operation, Restore
 from paperterm.index.library.reading_ops import MarkRead, MarkUnread
+from paperterm.index.library.saved_search import SavedSearch
+from paperterm.index.library.search_ops import DeleteSearch, SaveSearch
 
 
 def replay_commands(ops: Iterable[Operation[Bookmark]], options: Sequence[str] = ()) -> list[str]:
@@ -73,6 +75,23 @@ def reading_commands(ops: Iterable[Operation[datetime]], options: Sequence[str] 
             lines.append([*base, "read", "--", *read])
         if unread:
             lines.append([*base, "unread", "--", *unread])
+    return _unique_lines(lines)
+
+
+def search_commands(
+    ops: Iterable[Operation[SavedSearch]], options: Sequence[str] = ()
+) -> list[str]:
+    """`paperterm searches save -- NAME QUERY` / `... delete -- NAME` lines with the
+    changes' effect (a search saved again gets the time of the command)."""
+    base = ["paperterm", *options, "searches"]
+    lines: list[list[str]] = []
+    for op in ops:
+        if isinstance(op, SaveSearch):
+            lines.append([*base, "save", "--", op.name, op.query])
+        elif isinstance(op, DeleteSearch):
+            lines.append([*base, "delete", "--", op.name])
+        else:
+            raise TypeError(f"no command for {op!r}")
     return _unique_lines(lines)
 
 

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from paperterm.index.library.filters import ViewKey
 from paperterm.index.library.sorting import DEFAULT_SORT, SORTS
+from paperterm.index.private_files import write_target_inside
 from paperterm.index.toml_text import TomlSyntaxError, parse_toml
 from paperterm.index.user_files import read_regular_file, write_user_file
 
@@ -75,4 +76,6 @@ def save_place(data_dir: Path, place: Place) -> None:
 
     body = {"version": 1, **place._asdict()}
     text = _HEADER + tomli_w.dumps(body)
-    write_user_file(Path(data_dir) / PLACE_FILENAME, text.encode("utf-8"), make_parents=True)
+    path = Path(data_dir) / PLACE_FILENAME
+    write_target_inside(path, Path(data_dir))
+    write_user_file(path, text.encode("utf-8"), make_parents=True)

@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperterm.index.library.bookmarks import as_utc, utc_now
+from paperterm.index.library.bookmarks import DateOutOfRange, as_utc, utc_now
 from paperterm.index.library.op_store import (
     FORMAT_VERSION,
     Document,
@@ -61,7 +61,12 @@ class ReadingFormat(FileFormat[datetime]):
             raise LibraryFileError(path, "'read' must be a table ([read] section)")
         entries: dict[str, datetime] = {}
         for paper_id, value in table.items():
-            when = as_utc(value)
+            try:
+                when = as_utc(value)
+            except DateOutOfRange as error:
+                raise LibraryFileError(
+                    path, f"read.{paper_id!r}: {error}", _line_of_key(text, paper_id)
+                ) from None
             if when is None or not paper_id.strip():
                 why = (
                     "an empty paper id"

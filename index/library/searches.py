@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from paperterm.index.library.bookmarks import as_utc, utc_now
+from paperterm.index.library.bookmarks import DateOutOfRange, as_utc, utc_now
 from paperterm.index.library.op_store import (
     FORMAT_VERSION,
     Document,
@@ -62,7 +62,10 @@ class SearchesFormat(FileFormat[SavedSearch]):
         for index, table in enumerate(tables):
             line = lines[index] if len(lines) == len(tables) else None
             name, query = table.get("name"), table.get("query")
-            added = as_utc(table.get("added"))
+            try:
+                added = as_utc(table.get("added"))
+            except DateOutOfRange as error:
+                raise LibraryFileError(path, f"search {index + 1}: 'added' {error}", line) from None
             if not isinstance(name, str) or not one_line(name):
                 raise LibraryFileError(path, f"search {index + 1}: 'name' must be text", line)
             if not isinstance(query, str):

@@ -60,6 +60,7 @@ from paperterm.index.atomic import (
     write_json,
 )
 from paperterm.index.papers import Paper
+from paperterm.index.private_files import make_private_dir, make_tree_private
 from paperterm.index.search.engine_files import EngineFiles, EngineIndex
 from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile, RecordFileError
 from paperterm.index.search.whoosh_index import WhooshFiles
@@ -494,7 +495,7 @@ class Store:
         """A fresh temporary folder for a build (call with the build lock held): what builds
         killed mid-way left is removed first."""
         self.remove_leftovers()
-        self.root.mkdir(parents=True, exist_ok=True)
+        make_private_dir(self.root)
         self._describe_set()
         tmp = self.root / f"tmp-{time.time_ns():x}-{os.getpid()}"
         (tmp / ENGINE_FOLDER).mkdir(parents=True)
@@ -509,7 +510,7 @@ class Store:
                 for s in self.specs
             ]
             write_json(described, {"engine": self.engine.name, "sources": sources})
-        (self.root / "used").touch()
+        (self.root / "used").touch(mode=0o600)
 
     def publish(self, tmp: Path, meta: Meta, keep_tmp: bool = False) -> Path:
         """Make a finished build the live generation: records every file's checksum in
@@ -521,8 +522,10 @@ class Store:
         (tmp / META_FILE).write_bytes(data)
         final = self.root / ("gen-" + tmp.name.removeprefix("tmp-"))
         try:
+            make_tree_private(tmp)  # the engines create files with the umask's modes
             if keep_tmp:
                 _link_tree(tmp, final)
+                make_tree_private(final)
             else:
                 _fsync_tree(tmp)
                 os.rename(tmp, final)

@@ -20,6 +20,7 @@ optional dependency (`pip install 'paperterm[tantivy]'`), so its objects are typ
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -219,6 +220,13 @@ def _part(part: object) -> TantivyPart:
     return part
 
 
+def _private_lock(path: Path) -> None:
+    """Create tantivy's lock file 0600 before tantivy does (with the umask's mode); best
+    effort: a data dir that cannot be written is read as it is."""
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600))
+
+
 def _is_lock(name: str) -> bool:
     """Tantivy's lock files, which it makes (and may remove) whenever it opens an index."""
     return name.startswith(".") and name.endswith(".lock")
@@ -315,6 +323,7 @@ class TantivyFiles:
             offset += part.papers
         meta = json.loads((folder / joined / "meta.json").read_text(encoding="utf-8"))
         offsets = [offset_of[segment["segment_id"]] for segment in meta["segments"]]
+        _private_lock(folder / joined / ".tantivy-meta.lock")
         return TantivyIndex(tantivy.Index.open(str(folder / joined)), offsets)
 
     def in_memory(self, papers: Sequence[Paper]) -> TantivyIndex:

@@ -109,15 +109,31 @@ def test_export_gets_the_users_umask_not_0600(run, paper_id, tmp_path) -> None:
     assert stat.S_IMODE((tmp_path / "export.json").stat().st_mode) == 0o644
 
 
-def test_a_symlinked_bookmarks_file_stays_a_symlink(run, paper_id, env, tmp_path) -> None:
+def test_a_bookmarks_link_out_of_the_data_dir_is_read_but_never_written_through(
+    run, paper_id, env, tmp_path
+) -> None:
+    """A link in the data dir to a file elsewhere could make a save write where someone
+    else chose: it is read, and a save refuses it in one line (exit 1), link and file
+    untouched. A link within the data dir is followed."""
     dotfiles = tmp_path / "dotfiles"
     dotfiles.mkdir()
-    (env / "bookmarks.toml").symlink_to(dotfiles / "bookmarks.toml")
+    outside = dotfiles / "bookmarks.toml"
+    outside.write_text('version = 1\n[[bookmarks]]\nid = "x"\nadded = 2024-01-01\n')
+    (env / "bookmarks.toml").symlink_to(outside)
+    assert run("bookmarks", "list")[1].startswith("x  2024-01-01")
+    code, _, err = run("bookmarks", "add", paper_id)
+    assert code == 1
+    assert err == (
+        f"paperterm: {env / 'bookmarks.toml'}: cannot save bookmarks: it is a symbolic link to "
+        f"{outside}, outside {env}: paperterm does not write through it (replace the link "
+        "with a file to save here); the change was not saved\n"
+    )
+    assert (env / "bookmarks.toml").is_symlink() and paper_id not in outside.read_text()
+    (env / "bookmarks.toml").unlink()
+    os.rename(outside, env / "mine.toml")
+    (env / "bookmarks.toml").symlink_to("mine.toml")
     assert run("bookmarks", "add", paper_id)[0] == 0
-    assert run("bookmarks", "tag", paper_id, "later")[0] == 0
-    assert (env / "bookmarks.toml").is_symlink()
-    saved = (dotfiles / "bookmarks.toml").read_text(encoding="utf-8")
-    assert paper_id in saved and "later" in saved
+    assert (env / "bookmarks.toml").is_symlink() and paper_id in (env / "mine.toml").read_text()
 
 
 def test_a_disk_full_save_is_exit_1_and_promises_nothing(run, paper_id, env, monkeypatch):

@@ -22,6 +22,7 @@ from paperterm.index.config import ENGINES, ConfigError
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.filters import Filters, allowed_ids
 from paperterm.index.papers import name_label
+from paperterm.index.private_files import open_private_log
 from paperterm.index.session import SessionError
 from paperterm.index.text.display import safe_text
 from paperterm.tui import collector
@@ -101,6 +102,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     )
     from paperterm.tui.cli.planning import add_planning_commands
     from paperterm.tui.cli.reading import add_reading_commands, add_view_options
+    from paperterm.tui.cli.searches import add_search_commands
 
     common = common_parser()
     parser = TopParser(
@@ -171,6 +173,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     add_bookmark_commands(commands, common)
     add_reading_commands(commands, common)
     add_planning_commands(commands, common)
+    add_search_commands(commands, common)
     return parser
 
 
@@ -381,7 +384,7 @@ def log_dir() -> Path:
 
 
 #: Arguments that are text the user typed (not file names, which must stay as they are).
-_TEXT_ARGUMENTS = ("query", "id", "ids", "text", "tags", "view")
+_TEXT_ARGUMENTS = ("query", "id", "ids", "text", "tags", "view", "name")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -464,9 +467,8 @@ def _crash(error: Exception) -> int:
     folder = log_dir()
     where = ""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         log = folder / "crash.log"
-        with open(log, "a", encoding="utf-8") as handle:
+        with open_private_log(log) as handle:
             handle.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
             handle.write("".join(traceback.format_exception(error)))
         where = f" (details in {log})"

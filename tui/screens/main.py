@@ -31,7 +31,7 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from paperterm.index.library.filters import ALL, Filters, ViewKey, allowed_ids, like_seeds
-from paperterm.index.library.op_store import LibraryError
+from paperterm.index.library.op_store import LibraryError, LibrarySaveError
 from paperterm.index.library.place import Place
 from paperterm.index.library.sorting import (
     DEFAULT_SORT,
@@ -1119,11 +1119,19 @@ class MainScreen(PaperScreen):
             return
         try:
             state.searches.save_search(name, query)
+        except LibrarySaveError as error:  # kept, counted, retried, and listed at exit
+            self.app.notify(
+                f"The view {name!r} is not saved yet: {one_line(error.reason)}. Kept and retried",
+                severity="warning",
+                markup=False,
+            )
         except LibraryError as error:
             self.app.notify(one_line(str(error)), severity="error", markup=False)
             return
-        self.app.notify(f"Saved the search as the view {name!r}", markup=False)
+        else:
+            self.app.notify(f"Saved the search as the view {name!r}", markup=False)
         self.post_message(self.SearchSaved())
+        self.update_status()
 
     def action_toggle_snippets(self) -> None:
         paper_list = self.paper_list
@@ -1201,6 +1209,10 @@ class MainScreen(PaperScreen):
                 noun = "bookmarks" if what == "bookmark" else "reading state"
                 how = "read-only" if store.read_only else "not saved"
                 parts.append(Part(f"{noun} {how}", keep=STATE, short=how))
+        if state.searches.unsaved:
+            count = state.searches.unsaved
+            text = unsaved_text(count, "saved search")
+            parts.append(Part(text, keep=STATE, short=f"{count} unsaved"))
         if rows:
             parts.append(Part(position_text(self.paper_list.cursor, rows), keep=3))
         index_state = state.index_state
