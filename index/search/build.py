@@ -358,17 +358,19 @@ class Builder:
         folder, meta = base
         entries = {_recorded_place(entry): entry for entry in meta.sources}
         renamed: dict[str, str] = {}  # the base's key of a source -> this set's
+        unchanged: list[tuple[SourceRecords, SourceEntry, Fingerprint]] = []
         for source in sources:
-            file = source.file
-            entry = entries.get(_place(file))
+            entry = entries.get(_place(source.file))
             if entry is None:
                 continue
             renamed[entry.key] = source.file.key
             now = self._unchanged(source.file.path, entry.fingerprint)
-            if now is None:
-                continue
-            name = f"{SOURCES_FOLDER}/{entry.cache}"
-            if self.store.verify(folder, meta, [name]):
+            if now is not None:
+                unchanged.append((source, entry, now))
+        names = [f"{SOURCES_FOLDER}/{entry.cache}" for _, entry, _ in unchanged]
+        damaged = self.store.failing(folder, meta, names)  # one pass: verified.json once
+        for (source, entry, now), name in zip(unchanged, names, strict=True):
+            if name in damaged:
                 continue  # damaged: read the source again
             assert self.tmp is not None
             try:
@@ -377,6 +379,8 @@ class Builder:
                 if self.watched:
                     source.records = list(iter_records(folder / name))
                 os.link(folder / name, self.tmp / SOURCES_FOLDER / source.cache)
+                # Checked just now, and durable since that generation was published.
+                self._early_checks[f"{SOURCES_FOLDER}/{source.cache}"] = _done(meta.files[name])
             except (OSError, RecordFileError, KeyError, TypeError, ValueError):
                 source.records, source.keys, source.titles, source.count = [], [], [], 0
                 continue
@@ -388,17 +392,20 @@ class Builder:
             existing = self.engine.parts(folder / ENGINE_FOLDER)
         except Exception:  # a damaged table of contents: write every part again
             return []
-        candidates = []
+        kept: list[tuple[Part, list[str], list[str]]] = []
         for part in meta.parts:
             prefix = f"{ENGINE_FOLDER}/{part.id}."
             files = [name for name in meta.files if name.startswith(prefix)]
             keys = [renamed.get(key) for key in part.sources]
             if None in keys or part.id not in existing or not files:
                 continue
-            if not self.store.verify(folder, meta, files):
-                names = [key for key in keys if key is not None]
-                candidates.append(_Candidate(existing[part.id], names, part.digest, folder))
-        return candidates
+            kept.append((part, files, [key for key in keys if key is not None]))
+        damaged = self.store.failing(folder, meta, [name for _, files, _ in kept for name in files])
+        return [
+            _Candidate(existing[part.id], keys, part.digest, folder)
+            for part, files, keys in kept
+            if damaged.keys().isdisjoint(files)
+        ]
 
     def _prepare(
         self, sources: list[SourceRecords], fresh: list[SourceRecords], read: Callable[[], None]
@@ -749,6 +756,13 @@ class Builder:
         kept_rows = None if kept is None else kept.rows_file
         _, collections = write_rows(self.tmp / ROWS_FILE, corpus.paper_tuples(spots), kept_rows)
         return collections
+
+
+def _done(checksum: list[int]) -> Future[list[int]]:
+    """A checksum known already, as the checker's futures give theirs."""
+    future: Future[list[int]] = Future()
+    future.set_result(list(checksum))
+    return future
 
 
 def _rows_process(papers: int) -> RowsProcess | None:

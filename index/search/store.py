@@ -48,7 +48,7 @@ import zlib
 # reader's start (issue 14).
 from _blake2 import blake2b
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -269,7 +269,18 @@ class Meta:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """What `asdict` gives, made field by field: `asdict` deep-copies every value, a
+        cost that grows with the sources, which an update of one of them paid too."""
+        data = {name: getattr(self, name) for name in _META_FIELDS}
+        data["sources"] = [_entry_json(entry) for entry in self.sources]
+        data["parts"] = [
+            {"id": p.id, "sources": list(p.sources), "papers": p.papers, "digest": p.digest}
+            for p in self.parts
+        ]
+        data["collections"] = list(self.collections)
+        data["problems"] = list(self.problems)
+        data["files"] = {name: list(checksum) for name, checksum in self.files.items()}
+        return data
 
     @classmethod
     def transient(
@@ -297,6 +308,30 @@ class Meta:
     @property
     def current_versions(self) -> bool:
         return self.schema == SCHEMA_VERSION and self.parser == PARSER_VERSION
+
+
+_META_FIELDS = [item.name for item in fields(Meta)]
+
+
+def _entry_json(entry: SourceEntry) -> dict[str, Any]:
+    """`asdict` of a source's record (see `Meta.to_json`)."""
+    mark = entry.fingerprint
+    return {
+        "key": entry.key,
+        "path": entry.path,
+        "collection": entry.collection,
+        "fingerprint": {
+            "size": mark.size,
+            "mtime_ns": mark.mtime_ns,
+            "ino": mark.ino,
+            "ctime_ns": mark.ctime_ns,
+            "digest": mark.digest,
+        },
+        "cache": entry.cache,
+        "records": entry.records,
+        "problems": list(entry.problems),
+        "span": None if entry.span is None else list(entry.span),
+    }
 
 
 def crc_of(data: bytes) -> int:
@@ -440,19 +475,27 @@ class Store:
         """The files (of `names`, or all) that are missing or fail their checksum, each as
         "name: reason". A file is read only when it changed since it was last found sound
         (`full`: every file is read)."""
+        failed = self.failing(folder, meta, names, full)
+        return [f"{name}: {reason}" for name, reason in failed.items()]
+
+    def failing(
+        self, folder: Path, meta: Meta, names: Sequence[str] | None = None, full: bool = False
+    ) -> dict[str, str]:
+        """`verify`, as each failing file's name -> why. verified.json is read and written
+        once for all of `names`: a build checks every source's record file in one call."""
         stamps = {} if full else _read_stamps(folder)
         wanted = list(meta.files) if names is None else list(names)
-        problems: list[str] = []
+        problems: dict[str, str] = {}
         checked: dict[str, list[int]] = {}
         for name in wanted:
             expected = meta.files.get(name)
             if expected is None:
-                problems.append(f"{name}: not recorded")
+                problems[name] = "not recorded"
                 continue
             path = folder / name
             now = Fingerprint.of(path)
             if now is None:
-                problems.append(f"{name}: missing")
+                problems[name] = "missing"
                 continue
             stamp = [now.ino, now.size, now.mtime_ns, now.ctime_ns]
             if stamps.get(name) == stamp:
@@ -460,11 +503,10 @@ class Store:
             try:
                 size, crc = file_crc(path)
             except OSError as error:
-                problems.append(f"{name}: unreadable ({error.strerror})")
+                problems[name] = f"unreadable ({error.strerror})"
                 continue
             if [size, crc] != expected:
-                reason = "size differs" if size != expected[0] else "checksum differs"
-                problems.append(f"{name}: {reason}")
+                problems[name] = "size differs" if size != expected[0] else "checksum differs"
                 continue
             checked[name] = stamp
         if checked:
@@ -503,15 +545,16 @@ class Store:
         meta.json, moves the folder to its final name, and points CURRENT at it. With
         `keep_tmp` (a reader still uses the build's own folder), the generation is made of
         hard links and `tmp` stays until the next build."""
-        meta.files = {**meta.files, **_checksums(tmp, skip=set(meta.files))}
+        durable = set(meta.files)  # given: made durable when checked (`checked_and_synced`)
+        meta.files = {**meta.files, **_checksums(tmp, skip=durable)}
         data = json.dumps(meta.to_json(), ensure_ascii=False).encode("utf-8", "surrogatepass")
         (tmp / META_FILE).write_bytes(data)
         final = self.root / ("gen-" + tmp.name.removeprefix("tmp-"))
         try:
             if keep_tmp:
-                _link_tree(tmp, final)
+                _link_tree(tmp, final, durable)
             else:
-                _fsync_tree(tmp)
+                _fsync_tree(tmp, durable)
                 os.rename(tmp, final)
             fsync_folder(self.root)
             atomic_write_text(self.root / "CURRENT", f"{final.name} {crc_of(data)}\n")
@@ -630,7 +673,7 @@ def _write_stamps(folder: Path, stamps: dict[str, list[int]]) -> None:
         write_json(folder / VERIFIED_FILE, stamps)
 
 
-def _link_tree(source: Path, target: Path) -> None:
+def _link_tree(source: Path, target: Path, durable: set[str]) -> None:
     for path in sorted(source.rglob("*")):
         destination = target / path.relative_to(source)
         if path.is_dir():
@@ -638,13 +681,14 @@ def _link_tree(source: Path, target: Path) -> None:
         else:
             destination.parent.mkdir(parents=True, exist_ok=True)
             os.link(path, destination)
-    _fsync_tree(target)
+    _fsync_tree(target, durable)
 
 
-def _fsync_tree(folder: Path) -> None:
+def _fsync_tree(folder: Path, durable: set[str]) -> None:
+    """Flush every folder, and every file but those in `durable` (relative names), to disk."""
     for path in [folder, *folder.rglob("*")]:
         if path.is_dir():
             fsync_folder(path)
-        else:
+        elif path.relative_to(folder).as_posix() not in durable:
             with open(path, "rb+") as handle:
                 os.fsync(handle.fileno())

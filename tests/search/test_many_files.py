@@ -1,0 +1,69 @@
+"""Updates of an index of many small source files: what an update does per file does not grow
+with the number of files (each file's record checked against one read of verified.json, not
+one each; files kept from the previous generation not flushed to disk again)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from generated import write_generated_corpus
+
+from paperterm.index.config import Config
+from paperterm.index.search import store as store_module
+from paperterm.index.session import Session
+
+
+class Calls:
+    """Counts the calls of the functions it wraps."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.monkeypatch = monkeypatch
+        self.counts: dict[str, int] = {}
+
+    def count(self, owner: object, name: str) -> None:
+        real = getattr(owner, name)
+        self.counts[name] = 0
+
+        def counted(*args, **kwargs):
+            self.counts[name] += 1
+            return real(*args, **kwargs)
+
+        self.monkeypatch.setattr(owner, name, counted)
+
+
+def _update_calls(tmp_path: Path, files: int, change: str) -> dict[str, int]:
+    """The calls an update makes after `change` ("edit" or "touch") of one of `files`
+    one-paper files."""
+    folder = tmp_path / f"papers-{files}"
+    paths = write_generated_corpus(folder, files, per_file=1)
+    data = tmp_path / f"data-{files}"
+    config = Config(include_seeds=False)
+    opened, _ = Session.create(data, [folder], config).open()
+    opened.close()
+    middle = paths[files // 2]
+    if change == "edit":
+        middle.write_text(middle.read_text() + "\nAn edited abstract about quokkas.\n")
+    else:
+        later = middle.stat().st_mtime_ns + 5_000_000_000
+        os.utime(middle, ns=(later, later))
+    with pytest.MonkeyPatch.context() as patch:
+        calls = Calls(patch)
+        calls.count(store_module, "_read_stamps")
+        calls.count(store_module, "_write_stamps")
+        calls.count(store_module.os, "fsync")
+        session = Session.create(data, [folder], config)
+        opened, _ = session.open()
+    assert opened.meta.papers == files + (1 if change == "edit" else 0)
+    assert opened.location != ":memory:"
+    opened.close()
+    return calls.counts
+
+
+@pytest.mark.parametrize("change", ["edit", "touch"])
+def test_an_update_checks_and_flushes_as_often_whatever_the_number_of_files(tmp_path, change):
+    few = _update_calls(tmp_path, 8, change)
+    many = _update_calls(tmp_path, 40, change)
+    assert many == few
+    assert many["_read_stamps"] <= 10
