@@ -156,6 +156,25 @@ class Session:
         self.note_engine(opened)
         return opened
 
+    def open_previous(self) -> OpenIndex | None:
+        """The live index of these sources as it was built, though a source changed since:
+        what the reader lists and searches while the update runs. None when there is none,
+        or it is not sound. A build keeps it until the next one."""
+        found = self.store.read_meta()
+        if found is None:
+            return None
+        folder, meta = found
+        store = self.store
+        papers = store.open_rows(folder, meta)
+        ix = None if papers is None else store.open_engine(folder, meta)
+        if papers is None or ix is None:
+            if papers is not None:
+                papers.close()
+            return None
+        from paperterm.index.search.open_index import OpenIndex
+
+        return OpenIndex(ix, papers, meta, str(folder))
+
     def load_corpus(self) -> Corpus:
         from paperterm.index.sources.loader import load_sources  # the parsers, when needed
 
