@@ -201,10 +201,11 @@ class Session:
         store = self.store
         try:
             with store.build_lock():
-                if not force:
-                    # Another process may have finished the same build while we waited.
+                # Another process may have finished the same build while we waited (a
+                # restamped index is not opened: the build records its new stamps).
+                if not force and self.current_meta() is not None and not self._restamped:
                     ready = self.open_existing()
-                    if ready is not None and not self._restamped:
+                    if ready is not None:
                         return ready
                 from paperterm.index.search.build import Builder  # the parsers, when needed
 

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 from paperterm.index.problems import Problem
 from paperterm.index.search import store as versions
 from paperterm.index.search.donor import find_donor
+from paperterm.index.search.generation_files import checked_and_synced, files_by_inode
 from paperterm.index.search.listener import Listener
 from paperterm.index.search.merged import MergedCorpus
 from paperterm.index.search.open_index import OpenIndex
@@ -84,8 +85,6 @@ from paperterm.index.search.store import (
     SourceFile,
     Span,
     Store,
-    checked_and_synced,
-    files_by_inode,
 )
 from paperterm.index.search.whoosh_index import part_digest
 from paperterm.index.sources.loader import Prepared

@@ -61,10 +61,20 @@ from paperterm.index.atomic import (
 )
 from paperterm.index.papers import Paper
 from paperterm.index.search.engine_files import EngineFiles, EngineIndex
+from paperterm.index.search.generation_files import (
+    checksums,
+    file_crc,
+    fsync_tree,
+    leftovers,
+    link_tree,
+    remove_later,
+)
 from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile, RecordFileError
 from paperterm.index.search.whoosh_index import WhooshFiles
 from paperterm.index.sources.files import SourceSpec
 
+#: The checksums `publish` takes (tests replace it).
+_checksums = checksums
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
 SCHEMA_VERSION = 8
 #: Bump when parsing or derivation (names, titles, display text) or what a source's record
@@ -338,26 +348,6 @@ def crc_of(data: bytes) -> int:
     return zlib.crc32(data) & 0xFFFFFFFF
 
 
-def checked_and_synced(path: Path) -> list[int]:
-    """[size, CRC-32] of a finished file of a build, which is also made durable: what
-    `Store.publish` does for each file, done early (`publish` keeps a checksum it is given;
-    its flush of the folder then finds this file written already)."""
-    with open(path, "rb+") as handle:
-        os.fsync(handle.fileno())
-    return list(file_crc(path))
-
-
-def file_crc(path: Path) -> tuple[int, int]:
-    """(size, CRC-32) of a file."""
-    crc = 0
-    size = 0
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_READ_CHUNK):
-            crc = zlib.crc32(chunk, crc)
-            size += len(chunk)
-    return size, crc & 0xFFFFFFFF
-
-
 # --- one set's store -------------------------------------------------------------------------
 
 
@@ -552,9 +542,9 @@ class Store:
         final = self.root / ("gen-" + tmp.name.removeprefix("tmp-"))
         try:
             if keep_tmp:
-                _link_tree(tmp, final, durable)
+                link_tree(tmp, final, durable)
             else:
-                _fsync_tree(tmp, durable)
+                fsync_tree(tmp, durable)
                 os.rename(tmp, final)
             fsync_folder(self.root)
             atomic_write_text(self.root / "CURRENT", f"{final.name} {crc_of(data)}\n")
@@ -567,20 +557,20 @@ class Store:
         return final
 
     def remove_leftovers(self) -> None:
-        """What builds killed mid-way left: their folders and CURRENT's temporary files."""
-        for entry in self.root.glob("tmp-*"):
-            shutil.rmtree(entry, ignore_errors=True)
+        """What builds killed mid-way left: their folders (removed by a thread, see
+        `remove_later`) and CURRENT's temporary files."""
+        remove_later([*self.root.glob("tmp-*"), *leftovers(self.root)])
         remove_stale_temp_files(self.root / "CURRENT")
 
     def remove_old_generations(self, keep: set[str]) -> None:
         """Drop all generations but the live one and the newest previous one (which a
-        running reader may still be using)."""
+        running reader may still be using), by a thread, once they are out of the way
+        (`remove_later`): the new generation is live already."""
         old = sorted(
             (p for p in self.root.glob("gen-*") if p.name not in keep),
             key=lambda p: p.name,
         )
-        for entry in old[:-1]:
-            shutil.rmtree(entry, ignore_errors=True)
+        remove_later(old[:-1])
 
     def remove_old_sets(self) -> None:
         """Keep the indexes of the `MAX_SETS` most recently used sets of sources (and this
@@ -621,35 +611,6 @@ def _remove_old_layout(root: Path) -> None:
         lock.release()
 
 
-def _checksums(folder: Path, skip: set[str]) -> dict[str, list[int]]:
-    """[size, CRC-32] of every file under `folder` but meta.json, verified.json and `skip`
-    (a file hard-linked twice, as tantivy's joined index links its parts' files, read once)."""
-    found: dict[str, list[int]] = {}
-    for names in files_by_inode(folder).values():
-        wanted = [name for name in names if name not in skip]
-        if wanted:
-            checksum = list(file_crc(folder / wanted[0]))
-            found.update(dict.fromkeys(wanted, checksum))
-    return found
-
-
-def files_by_inode(folder: Path) -> dict[tuple[int, int], list[str]]:
-    """The files under `folder` but meta.json and verified.json (their names from it),
-    grouped by the file they are (device and inode: hard links are one file)."""
-    found: dict[tuple[int, int], list[str]] = {}
-    for path in sorted(folder.rglob("*")):
-        name = path.relative_to(folder).as_posix()
-        if name in (META_FILE, VERIFIED_FILE):
-            continue
-        try:
-            info = path.stat()
-        except OSError:  # gone meanwhile, or a link to nothing: not a file of the build
-            continue
-        if stat.S_ISREG(info.st_mode):
-            found.setdefault((info.st_dev, info.st_ino), []).append(name)
-    return found
-
-
 def _stamps(folder: Path, names: Sequence[str]) -> dict[str, list[int]]:
     found = {}
     for name in names:
@@ -671,24 +632,3 @@ def _write_stamps(folder: Path, stamps: dict[str, list[int]]) -> None:
     """Best effort: a data dir that cannot be written is checked again next time."""
     with contextlib.suppress(OSError):
         write_json(folder / VERIFIED_FILE, stamps)
-
-
-def _link_tree(source: Path, target: Path, durable: set[str]) -> None:
-    for path in sorted(source.rglob("*")):
-        destination = target / path.relative_to(source)
-        if path.is_dir():
-            destination.mkdir(parents=True, exist_ok=True)
-        else:
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            os.link(path, destination)
-    _fsync_tree(target, durable)
-
-
-def _fsync_tree(folder: Path, durable: set[str]) -> None:
-    """Flush every folder, and every file but those in `durable` (relative names), to disk."""
-    for path in [folder, *folder.rglob("*")]:
-        if path.is_dir():
-            fsync_folder(path)
-        elif path.relative_to(folder).as_posix() not in durable:
-            with open(path, "rb+") as handle:
-                os.fsync(handle.fileno())

@@ -11,6 +11,7 @@ import pytest
 from generated import write_generated_corpus
 
 from paperterm.index.config import Config
+from paperterm.index.search import generation_files
 from paperterm.index.search import store as store_module
 from paperterm.index.session import Session
 
@@ -67,3 +68,28 @@ def test_an_update_checks_and_flushes_as_often_whatever_the_number_of_files(tmp_
     many = _update_calls(tmp_path, 40, change)
     assert many == few
     assert many["_read_stamps"] <= 10
+
+
+def test_dropped_generations_are_removed_after_the_switch_and_leftovers_later(tmp_path):
+    """A build drops the generation before the previous one by renaming it and removing it
+    in a thread, after the new one is live; one a process ended before removing is removed
+    by the next build."""
+    folder = tmp_path / "papers"
+    write_generated_corpus(folder, 6, per_file=1)
+    data = tmp_path / "data"
+    config = Config(include_seeds=False)
+    for _ in range(3):
+        opened, _ = Session.create(data, [folder], config).open(rebuild=True)
+        opened.close()
+    generation_files.wait_for_removals()
+    root = Path(opened.location).parent
+    assert len(list(root.glob("gen-*"))) == 2
+    assert not generation_files.leftovers(root)
+    left = root / f"{generation_files.REMOVED_PREFIX}gen-killed"
+    (left / "sources").mkdir(parents=True)
+    (left / "sources" / "a.bin").write_bytes(b"x")
+    opened, _ = Session.create(data, [folder], config).open(rebuild=True)
+    opened.close()
+    generation_files.wait_for_removals()
+    assert not left.exists()
+    assert len(list(root.glob("gen-*"))) == 2
