@@ -100,6 +100,8 @@ FIRST_PART_PAPERS = 2_000
 #: More parts than this, and the smallest neighbours are written again as one: each part
 #: costs every query a look-up per term.
 MAX_PARTS = 12
+#: A part may hold this many sources whatever their number (`part_sources`).
+MIN_PART_SOURCES = 64
 #: Source bytes per posting, roughly (text ~10, JSON Lines ~17): a build's estimate of the
 #: postings it will write, from the bytes it reads.
 BYTES_PER_POSTING = 12
@@ -167,6 +169,7 @@ class Builder:
         self.bytes_read: dict[str, int] = {}
         self.words: Counter[str] = Counter()
         self.part_postings = PART_POSTINGS
+        self.part_sources = part_sources(len(self.files))
         self.total_bytes = 0
         #: The content digest of each file read in stretches (its key's).
         self.file_digests: dict[str, str] = {}
@@ -422,7 +425,8 @@ class Builder:
 
         done = 0
         self.total_bytes = sum(sizes)
-        parts = PartFeed(self.engine, self.tmp / ENGINE_FOLDER, (0, self.part_postings))
+        sizes_here = (0, self.part_postings, self.part_sources)
+        parts = PartFeed(self.engine, self.tmp / ENGINE_FOLDER, sizes_here)
         candidates: list[_Candidate] = []
         for source in fresh:
             self.listener.check()
@@ -495,7 +499,7 @@ class Builder:
                 self.listener.papers([record.paper for record in records])
             pool.start()
 
-        part_sizes = (FIRST_PART_PAPERS, self.part_postings)
+        part_sizes = (FIRST_PART_PAPERS, self.part_postings, self.part_sources)
         here = fresh[:1] if self.watched else []  # nobody watching (`paperterm index`): all there
         pool = WorkerPool(
             self.engine.name,
@@ -507,7 +511,7 @@ class Builder:
         )
         try:
             for first in here:
-                sizes_here = (0, self.part_postings)
+                sizes_here = (0, self.part_postings, self.part_sources)
                 parts = PartFeed(self.engine, self.tmp / ENGINE_FOLDER, sizes_here)
 
                 def reading(records: int, size: int, key: str = first.file.key) -> None:
@@ -602,7 +606,8 @@ class Builder:
             while index < len(sources) and index not in covered:
                 spots.append(index)
                 index += 1
-            runs += [(run, None) for run in _cut(spots, sources, self.part_postings)]
+            cut = _cut(spots, sources, self.part_postings, self.part_sources)
+            runs += [(run, None) for run in cut]
         runs = _compact(runs, corpus.counts)
         parts: list[_Written] = []
         engine_folder = self.tmp / ENGINE_FOLDER
@@ -845,16 +850,26 @@ def _part_postings(bounded_writer: bool, size: int) -> int:
     return max(PART_POSTINGS, size // BYTES_PER_POSTING // (MAX_PARTS // 2))
 
 
-def _cut(spots: list[int], sources: list[SourceRecords], postings: int) -> list[list[int]]:
+def part_sources(count: int) -> int:
+    """The most sources a part holds, in a build of `count` sources: a change to one source
+    writes its part again, so with many small files a part holds a share of them, not all
+    the papers `PART_POSTINGS` allows (10,000 one-paper files made parts of 3,000)."""
+    return max(MIN_PART_SOURCES, -(-count // (MAX_PARTS - 2)))
+
+
+def _cut(
+    spots: list[int], sources: list[SourceRecords], postings: int, most: int
+) -> list[list[int]]:
     """Consecutive sources cut into parts of about `postings` postings (estimated from the
-    papers' text: a posting per distinct word, ~100 per abstract)."""
+    papers' text: a posting per distinct word, ~100 per abstract), and `most` sources at
+    most."""
     runs: list[list[int]] = []
     current: list[int] = []
     size = 0
     for spot in spots:
         current.append(spot)
         size += sources[spot].chars // 11
-        if size >= postings:
+        if size >= postings or len(current) >= most:
             runs.append(current)
             current, size = [], 0
     if current:

@@ -93,3 +93,32 @@ def test_dropped_generations_are_removed_after_the_switch_and_leftovers_later(tm
     generation_files.wait_for_removals()
     assert not left.exists()
     assert len(list(root.glob("gen-*"))) == 2
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_editing_one_of_many_files_writes_a_share_of_the_papers_again(
+    tmp_path, monkeypatch, parallel
+):
+    """A part holds a share of many small files (`part_sources`), so an edit of one writes
+    about that share again, not every paper of the run of files it is in (a worker's)."""
+    from paperterm.index.search import build as build_module
+
+    monkeypatch.setattr(build_module, "MIN_PART_SOURCES", 4)
+    if parallel:
+        monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    folder = tmp_path / "papers"
+    paths = write_generated_corpus(folder, 60, per_file=1)
+    data = tmp_path / "data"
+    config = Config(include_seeds=False)
+    opened, _ = Session.create(data, [folder], config).open()
+    before = {part.id: part.papers for part in opened.meta.parts}
+    opened.close()
+    assert max(before.values()) <= build_module.part_sources(60)
+    middle = paths[30]
+    middle.write_text(middle.read_text() + "\nAn edited abstract about quokkas.\n")
+    opened, _ = Session.create(data, [folder], config).open()
+    written = [part.papers for part in opened.meta.parts if part.id not in before]
+    opened.close()
+    # The edited file's part, the rest of the share it was in, and at most one pair of
+    # small neighbours joined to keep to `MAX_PARTS`: a fraction of the 60 papers.
+    assert 0 < sum(written) <= 3 * build_module.part_sources(60)
