@@ -53,6 +53,8 @@ class Session:
     #: the next build only records their new stamps.
     _restamped: bool = False
     _store: Store | None = None
+    #: The live generation `current_meta` last looked at, and what it found (`freshness`).
+    _judged: tuple[Path, str] | None = None
 
     @classmethod
     def create(cls, data_dir: Path, sources: list[Path], config: Config) -> Session:
@@ -126,6 +128,7 @@ class Session:
         if found is None:
             return None
         freshness = self.store.freshness(found[1], self.files())
+        self._judged = (found[0], freshness)
         if freshness == "stale":
             return None
         self._restamped = freshness == "restamped"
@@ -203,7 +206,8 @@ class Session:
             with store.build_lock():
                 # Another process may have finished the same build while we waited (a
                 # restamped index is not opened: the build records its new stamps).
-                if not force and self.current_meta() is not None and not self._restamped:
+                look = not force and not self._still_stale()
+                if look and self.current_meta() is not None and not self._restamped:
                     ready = self.open_existing()
                     if ready is not None:
                         return ready
@@ -222,6 +226,14 @@ class Session:
                 "using an in-memory index for this run"
             )
             return self.build_in_memory(listener)
+
+    def _still_stale(self) -> bool:
+        """Whether the live generation is still the one `current_meta` found stale or
+        restamped (no build of another process went live since): not looked at again."""
+        judged = self._judged
+        if judged is None or judged[1] == "current":
+            return False
+        return self.store.current_generation() == judged[0]
 
     def build_in_memory(self, listener: Listener | None = None) -> OpenIndex:
         """For a data dir that cannot be written: the same index, in RAM, for this run."""

@@ -853,7 +853,7 @@ def _part_postings(bounded_writer: bool, size: int) -> int:
 def part_sources(count: int) -> int:
     """The most sources a part holds, in a build of `count` sources: a change to one source
     writes its part again, so with many small files a part holds a share of them, not all
-    the papers `PART_POSTINGS` allows (10,000 one-paper files made parts of 3,000)."""
+    the papers `PART_POSTINGS` allows."""
     return max(MIN_PART_SOURCES, -(-count // (MAX_PARTS - 2)))
 
 

@@ -4,6 +4,7 @@ one each; files kept from the previous generation not flushed to disk again)."""
 
 from __future__ import annotations
 
+import inspect
 import os
 from pathlib import Path
 
@@ -31,7 +32,8 @@ class Calls:
             self.counts[name] += 1
             return real(*args, **kwargs)
 
-        self.monkeypatch.setattr(owner, name, counted)
+        static = isinstance(inspect.getattr_static(owner, name), staticmethod)
+        self.monkeypatch.setattr(owner, name, staticmethod(counted) if static else counted)
 
 
 def _update_calls(tmp_path: Path, files: int, change: str) -> dict[str, int]:
@@ -122,3 +124,34 @@ def test_editing_one_of_many_files_writes_a_share_of_the_papers_again(
     # The edited file's part, the rest of the share it was in, and at most one pair of
     # small neighbours joined to keep to `MAX_PARTS`: a fraction of the 60 papers.
     assert 0 < sum(written) <= 3 * build_module.part_sources(60)
+
+
+def test_an_update_looks_at_the_sources_once_unless_another_build_went_live(tmp_path):
+    """Taking the build lock, an update does not look at every source again when the live
+    generation is the one it found stale; when another process's build went live
+    meanwhile, that one is used, not built again."""
+    from paperterm.index.search import build as build_module
+
+    folder = tmp_path / "papers"
+    paths = write_generated_corpus(folder, 12, per_file=1)
+    data = tmp_path / "data"
+    config = Config(include_seeds=False)
+    Session.create(data, [folder], config).open()[0].close()
+    paths[3].write_text(paths[3].read_text() + "\nAn edited abstract about quokkas.\n")
+    with pytest.MonkeyPatch.context() as patch:
+        calls = Calls(patch)
+        calls.count(store_module.Store, "freshness")
+        Session.create(data, [folder], config).open()[0].close()
+    assert calls.counts["freshness"] == 1
+    paths[5].write_text(paths[5].read_text() + "\nAnother edit, about wombats.\n")
+    late = Session.create(data, [folder], config)
+    assert late.current_meta() is None  # stale
+    other, _ = Session.create(data, [folder], config).open()  # another process's build
+    other.close()
+    with pytest.MonkeyPatch.context() as patch:
+        calls = Calls(patch)
+        calls.count(build_module.Builder, "run")
+        opened = late.build()
+    assert calls.counts["run"] == 0
+    assert opened.location == other.location
+    opened.close()
