@@ -318,8 +318,8 @@ class ReaderApp(App[int]):
         if papers is not None:
             opened = self.session.open_existing(papers)
         if opened is None:
-            opened = self._update() if papers is None else None
-            opened = opened or self._build()
+            updated = self._update() if papers is None else None
+            opened = updated if updated is not None else self._build()
             if isinstance(opened.papers, PaperList):
                 opened.papers.warm()  # a row store of the build's own: its table here too
         # Whoosh is imported here, off the UI thread and after the list is on screen.

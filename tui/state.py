@@ -265,7 +265,11 @@ class ReaderState:
     def index_updating(self, opened: OpenIndex, searcher: Searcher) -> bool:
         """The index as built before a source changed, searched while the update runs;
         True when its papers differ from those shown so far."""
-        changed = self.index_ready(opened, searcher, [])
+        changed = opened.papers is not self.papers
+        if changed:
+            self.set_papers(opened.papers)
+        self.searcher = searcher
+        self.searchable = 0
         self.index_state = "updating"
         return changed
 
