@@ -68,7 +68,7 @@ def _timed_steps() -> None:
     _wrap(vocabulary.Vocabulary, "dumps", depth)
     for name in ("publish", "open_rows", "open_engine"):
         _wrap(store.Store, name, depth)
-    for name in ("_checksums", "_fsync_tree"):
+    for name in ("_checksums", "fsync_tree"):
         _wrap(store, name, depth)
 
 

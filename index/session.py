@@ -78,6 +78,8 @@ class Session:
     #: the next build only records their new stamps.
     _restamped: bool = False
     _store: Store | None = None
+    #: The live generation `current_meta` last looked at, and what it found (`freshness`).
+    _judged: tuple[Path, str] | None = None
 
     @classmethod
     def create(cls, data_dir: Path, sources: list[Path], config: Config) -> Session:
@@ -160,6 +162,7 @@ class Session:
         if found is None:
             return None
         freshness = self.store.freshness(found[1], self.files())
+        self._judged = (found[0], freshness)
         if freshness == "stale":
             return None
         self._restamped = freshness == "restamped"
@@ -190,6 +193,25 @@ class Session:
         self.note_engine(opened)
         return opened
 
+    def open_previous(self) -> OpenIndex | None:
+        """The live index of these sources as it was built, though a source changed since:
+        what the reader lists and searches while the update runs. None when there is none,
+        or it is not sound. A build keeps it until the next one."""
+        found = self.store.read_meta()
+        if found is None:
+            return None
+        folder, meta = found
+        store = self.store
+        papers = store.open_rows(folder, meta)
+        ix = None if papers is None else store.open_engine(folder, meta)
+        if papers is None or ix is None:
+            if papers is not None:
+                papers.close()
+            return None
+        from paperterm.index.search.open_index import OpenIndex
+
+        return OpenIndex(ix, papers, meta, str(folder))
+
     def load_corpus(self) -> Corpus:
         from paperterm.index.sources.loader import load_sources  # the parsers, when needed
 
@@ -216,10 +238,12 @@ class Session:
         store = self.store
         try:
             with store.build_lock():
-                if not force:
-                    # Another process may have finished the same build while we waited.
+                # Another process may have finished the same build while we waited (a
+                # restamped index is not opened: the build records its new stamps).
+                look = not force and not self._still_stale()
+                if look and self.current_meta() is not None and not self._restamped:
                     ready = self.open_existing()
-                    if ready is not None and not self._restamped:
+                    if ready is not None:
                         return ready
                 from paperterm.index.search.build import Builder  # the parsers, when needed
 
@@ -236,6 +260,14 @@ class Session:
                 "using an in-memory index for this run"
             )
             return self.build_in_memory(listener)
+
+    def _still_stale(self) -> bool:
+        """Whether the live generation is still the one `current_meta` found stale or
+        restamped (no build of another process went live since): not looked at again."""
+        judged = self._judged
+        if judged is None or judged[1] == "current":
+            return False
+        return self.store.current_generation() == judged[0]
 
     def build_in_memory(self, listener: Listener | None = None) -> OpenIndex:
         """For a data dir that cannot be written: the same index, in RAM, for this run."""

@@ -159,6 +159,15 @@ class IndexReady(Message):
         self.warnings = warnings
 
 
+class IndexUpdating(Message):
+    """A source changed: the index as built before, searched while the update runs."""
+
+    def __init__(self, opened: OpenIndex, searcher: Searcher) -> None:
+        super().__init__()
+        self.opened = opened
+        self.searcher = searcher
+
+
 class _Throttle:
     """`due()` is true at most once per `every` seconds (and the first time)."""
 
@@ -310,7 +319,8 @@ class ReaderApp(App[int]):
         if papers is not None:
             opened = self.session.open_existing(papers)
         if opened is None:
-            opened = self._build()
+            updated = self._update() if papers is None else None
+            opened = updated if updated is not None else self._build()
             if isinstance(opened.papers, PaperList):
                 opened.papers.warm()  # a row store of the build's own: its table here too
         # Whoosh is imported here, off the UI thread and after the list is on screen.
@@ -350,6 +360,23 @@ class ReaderApp(App[int]):
             self._stop.wait(timing.quiet - idle)
         return False
 
+    def _update(self) -> OpenIndex | None:
+        """A source changed since the index was built: the old index is listed and searched
+        while the update runs, then the new one (None: no old index to show meanwhile)."""
+        previous = self.session.open_previous()
+        if previous is None:
+            return None
+        from paperterm.index.search.listener import Listener
+        from paperterm.index.search.searcher import Searcher
+
+        self.post_message(CorpusLoaded(previous.papers, self.session.problems, building=False))
+        searcher = Searcher(previous.ix, previous.papers, previous.vocabulary())
+        self.post_message(IndexUpdating(previous, searcher))
+        listener = Listener(
+            progress=self._post_progress, read_bytes=self._post_bytes, cancelled=self._stop.is_set
+        )
+        return self.session.build(listener=listener)
+
     def _build(self) -> OpenIndex:
         """The first launch (or a source changed): build, showing the papers as they are
         read, and searching what is indexed so far."""
@@ -388,14 +415,23 @@ class ReaderApp(App[int]):
         first = not self.state.papers
         self.state.corpus_loaded(message.papers, message.problems, message.building)
         if first:
-            self.main.go_to(self.state.place)  # where the reader was when it last ended
+            self._go_back()
         self.main.papers_changed()
 
     def on_library_loaded(self, message: LibraryLoaded) -> None:
         self.state.library_loaded()
         if self.state.papers:  # read before the app started (else on their arrival)
-            self.main.go_to(self.state.place)
+            self._go_back()
             self.main.papers_changed()
+
+    def _go_back(self) -> None:
+        """Where the reader was when it last ended; a query typed before the papers came
+        stays in the search box in place of the one saved."""
+        place = self.state.place
+        typed = self.main.search_input.value
+        if typed and typed != place.query:
+            place = place._replace(query=typed)
+        self.main.go_to(place)
 
     def on_sort_keys_ready(self, message: SortKeysReady) -> None:
         self.state.adopt_sort_keys(message.keys)
@@ -410,6 +446,11 @@ class ReaderApp(App[int]):
 
     def on_partial_index(self, message: PartialIndex) -> None:
         self.state.partial_index(message.opened, message.searcher)
+        self.main.index_changed()
+
+    def on_index_updating(self, message: IndexUpdating) -> None:
+        if self.state.index_updating(message.opened, message.searcher):
+            self.main.papers_changed()
         self.main.index_changed()
 
     def on_index_ready(self, message: IndexReady) -> None:

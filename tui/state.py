@@ -47,8 +47,9 @@ if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
 
 #: loading: reading the papers; opening: papers shown, index opening; indexing: first
-#: launch, the index is being built; ready / memory: search works; failed: it never will.
-IndexState = Literal["loading", "opening", "indexing", "ready", "memory", "failed"]
+#: launch, the index is being built; updating: a source changed, the old index is searched
+#: while the new one is built; ready / memory: search works; failed: it never will.
+IndexState = Literal["loading", "opening", "indexing", "updating", "ready", "memory", "failed"]
 RELATED_LIMIT = 5
 #: Related papers kept per paper id: moving back over a paper costs no second look-up.
 RELATED_CACHE = 512
@@ -260,6 +261,17 @@ class ReaderState:
         self.index_state = "memory" if opened.location == ":memory:" else "ready"
         self.warnings = list(dict.fromkeys([*self.warnings, *opened.meta.problems, *warnings]))
         return not same
+
+    def index_updating(self, opened: OpenIndex, searcher: Searcher) -> bool:
+        """The index as built before a source changed, searched while the update runs;
+        True when its papers differ from those shown so far."""
+        changed = opened.papers is not self.papers
+        if changed:
+            self.set_papers(opened.papers)
+        self.searcher = searcher
+        self.searchable = 0
+        self.index_state = "updating"
+        return changed
 
     def index_failed(self, reason: str) -> None:
         self.index_state = "failed"

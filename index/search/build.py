@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 from paperterm.index.problems import Problem
 from paperterm.index.search import store as versions
 from paperterm.index.search.donor import find_donor
+from paperterm.index.search.generation_files import checked_and_synced, files_by_inode
 from paperterm.index.search.listener import Listener
 from paperterm.index.search.merged import MergedCorpus
 from paperterm.index.search.open_index import OpenIndex
@@ -84,8 +85,6 @@ from paperterm.index.search.store import (
     SourceFile,
     Span,
     Store,
-    checked_and_synced,
-    files_by_inode,
 )
 from paperterm.index.search.whoosh_index import part_digest
 from paperterm.index.sources.loader import Prepared
@@ -101,6 +100,8 @@ FIRST_PART_PAPERS = 2_000
 #: More parts than this, and the smallest neighbours are written again as one: each part
 #: costs every query a look-up per term.
 MAX_PARTS = 12
+#: A part may hold this many sources whatever their number (`part_sources`).
+MIN_PART_SOURCES = 64
 #: Source bytes per posting, roughly (text ~10, JSON Lines ~17): a build's estimate of the
 #: postings it will write, from the bytes it reads.
 BYTES_PER_POSTING = 12
@@ -168,6 +169,7 @@ class Builder:
         self.bytes_read: dict[str, int] = {}
         self.words: Counter[str] = Counter()
         self.part_postings = PART_POSTINGS
+        self.part_sources = part_sources(len(self.files))
         self.total_bytes = 0
         #: The content digest of each file read in stretches (its key's).
         self.file_digests: dict[str, str] = {}
@@ -361,17 +363,19 @@ class Builder:
         folder, meta = base
         entries = {_recorded_place(entry): entry for entry in meta.sources}
         renamed: dict[str, str] = {}  # the base's key of a source -> this set's
+        unchanged: list[tuple[SourceRecords, SourceEntry, Fingerprint]] = []
         for source in sources:
-            file = source.file
-            entry = entries.get(_place(file))
+            entry = entries.get(_place(source.file))
             if entry is None:
                 continue
             renamed[entry.key] = source.file.key
             now = self._unchanged(source.file.path, entry.fingerprint)
-            if now is None:
-                continue
-            name = f"{SOURCES_FOLDER}/{entry.cache}"
-            if self.store.verify(folder, meta, [name]):
+            if now is not None:
+                unchanged.append((source, entry, now))
+        names = [f"{SOURCES_FOLDER}/{entry.cache}" for _, entry, _ in unchanged]
+        damaged = self.store.failing(folder, meta, names)  # one pass: verified.json once
+        for (source, entry, now), name in zip(unchanged, names, strict=True):
+            if name in damaged:
                 continue  # damaged: read the source again
             assert self.tmp is not None
             try:
@@ -380,6 +384,8 @@ class Builder:
                 if self.watched:
                     source.records = list(iter_records(folder / name))
                 os.link(folder / name, self.tmp / SOURCES_FOLDER / source.cache)
+                # Checked just now, and durable since that generation was published.
+                self._early_checks[f"{SOURCES_FOLDER}/{source.cache}"] = _done(meta.files[name])
             except (OSError, RecordFileError, KeyError, TypeError, ValueError):
                 source.records, source.keys, source.titles, source.count = [], [], [], 0
                 continue
@@ -391,17 +397,20 @@ class Builder:
             existing = self.engine.parts(folder / ENGINE_FOLDER)
         except Exception:  # a damaged table of contents: write every part again
             return []
-        candidates = []
+        kept: list[tuple[Part, list[str], list[str]]] = []
         for part in meta.parts:
             prefix = f"{ENGINE_FOLDER}/{part.id}."
             files = [name for name in meta.files if name.startswith(prefix)]
             keys = [renamed.get(key) for key in part.sources]
             if None in keys or part.id not in existing or not files:
                 continue
-            if not self.store.verify(folder, meta, files):
-                names = [key for key in keys if key is not None]
-                candidates.append(_Candidate(existing[part.id], names, part.digest, folder))
-        return candidates
+            kept.append((part, files, [key for key in keys if key is not None]))
+        damaged = self.store.failing(folder, meta, [name for _, files, _ in kept for name in files])
+        return [
+            _Candidate(existing[part.id], keys, part.digest, folder)
+            for part, files, keys in kept
+            if damaged.keys().isdisjoint(files)
+        ]
 
     def _prepare(
         self, sources: list[SourceRecords], fresh: list[SourceRecords], read: Callable[[], None]
@@ -419,7 +428,8 @@ class Builder:
 
         done = 0
         self.total_bytes = sum(sizes)
-        parts = PartFeed(self.engine, self.tmp / ENGINE_FOLDER, (0, self.part_postings))
+        sizes_here = (0, self.part_postings, self.part_sources)
+        parts = PartFeed(self.engine, self.tmp / ENGINE_FOLDER, sizes_here)
         candidates: list[_Candidate] = []
         for source in fresh:
             self.listener.check()
@@ -492,7 +502,7 @@ class Builder:
                 self.listener.papers([record.paper for record in records])
             pool.start()
 
-        part_sizes = (FIRST_PART_PAPERS, self.part_postings)
+        part_sizes = (FIRST_PART_PAPERS, self.part_postings, self.part_sources)
         here = fresh[:1] if self.watched else []  # nobody watching (`paperterm index`): all there
         pool = WorkerPool(
             self.engine.name,
@@ -504,7 +514,7 @@ class Builder:
         )
         try:
             for first in here:
-                sizes_here = (0, self.part_postings)
+                sizes_here = (0, self.part_postings, self.part_sources)
                 parts = PartFeed(self.engine, self.tmp / ENGINE_FOLDER, sizes_here)
 
                 def reading(records: int, size: int, key: str = first.file.key) -> None:
@@ -599,7 +609,8 @@ class Builder:
             while index < len(sources) and index not in covered:
                 spots.append(index)
                 index += 1
-            runs += [(run, None) for run in _cut(spots, sources, self.part_postings)]
+            cut = _cut(spots, sources, self.part_postings, self.part_sources)
+            runs += [(run, None) for run in cut]
         runs = _compact(runs, corpus.counts)
         parts: list[_Written] = []
         engine_folder = self.tmp / ENGINE_FOLDER
@@ -754,6 +765,13 @@ class Builder:
         return collections
 
 
+def _done(checksum: list[int]) -> Future[list[int]]:
+    """A checksum known already, as the checker's futures give theirs."""
+    future: Future[list[int]] = Future()
+    future.set_result(list(checksum))
+    return future
+
+
 def _rows_process(papers: int) -> RowsProcess | None:
     """A process to write the rows file of a build that lists many new papers, started now
     (`rows_process.py`)."""
@@ -835,16 +853,26 @@ def _part_postings(bounded_writer: bool, size: int) -> int:
     return max(PART_POSTINGS, size // BYTES_PER_POSTING // (MAX_PARTS // 2))
 
 
-def _cut(spots: list[int], sources: list[SourceRecords], postings: int) -> list[list[int]]:
+def part_sources(count: int) -> int:
+    """The most sources a part holds, in a build of `count` sources: a change to one source
+    writes its part again, so with many small files a part holds a share of them, not all
+    the papers `PART_POSTINGS` allows."""
+    return max(MIN_PART_SOURCES, -(-count // (MAX_PARTS - 2)))
+
+
+def _cut(
+    spots: list[int], sources: list[SourceRecords], postings: int, most: int
+) -> list[list[int]]:
     """Consecutive sources cut into parts of about `postings` postings (estimated from the
-    papers' text: a posting per distinct word, ~100 per abstract)."""
+    papers' text: a posting per distinct word, ~100 per abstract), and `most` sources at
+    most."""
     runs: list[list[int]] = []
     current: list[int] = []
     size = 0
     for spot in spots:
         current.append(spot)
         size += sources[spot].chars // 11
-        if size >= postings:
+        if size >= postings or len(current) >= most:
             runs.append(current)
             current, size = [], 0
     if current:

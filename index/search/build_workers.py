@@ -74,7 +74,7 @@ class WorkerPool:
         tmp: Path,
         fresh: list[SourceRecords],
         sizes: list[int],
-        part_sizes: tuple[int, int],
+        part_sizes: tuple[int, int, int],
         *,
         keep: bool = False,
     ) -> None:
@@ -168,7 +168,7 @@ class _Worker:
     in the reader, Textual's stand-in for `sys.stderr` has no file descriptor, which makes
     its resource tracker fail to start."""
 
-    def __init__(self, task: tuple[str, str, tuple[int, int]]) -> None:
+    def __init__(self, task: tuple[str, str, tuple[int, int, int]]) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "paperterm.index.search.build_workers"],
             stdin=subprocess.PIPE,
@@ -329,7 +329,7 @@ def work(
     engine_name: str,
     files: list[SourceFile],
     tmp: str,
-    sizes: tuple[int, int],
+    sizes: tuple[int, int, int],
     say: Callable[[_Message], None],
 ) -> None:
     """Prepare `files` in order, as one run of a worker (`serve`)."""
@@ -339,7 +339,7 @@ def work(
 def serve(
     engine_name: str,
     tmp: str,
-    sizes: tuple[int, int],
+    sizes: tuple[int, int, int],
     orders: Orders,
     say: Callable[[_Message], None],
 ) -> None:
@@ -380,12 +380,13 @@ BATCH = 2000
 
 class PartFeed:
     """Parts written as papers are prepared: a part is closed at the end of a source, once
-    it holds `sizes[0]` papers (the first part; 0: no such limit) or `sizes[1]` postings.
-    A part's writer starts with its first paper."""
+    it holds `sizes[0]` papers (the first part; 0: no such limit), `sizes[1]` postings or
+    `sizes[2]` sources (`build.part_sources`). A part's writer starts with its first
+    paper."""
 
-    def __init__(self, engine: Any, folder: Path, sizes: tuple[int, int]) -> None:
+    def __init__(self, engine: Any, folder: Path, sizes: tuple[int, int, int]) -> None:
         self.engine, self.folder = engine, folder
-        self.first_papers, self.postings = sizes
+        self.first_papers, self.postings, self.sources = sizes
         self.writer: Any = None
         self.batch: list[tuple[Paper, list[str]]] = []
         self.keys: list[str] = []
@@ -413,7 +414,7 @@ class PartFeed:
         if writer is None:
             return None
         full = len(writer) >= self.first_papers if self.first_papers else False
-        if full or writer.postings >= self.postings:
+        if full or writer.postings >= self.postings or len(self.keys) >= self.sources:
             self.first_papers = 0
             return self.end()
         return None

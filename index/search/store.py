@@ -48,7 +48,7 @@ import zlib
 # reader's start (issue 14).
 from _blake2 import blake2b
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -62,10 +62,20 @@ from paperterm.index.atomic import (
 from paperterm.index.papers import Paper
 from paperterm.index.private_files import make_private_dir, make_tree_private
 from paperterm.index.search.engine_files import EngineFiles, EngineIndex
+from paperterm.index.search.generation_files import (
+    checksums,
+    file_crc,
+    fsync_tree,
+    leftovers,
+    link_tree,
+    remove_later,
+)
 from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile, RecordFileError
 from paperterm.index.search.whoosh_index import WhooshFiles
 from paperterm.index.sources.files import DEFAULT_READ, ReadAs, SourceSpec
 
+#: The checksums `publish` takes (tests replace it).
+_checksums = checksums
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
 SCHEMA_VERSION = 8
 #: Bump when parsing or derivation (names, titles, display text) or what a source's record
@@ -283,7 +293,18 @@ class Meta:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """What `asdict` gives, made field by field: `asdict` deep-copies every value, a
+        cost that grows with the sources, which an update of one of them paid too."""
+        data = {name: getattr(self, name) for name in _META_FIELDS}
+        data["sources"] = [_entry_json(entry) for entry in self.sources]
+        data["parts"] = [
+            {"id": p.id, "sources": list(p.sources), "papers": p.papers, "digest": p.digest}
+            for p in self.parts
+        ]
+        data["collections"] = list(self.collections)
+        data["problems"] = list(self.problems)
+        data["files"] = {name: list(checksum) for name, checksum in self.files.items()}
+        return data
 
     @classmethod
     def transient(
@@ -313,28 +334,32 @@ class Meta:
         return self.schema == SCHEMA_VERSION and self.parser == PARSER_VERSION
 
 
+_META_FIELDS = [item.name for item in fields(Meta)]
+
+
+def _entry_json(entry: SourceEntry) -> dict[str, Any]:
+    """`asdict` of a source's record (see `Meta.to_json`)."""
+    mark = entry.fingerprint
+    return {
+        "key": entry.key,
+        "path": entry.path,
+        "collection": entry.collection,
+        "fingerprint": {
+            "size": mark.size,
+            "mtime_ns": mark.mtime_ns,
+            "ino": mark.ino,
+            "ctime_ns": mark.ctime_ns,
+            "digest": mark.digest,
+        },
+        "cache": entry.cache,
+        "records": entry.records,
+        "problems": list(entry.problems),
+        "span": None if entry.span is None else list(entry.span),
+    }
+
+
 def crc_of(data: bytes) -> int:
     return zlib.crc32(data) & 0xFFFFFFFF
-
-
-def checked_and_synced(path: Path) -> list[int]:
-    """[size, CRC-32] of a finished file of a build, which is also made durable: what
-    `Store.publish` does for each file, done early (`publish` keeps a checksum it is given;
-    its flush of the folder then finds this file written already)."""
-    with open(path, "rb+") as handle:
-        os.fsync(handle.fileno())
-    return list(file_crc(path))
-
-
-def file_crc(path: Path) -> tuple[int, int]:
-    """(size, CRC-32) of a file."""
-    crc = 0
-    size = 0
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_READ_CHUNK):
-            crc = zlib.crc32(chunk, crc)
-            size += len(chunk)
-    return size, crc & 0xFFFFFFFF
 
 
 # --- one set's store -------------------------------------------------------------------------
@@ -454,19 +479,27 @@ class Store:
         """The files (of `names`, or all) that are missing or fail their checksum, each as
         "name: reason". A file is read only when it changed since it was last found sound
         (`full`: every file is read)."""
+        failed = self.failing(folder, meta, names, full)
+        return [f"{name}: {reason}" for name, reason in failed.items()]
+
+    def failing(
+        self, folder: Path, meta: Meta, names: Sequence[str] | None = None, full: bool = False
+    ) -> dict[str, str]:
+        """`verify`, as each failing file's name -> why. verified.json is read and written
+        once for all of `names`: a build checks every source's record file in one call."""
         stamps = {} if full else _read_stamps(folder)
         wanted = list(meta.files) if names is None else list(names)
-        problems: list[str] = []
+        problems: dict[str, str] = {}
         checked: dict[str, list[int]] = {}
         for name in wanted:
             expected = meta.files.get(name)
             if expected is None:
-                problems.append(f"{name}: not recorded")
+                problems[name] = "not recorded"
                 continue
             path = folder / name
             now = Fingerprint.of(path)
             if now is None:
-                problems.append(f"{name}: missing")
+                problems[name] = "missing"
                 continue
             stamp = [now.ino, now.size, now.mtime_ns, now.ctime_ns]
             if stamps.get(name) == stamp:
@@ -474,11 +507,10 @@ class Store:
             try:
                 size, crc = file_crc(path)
             except OSError as error:
-                problems.append(f"{name}: unreadable ({error.strerror})")
+                problems[name] = f"unreadable ({error.strerror})"
                 continue
             if [size, crc] != expected:
-                reason = "size differs" if size != expected[0] else "checksum differs"
-                problems.append(f"{name}: {reason}")
+                problems[name] = "size differs" if size != expected[0] else "checksum differs"
                 continue
             checked[name] = stamp
         if checked:
@@ -517,17 +549,18 @@ class Store:
         meta.json, moves the folder to its final name, and points CURRENT at it. With
         `keep_tmp` (a reader still uses the build's own folder), the generation is made of
         hard links and `tmp` stays until the next build."""
-        meta.files = {**meta.files, **_checksums(tmp, skip=set(meta.files))}
+        durable = set(meta.files)  # given: made durable when checked (`checked_and_synced`)
+        meta.files = {**meta.files, **_checksums(tmp, skip=durable)}
         data = json.dumps(meta.to_json(), ensure_ascii=False).encode("utf-8", "surrogatepass")
         (tmp / META_FILE).write_bytes(data)
         final = self.root / ("gen-" + tmp.name.removeprefix("tmp-"))
         try:
             make_tree_private(tmp)  # the engines create files with the umask's modes
             if keep_tmp:
-                _link_tree(tmp, final)
+                link_tree(tmp, final, durable)
                 make_tree_private(final)
             else:
-                _fsync_tree(tmp)
+                fsync_tree(tmp, durable)
                 os.rename(tmp, final)
             fsync_folder(self.root)
             atomic_write_text(self.root / "CURRENT", f"{final.name} {crc_of(data)}\n")
@@ -540,20 +573,20 @@ class Store:
         return final
 
     def remove_leftovers(self) -> None:
-        """What builds killed mid-way left: their folders and CURRENT's temporary files."""
-        for entry in self.root.glob("tmp-*"):
-            shutil.rmtree(entry, ignore_errors=True)
+        """What builds killed mid-way left: their folders (removed by a thread, see
+        `remove_later`) and CURRENT's temporary files."""
+        remove_later([*self.root.glob("tmp-*"), *leftovers(self.root)])
         remove_stale_temp_files(self.root / "CURRENT")
 
     def remove_old_generations(self, keep: set[str]) -> None:
         """Drop all generations but the live one and the newest previous one (which a
-        running reader may still be using)."""
+        running reader may still be using), by a thread, once they are out of the way
+        (`remove_later`): the new generation is live already."""
         old = sorted(
             (p for p in self.root.glob("gen-*") if p.name not in keep),
             key=lambda p: p.name,
         )
-        for entry in old[:-1]:
-            shutil.rmtree(entry, ignore_errors=True)
+        remove_later(old[:-1])
 
     def remove_old_sets(self) -> None:
         """Keep the indexes of the `MAX_SETS` most recently used sets of sources (and this
@@ -594,35 +627,6 @@ def _remove_old_layout(root: Path) -> None:
         lock.release()
 
 
-def _checksums(folder: Path, skip: set[str]) -> dict[str, list[int]]:
-    """[size, CRC-32] of every file under `folder` but meta.json, verified.json and `skip`
-    (a file hard-linked twice, as tantivy's joined index links its parts' files, read once)."""
-    found: dict[str, list[int]] = {}
-    for names in files_by_inode(folder).values():
-        wanted = [name for name in names if name not in skip]
-        if wanted:
-            checksum = list(file_crc(folder / wanted[0]))
-            found.update(dict.fromkeys(wanted, checksum))
-    return found
-
-
-def files_by_inode(folder: Path) -> dict[tuple[int, int], list[str]]:
-    """The files under `folder` but meta.json and verified.json (their names from it),
-    grouped by the file they are (device and inode: hard links are one file)."""
-    found: dict[tuple[int, int], list[str]] = {}
-    for path in sorted(folder.rglob("*")):
-        name = path.relative_to(folder).as_posix()
-        if name in (META_FILE, VERIFIED_FILE):
-            continue
-        try:
-            info = path.stat()
-        except OSError:  # gone meanwhile, or a link to nothing: not a file of the build
-            continue
-        if stat.S_ISREG(info.st_mode):
-            found.setdefault((info.st_dev, info.st_ino), []).append(name)
-    return found
-
-
 def _stamps(folder: Path, names: Sequence[str]) -> dict[str, list[int]]:
     found = {}
     for name in names:
@@ -644,23 +648,3 @@ def _write_stamps(folder: Path, stamps: dict[str, list[int]]) -> None:
     """Best effort: a data dir that cannot be written is checked again next time."""
     with contextlib.suppress(OSError):
         write_json(folder / VERIFIED_FILE, stamps)
-
-
-def _link_tree(source: Path, target: Path) -> None:
-    for path in sorted(source.rglob("*")):
-        destination = target / path.relative_to(source)
-        if path.is_dir():
-            destination.mkdir(parents=True, exist_ok=True)
-        else:
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            os.link(path, destination)
-    _fsync_tree(target)
-
-
-def _fsync_tree(folder: Path) -> None:
-    for path in [folder, *folder.rglob("*")]:
-        if path.is_dir():
-            fsync_folder(path)
-        else:
-            with open(path, "rb+") as handle:
-                os.fsync(handle.fileno())

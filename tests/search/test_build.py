@@ -412,6 +412,7 @@ def test_record_files_are_checksummed_as_they_are_written(
     """Each source's record file is checksummed (and flushed) as soon as it is written, and
     the engine's files once committed, not again when the build is published (a file
     hard-linked twice read once); every checksum is the file's, so the index opens."""
+    from paperterm.index.search import generation_files
     from paperterm.index.search import store as store_module
 
     if engine == "tantivy":
@@ -422,7 +423,7 @@ def test_record_files_are_checksummed_as_they_are_written(
 
     def spy(path: Path) -> list[int]:
         early.append(path.as_posix().split("/tmp-", 1)[1].split("/", 1)[1])
-        return store_module.checked_and_synced(path)
+        return generation_files.checked_and_synced(path)
 
     monkeypatch.setattr(build_module, "checked_and_synced", spy)
     late: list[str] = []

@@ -287,12 +287,12 @@ class _Engine:
 
 def test_only_a_workers_first_part_closes_early():
     """A run handed over later is not a worker's first: its part closes at full size."""
-    parts = PartFeed(_Engine(), Path("."), (2, 1000))
+    parts = PartFeed(_Engine(), Path("."), (2, 1000, 64))
     parts.add("a", [])
     assert parts.end_source("a", "a") is None
     parts.add("b", [])
     assert parts.end_source("b", "b")[1] == ["a", "b"]  # the first part: 2 papers
-    parts = PartFeed(_Engine(), Path("."), (2, 1000))
+    parts = PartFeed(_Engine(), Path("."), (2, 1000, 64))
     parts.add("a", [])
     assert parts.end_source("a", "a") is None
     assert parts.end()[1] == ["a"]  # the run ended
@@ -350,3 +350,15 @@ def test_a_worker_that_said_it_is_done_is_done_before_it_exits():
         worker.process.wait()
         worker.stdout.close()
         os.close(write_end)
+
+
+def test_a_part_closes_at_its_most_sources():
+    parts = PartFeed(_Engine(), Path("."), (0, 1000, 2))
+    closed = []
+    for key in "abcde":
+        parts.add(key, [])
+        written = parts.end_source(key, key)
+        if written is not None:
+            closed.append(written[1])
+    assert closed == [["a", "b"], ["c", "d"]]
+    assert parts.end()[1] == ["e"]

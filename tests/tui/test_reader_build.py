@@ -117,3 +117,81 @@ async def test_a_first_launch_lists_what_is_read_and_searches_what_is_indexed(
             assert "index ready" in screen_text(app)
     finally:
         release.set()
+
+
+async def test_an_update_shows_the_old_list_and_keeps_what_is_typed(tmp_path, monkeypatch):
+    """A source changed since the index was built: while the update runs, the list and the
+    search are the old index's; then the new one's, the query typed meanwhile kept and run
+    again over it."""
+    corpus, data = tmp_path / "corpus", tmp_path / "data"
+    write_generated_corpus(corpus, 300, per_file=100)
+    opened, _ = Session.create(data, [corpus], Config()).open()
+    opened.close()
+    edited = corpus / "part-001.txt"
+    edited.write_text(edited.read_text() + "\nA new abstract about generated quokkas.\n")
+    started = threading.Event()
+    release = threading.Event()
+    run = build_module.Builder.run
+
+    def held_run(self):
+        started.set()
+        release.wait(60)  # the update waits here while the test reads and types
+        return run(self)
+
+    monkeypatch.setattr(build_module.Builder, "run", held_run)
+    app = reader_of([corpus], data)
+    try:
+        async with app.run_test(size=(110, 30)) as pilot:
+            await until(pilot, started.is_set, "the update started")
+            await until(pilot, lambda: app.state.searcher is not None, "the old index searched")
+            await settle(pilot, index=False)
+            state = app.state
+            assert len(state.papers) == 300
+            assert app.main.view.in_view == 300
+            assert "300 papers" in screen_text(app)
+            assert "updating the index" in screen_text(app)
+            await pilot.press("slash")
+            await type_text(pilot, "generated quokkas")
+            await settle(pilot, index=False)
+            view = app.main.view  # the old index has no quokkas: papers with "generated"
+            assert view.in_view == 300
+            assert any("no paper has all your words" in note for note in view.notes)
+            release.set()
+            await until(pilot, lambda: state.index_state == "ready", "the new index")
+            await settle(pilot)
+            assert app.main.search_input.value == "generated quokkas"
+            assert app.main.view.in_view == 1
+            assert len(state.papers) == 301
+            assert "index ready" in screen_text(app)
+    finally:
+        release.set()
+
+
+async def test_a_query_typed_before_the_first_papers_come_is_kept(tmp_path, monkeypatch):
+    corpus = tmp_path / "corpus"
+    write_generated_corpus(corpus, 200, per_file=100)
+    started = threading.Event()
+    release = threading.Event()
+    run = build_module.Builder.run
+
+    def held_run(self):
+        started.set()
+        release.wait(60)  # the first build waits here while the test types
+        return run(self)
+
+    monkeypatch.setattr(build_module.Builder, "run", held_run)
+    app = reader_of([corpus], tmp_path / "data")
+    try:
+        async with app.run_test(size=(110, 30)) as pilot:
+            await until(pilot, started.is_set, "the build started")
+            await pilot.press("slash")
+            await type_text(pilot, "generated")
+            await settle(pilot, index=False)
+            assert not app.state.papers
+            release.set()
+            await until(pilot, lambda: app.state.index_state == "ready", "the index")
+            await settle(pilot)
+            assert app.main.search_input.value == "generated"
+            assert app.main.view.in_view == 200
+    finally:
+        release.set()

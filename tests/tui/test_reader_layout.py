@@ -170,3 +170,37 @@ async def test_an_empty_corpus_says_what_to_do(tmp_path):
         await pilot.press("j", "f", "b", "y", "o", "t", "n", "slash", *"x", "escape")
         await settle(pilot)
         assert app.is_running
+
+
+@pytest.mark.parametrize("tiny", [(39, 20), (60, 9), (1, 1)])
+@pytest.mark.parametrize("pane", ["list", "search"])
+async def test_keys_work_again_after_a_tiny_window(reader, tiny, pane):
+    """Through "window too small" and back, the pane that had the focus has it again: the
+    list's keys move its cursor, and letters go on into the search box."""
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.main
+        if pane == "search":
+            await pilot.press("slash")
+            await settle(pilot)
+        focused = screen.focused
+        assert focused is not None
+        await resize(pilot, *tiny)
+        await resize(pilot, 80, 24)
+        assert screen.focused is focused
+        if pane == "search":
+            await type_text(pilot, "ab")
+            await settle(pilot)
+            assert screen.search_input.value == "ab"
+            return
+        assert screen.paper_list.cursor == 0
+        await pilot.press("j")
+        await settle(pilot)
+        assert screen.paper_list.cursor == 1
+        await pilot.press("down", "down")
+        await settle(pilot)
+        assert screen.paper_list.cursor == 3
+        await pilot.press("k")
+        await settle(pilot)
+        assert screen.paper_list.cursor == 2

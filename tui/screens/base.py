@@ -18,6 +18,7 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -72,6 +73,8 @@ class PaperScreen(Screen):
         self.state = state
         self._related_timer: Timer | None = None
         self._too_small: Static | None = None  # the notice, once mounted
+        #: What had the focus when the window became too small (hiding it drops the focus).
+        self._focus_before_tiny: Widget | None = None
         self._footer_for: tuple[object, ...] | None = None  # what the footer was made from
 
     # --- what the app asks of every paper screen -----------------------------------------
@@ -120,12 +123,26 @@ class PaperScreen(Screen):
         self._size_classes(event.size.width, event.size.height)
 
     def _size_classes(self, width: int, height: int) -> None:
+        """Below the minimum size only the notice shows; back above it, the focus returns
+        to the pane that had it (the keys of a pane work only while it has the focus)."""
         tiny = width < MIN_WIDTH or height < MIN_HEIGHT
         if tiny:  # the notice is the last child
             self._too_small = mount_once(
                 self, self._too_small, lambda: Static(Text("window too small"), id="too-small")
             )
+            if not self.has_class("-tiny"):
+                self._focus_before_tiny = self.focused
+        elif self.has_class("-tiny"):
+            self.call_after_refresh(self._focus_again)
         self.set_class(tiny, "-tiny")
+
+    def _focus_again(self) -> None:
+        """After a tiny window: the focus back where it was, unless something has it."""
+        before, self._focus_before_tiny = self._focus_before_tiny, None
+        if self.focused is not None or self.has_class("-tiny"):
+            return
+        if before is not None and before.is_attached and before.screen is self:
+            before.focus(scroll_visible=False)
 
     def compose_footer(self) -> ComposeResult:
         """The status line, the footer of keys, and the notice that replaces everything in

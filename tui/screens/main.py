@@ -1216,11 +1216,12 @@ class MainScreen(PaperScreen):
         if rows:
             parts.append(Part(position_text(self.paper_list.cursor, rows), keep=3))
         index_state = state.index_state
-        if index_state in ("loading", "opening", "indexing"):
+        if index_state in ("loading", "opening", "indexing", "updating"):
             text = {
                 "loading": "loading papers…",
                 "opening": "opening the index…",
                 "indexing": _indexing(state),
+                "updating": "updating the index…",
             }[index_state]
             parts.append(Part(text, keep=STATE - 1))
         else:
