@@ -282,6 +282,7 @@ def _print_results(ctx: Context, results: Results) -> None:
 
 
 def cmd_show(ctx: Context) -> int:
+    from paperterm.index.record_view import credited_authors, record_lines
     from paperterm.tui.cli.reading import paper_record
 
     paper = ctx.paper(ctx.args.id)
@@ -293,9 +294,11 @@ def cmd_show(ctx: Context) -> int:
         ctx.line(f"Name: {paper.name}")
     ctx.line(f"Collection: {', '.join(paper.collections)}")
     if paper.authors:
-        ctx.line(f"Authors: {', '.join(paper.authors)}")
+        ctx.line(f"Authors: {', '.join(credited_authors(paper))}")
     if paper.year:
         ctx.line(f"Year: {paper.year}")
+    for label, value in record_lines(paper):
+        ctx.line(f"{label}: {value}")
     for link in paper.links:
         ctx.line(f"Link: {link}")
     ctx.line(f"Id: {paper.id}")
