@@ -7,8 +7,9 @@ in), so its entry is given back as published: `@InProceedings` with booktitle, p
 volume, publisher, url, pdf, doi, eprint and the authors as written. Other papers get an
 entry made from the record: `@inproceedings` or `@article` when the source named a venue,
 `@inproceedings` with the venue as booktitle for a conference's record
-(`export_items.conference_paper`), `@misc` otherwise; every value escaped (see `latex_escape`). The bookmark's tags and note
-are added as `keywords` and `note`.
+(`export_items.conference_paper`), `@misc` otherwise; every value escaped (see
+`latex_escape`). The bookmark's tags and note are added as `keywords` and `note` (after
+the source's keywords).
 """
 
 from __future__ import annotations

@@ -26,7 +26,10 @@ async def test_detail_shows_affiliations_schedule_keywords_and_tldr(tmp_path):
         await settle(pilot)
         text = screen_text(app)
         assert "Ada Lovelace (University of London), Alan Turing" in text
-        line = "Oral · Poster Session 3 · Exhibit Hall C · 2025-12-03 11:00–14:00 -08:00 · poster #1001"
+        line = (
+            "Oral · Poster Session 3 · Exhibit Hall C · 2025-12-03 11:00–14:00 -08:00"
+            " · poster #1001"
+        )
         assert line in text
         assert "keywords: flow matching, graphs" in text
         assert "TL;DR: Flows that respect sparsity." in text
