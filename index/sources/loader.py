@@ -34,6 +34,8 @@ from paperterm.index.papers import (
 from paperterm.index.problems import Problem
 from paperterm.index.sources.enrich import distinct_titles, enrich, render
 from paperterm.index.sources.files import FORMATS, SourceSpec, discover
+from paperterm.index.sources.identity import registry_ids
+from paperterm.index.text.person_names import family_name
 from paperterm.index.text.words import spaced_past_ascii
 
 Parser = Callable[[Path, str, str | None], tuple[list[Paper], list[Problem]]]
@@ -129,9 +131,20 @@ def _line_text(raw: bytes, first: bool) -> tuple[str, bool]:
         return raw.decode("latin-1"), True
 
 
+#: The formats' names as reports give them, by parser module.
+FORMAT_NAMES = {"text_list": "text", "bibtex": "bibtex", "json_records": "json"}
+
+
 def pick_parser(path: Path, text: str) -> Parser:
     """The parser for the extension; for other files, by the first thing in them:
     `@` (or `%` comments before an `@entry{`) is BibTeX, `[`/`{` JSON, anything else text."""
+    module = pick_module(path, text)
+    parser: Parser = importlib.import_module(f"paperterm.index.sources.{module}").parse
+    return parser
+
+
+def pick_module(path: Path, text: str) -> str:
+    """The name of `pick_parser`'s module."""
     module = FORMATS.get(path.suffix.lower())
     if module is None:
         head = text[:_SNIFF_BYTES].lstrip()
@@ -141,8 +154,7 @@ def pick_parser(path: Path, text: str) -> Parser:
             module = "bibtex"
         else:
             module = "text_list"
-    parser: Parser = importlib.import_module(f"paperterm.index.sources.{module}").parse
-    return parser
+    return module
 
 
 def load_file(path: Path, collection: str | None = None) -> tuple[list[Paper], list[Problem]]:
@@ -183,6 +195,9 @@ class Reading:
         #: Whether the file was read to its end (its `digest` is then its content's).
         self.complete = False
         self.problems: list[Problem] = []
+        #: The format the file was read as (`FORMAT_NAMES`; "" until read).
+        self.format = ""
+        self._formats: list[str] = []
         self._digest = hashlib.blake2b(digest_size=16)
 
     @property
@@ -226,7 +241,8 @@ class Reading:
         data = handle.read()
         self._digest.update(data)
         self.size = len(data)
-        papers, problems = load_data(self.path, data, self.collection)
+        papers, problems = load_data(self.path, data, self.collection, self._formats)
+        self.format = self._formats[0] if self._formats else ""
         self.problems += problems
         self.complete = True
         yield from papers
@@ -302,6 +318,8 @@ class Reading:
     def _bibtex(self, handle: BinaryIO, codec: str) -> Iterator[Paper]:
         from paperterm.index.sources import bibtex
 
+        self.format = "bibtex"
+
         def read(final: bool) -> Iterator[str]:
             return self._decoded(handle, codec, final)
 
@@ -335,6 +353,7 @@ class Reading:
         """The papers of JSON Lines `lines`, the first of them line `first`."""
         from paperterm.index.sources.json_records import parse_line
 
+        self.format = "jsonl"
         papers = 0
         for number, line in enumerate(lines, start=first):
             found = parse_line(self.path, number, line, self.collection)
@@ -366,13 +385,18 @@ def _split_lines(texts: Iterable[str]) -> Iterator[str]:
 
 
 def load_data(
-    path: Path, data: bytes, collection: str | None = None
+    path: Path, data: bytes, collection: str | None = None, formats: list[str] | None = None
 ) -> tuple[list[Paper], list[Problem]]:
-    """`load_file` of bytes already read from `path`."""
+    """`load_file` of bytes already read from `path`; `formats` gets the format it was read
+    as (`FORMAT_NAMES`)."""
     text, problems = decode(path, data)
     if text is None:
         return [], problems
-    papers, parse_problems = pick_parser(path, text)(path, text, collection)
+    module = pick_module(path, text)
+    if formats is not None:
+        formats.append(FORMAT_NAMES.get(module, module))
+    parser: Parser = importlib.import_module(f"paperterm.index.sources.{module}").parse
+    papers, parse_problems = parser(path, text, collection)
     return [render(paper) for paper in papers], problems + parse_problems
 
 
@@ -404,9 +428,21 @@ def prepare_file(
     return [prepare(paper) for paper in papers], problems
 
 
-#: A record's id, identity digests, abstract digest, and whether it is known only by its
-#: abstract (`Prepared`).
-MergeKey = tuple[str, list[str], str, bool]
+#: A record's id, identity digests, abstract digest, whether it is known only by its
+#: abstract, its title's digest and its first author's folded surname (`Prepared`).
+MergeKey = tuple[str, list[str], str, bool, str, str]
+#: `plan_merge`'s place of a record it drops: one of a source without abstracts that joined
+#: no paper of another source (a source that only enriches: `plan_merge`).
+NOT_JOINED = -1
+#: A title joins records of different sources on its own (no id, DOI or abstract in
+#: common) only with at least this many words: "Preface" or "Keynote" name no one paper.
+TITLE_JOIN_WORDS = 3
+#: What `given_fields` and a source's report (`absorb`) name, in this order.
+REPORTED_FIELDS = (
+    "title", "abstract", "authors", "affiliations", "author_ids", "year", "doi", "arxiv_id",
+    "venue", "status", "type", "track", "topic", "keywords", "tldr", "session", "room",
+    "start", "end", "poster", "links",
+)  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -430,10 +466,23 @@ class Prepared:
     titled: bool
     #: A derived title's next headlines (`enrich.ALTERNATIVES`), for `distinct_titles`.
     alternatives: list[str] = field(default_factory=list)
+    #: Digest of the folded title when it may join records on its own ("" otherwise:
+    #: `TITLE_JOIN_WORDS`), and the first author's folded surname, which tells apart two
+    #: papers with one title.
+    title_key: str = ""
+    surname: str = ""
 
     def key(self) -> MergeKey:
         """What `plan_merge` needs of the record."""
-        return (self.paper.id, self.identities, self.abstract, self.anonymous)
+        paper = self.paper
+        return (
+            paper.id,
+            self.identities,
+            self.abstract,
+            self.anonymous,
+            self.title_key,
+            self.surname,
+        )
 
     def to_tuple(self) -> tuple[Any, ...]:
         return (
@@ -444,13 +493,14 @@ class Prepared:
             self.anonymous,
             self.titled,
             self.alternatives,
+            self.title_key,
+            self.surname,
         )
 
     @classmethod
     def from_tuple(cls, row: tuple[Any, ...]) -> Prepared:
-        fields, own_links, identities, abstract, anonymous, titled, alternatives = row
-        paper = Paper(*fields)
-        return cls(paper, own_links, identities, abstract, anonymous, titled, alternatives)
+        paper = Paper(*row[0])
+        return cls(paper, *row[1:])
 
 
 def prepare(paper: Paper) -> Prepared:
@@ -462,7 +512,8 @@ def prepare(paper: Paper) -> Prepared:
 
 def _keyed(paper: Paper, own_links: list[str]) -> Prepared:
     abstract = _fold(paper.text)
-    keys = _identities(paper, abstract)
+    title = _fold(paper.title) if paper.title and not paper.title_derived else ""
+    keys = _identities(paper, abstract, title)
     return Prepared(
         paper=paper,
         own_links=own_links,
@@ -470,6 +521,8 @@ def _keyed(paper: Paper, own_links: list[str]) -> Prepared:
         abstract=_digest(abstract) if abstract else "",
         anonymous=bool(abstract) and _is_content_id(paper.id, paper.abstract),
         titled=bool(paper.title),
+        title_key=_digest(title) if title.count(" ") >= TITLE_JOIN_WORDS - 1 else "",
+        surname=_fold(family_name(paper.authors[0])) if paper.authors else "",
     )
 
 
@@ -502,40 +555,72 @@ def _fold(text: str) -> str:
     return b" ".join(spaced.split()).decode("utf-8", "surrogatepass")
 
 
-def _identities(paper: Paper, abstract: str) -> list[tuple[str, str]]:
-    """What makes two records the same paper: DOI, arXiv id, or title (none for a record
-    without one) and abstract, both folded."""
+def _identities(paper: Paper, abstract: str, title: str) -> list[tuple[str, str]]:
+    """What makes two records the same paper: DOI, arXiv id, an id of a registry
+    (`identity.registry_ids`: OpenReview, PMLR, ACL Anthology, a conference's virtual
+    site), or title and abstract, both folded (none for a record without an abstract)."""
     keys = []
     if paper.doi:
         keys.append(("doi", paper.doi.strip().lower()))
     if paper.arxiv_id:
         keys.append(("arxiv", paper.arxiv_id.strip().lower()))
+    keys += registry_ids(paper)
     if abstract:
-        keys.append(("text", f"{_fold(paper.title)}\n{abstract}"))
+        keys.append(("text", f"{title or _fold(paper.title)}\n{abstract}"))
     return keys
 
 
-def absorb(first: Prepared, later: Prepared) -> None:
-    """`first` lists `later`'s collections and takes what it lacked (authors, year, ...)."""
+#: The conference's fields a paper takes from a later record when it has none.
+_TAKEN_FIELDS = (
+    "year", "doi", "arxiv_id", "venue", "status", "type", "track", "topic", "keywords", "tldr",
+    "session", "room", "start", "end", "poster",
+)  # fmt: skip
+
+
+def absorb(first: Prepared, later: Prepared) -> list[str]:
+    """`first` lists `later`'s collections and takes what it lacked (abstract, authors,
+    year, status, ...): each field comes from the first record that has it. Affiliations
+    and author ids come with the authors, or alone when they are as many as the authors
+    `first` has. Returns the `REPORTED_FIELDS` taken."""
     paper, other = first.paper, later.paper
+    taken: list[str] = []
     for name in other.collections:
         if name not in paper.collections:
             paper.collections.append(name)
     for url in later.own_links:
         if url not in first.own_links:
             first.own_links.append(url)
+            if "links" not in taken:
+                taken.append("links")
     if later.titled and not first.titled:  # a source's title beats a derived one
         paper.title, paper.title_derived, first.titled = other.title, False, True
-    paper.authors = paper.authors or other.authors
-    paper.year = paper.year if paper.year is not None else other.year
-    paper.doi = paper.doi or other.doi
-    paper.arxiv_id = paper.arxiv_id or other.arxiv_id
+        taken.append("title")
+    if other.abstract and not paper.abstract:  # a source that only enriches came first
+        paper.abstract, paper.text, paper.name = other.abstract, other.text, other.name
+        taken.append("abstract")
+    if other.authors and not paper.authors:
+        paper.authors = other.authors
+        paper.affiliations, paper.author_ids = other.affiliations, other.author_ids
+        taken += [
+            name for name in ("authors", "affiliations", "author_ids") if getattr(other, name)
+        ]
+    for name in ("affiliations", "author_ids"):
+        theirs = getattr(other, name)
+        if theirs and not getattr(paper, name) and len(theirs) == len(paper.authors):
+            setattr(paper, name, theirs)
+            taken.append(name)
+    for name in _TAKEN_FIELDS:
+        value = getattr(other, name)
+        if value not in (None, "", []) and getattr(paper, name) in (None, "", []):
+            setattr(paper, name, value)
+            taken.append(name)
     if other.entry_type and not paper.entry_type:
         # A BibTeX entry describes the record as published; its fields are LaTeX, so they
         # replace plain ones rather than mix with them.
         paper.entry_type, paper.fields = other.entry_type, dict(other.fields)
     elif bool(other.entry_type) == bool(paper.entry_type):
         paper.fields = {**other.fields, **paper.fields}
+    return taken
 
 
 def merge_prepared(records: Iterable[Prepared]) -> list[Paper]:
@@ -572,11 +657,14 @@ def _merge(records: Iterable[Prepared]) -> tuple[list[Prepared], list[Prepared]]
     into, ids = plan_merge(
         [record.key() for record in records],
         lambda i: (records[i].paper.title if records[i].titled else "", records[i].paper.abstract),
+        [record.paper.source for record in records],
     )
     merged: list[Prepared] = []
     absorbing: dict[int, Prepared] = {}
     for index, record in enumerate(records):
         first = into[index]
+        if first == NOT_JOINED:
+            continue
         if first == index:
             record.paper.id = ids.get(index, record.paper.id)
             merged.append(record)
@@ -587,20 +675,30 @@ def _merge(records: Iterable[Prepared]) -> tuple[list[Prepared], list[Prepared]]
 
 
 def plan_merge(
-    keys: Sequence[MergeKey], texts: Callable[[int], tuple[str, str]]
+    keys: Sequence[MergeKey],
+    texts: Callable[[int], tuple[str, str]],
+    groups: Sequence[object] | None = None,
 ) -> tuple[list[int], dict[int, str]]:
     """How records merge, from their keys alone (a build holds the keys of every record,
     not the records): for each record, the position of the record it merges into (its
-    own when it stays), and the new ids of the records that stay under another one (a
-    paper with the id of an earlier, different paper). `texts(i)`: record i's title (""
-    when derived) and abstract, asked only for such a record."""
+    own when it stays; `NOT_JOINED` when it is dropped: `drop_unjoined`), and the new ids
+    of the records that stay under another one (a paper with the id of an earlier,
+    different paper). `texts(i)`: record i's title ("" when derived) and abstract, asked
+    only for such a record. `groups[i]`: record i's source file (None: one file).
+
+    Records are the same paper when they share an identity (DOI, arXiv id, registry id,
+    title and abstract) or an abstract one of them is known by alone; else, records of
+    different files, by their folded title alone, unless both name a first author and
+    the surnames differ."""
     into: list[int] = []
     by_identity: dict[str, int] = {}
     by_abstract: dict[str, int] = {}
     anonymous_by_abstract: dict[str, int] = {}
+    #: Title digest -> (paper, surname, group) of each record with it (a tuple when one).
+    by_title: dict[str, Any] = {}
     ids: set[str] = set()
     renamed: dict[int, str] = {}
-    for index, (paper_id, identities, abstract, anonymous) in enumerate(keys):
+    for index, (paper_id, identities, abstract, anonymous, title, surname) in enumerate(keys):
         first = None
         for key in identities:  # (not `next` over a generator: 0.3 s of 500,000 records)
             first = by_identity.get(key)
@@ -609,6 +707,9 @@ def plan_merge(
         if first is None and abstract:
             table = by_abstract if anonymous else anonymous_by_abstract
             first = table.get(abstract)
+        group = groups[index] if groups is not None else None
+        if first is None and title and groups is not None:
+            first = _same_title(by_title.get(title), surname, group)
         if first is None:
             first = index
             if paper_id in ids:
@@ -625,4 +726,57 @@ def plan_merge(
             by_abstract.setdefault(abstract, first)
             if anonymous:
                 anonymous_by_abstract.setdefault(abstract, first)
+        if title and groups is not None:
+            held = by_title.get(title)
+            entry = (first, surname, group)
+            by_title[title] = entry if held is None else [*_entries(held), entry]
+    if groups is not None:
+        drop_unjoined(into, groups, [bool(key[2]) for key in keys])
+        for index in [index for index in renamed if into[index] == NOT_JOINED]:
+            del renamed[index]
     return into, renamed
+
+
+def _entries(held: Any) -> list[tuple[int, str, object]]:
+    return [held] if isinstance(held, tuple) else held
+
+
+def _same_title(held: Any, surname: str, group: object) -> int | None:
+    """The paper of an earlier record of another file with the title (`held`), whose first
+    author's surname is this one's (or either names none)."""
+    if held is None:
+        return None
+    for first, their_surname, their_group in _entries(held):
+        if their_group != group and (not surname or not their_surname or surname == their_surname):
+            return int(first)
+    return None
+
+
+def drop_unjoined(into: list[int], groups: Sequence[object], abstracts: Sequence[bool]) -> None:
+    """A source without abstracts only enriches: unless every source is such a one, its
+    records that joined no record of another source are dropped (`NOT_JOINED` in `into`,
+    with those merged into them). `groups[i]`: record i's source; `abstracts[i]`: whether
+    it has an abstract."""
+    with_abstracts = {group for group, has in zip(groups, abstracts, strict=True) if has}
+    enriching = set(groups) - with_abstracts
+    if not enriching or not with_abstracts:
+        return
+    joined = {
+        first
+        for index, first in enumerate(into)
+        if first != index and groups[index] != groups[first]
+    }
+    for index, first in enumerate(into):
+        if first != NOT_JOINED and groups[first] in enriching and first not in joined:
+            into[index] = NOT_JOINED
+
+
+def given_fields(record: Prepared) -> list[str]:
+    """The `REPORTED_FIELDS` the record gives (a derived title is not given)."""
+    paper = record.paper
+    given = ["title"] if record.titled and not paper.title_derived else []
+    for name in REPORTED_FIELDS[1:]:
+        value = getattr(paper, name)
+        if value is not None and value != "" and value != []:
+            given.append(name)
+    return given
