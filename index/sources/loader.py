@@ -521,9 +521,24 @@ def _keyed(paper: Paper, own_links: list[str]) -> Prepared:
         abstract=_digest(abstract) if abstract else "",
         anonymous=bool(abstract) and _is_content_id(paper.id, paper.abstract),
         titled=bool(paper.title),
-        title_key=_digest(title) if title.count(" ") >= TITLE_JOIN_WORDS - 1 else "",
-        surname=_fold(family_name(paper.authors[0])) if paper.authors else "",
+        title_key=_title_key(title),
+        surname=_accentless(_fold(family_name(paper.authors[0]))) if paper.authors else "",
     )
+
+
+def _title_key(title: str) -> str:
+    """The digest a folded title joins records by, accents folded too ("" when it is too
+    short to: `TITLE_JOIN_WORDS`)."""
+    if title.count(" ") < TITLE_JOIN_WORDS - 1:
+        return ""
+    return _digest(_accentless(title))
+
+
+def _accentless(text: str) -> str:
+    """`text` without its combining marks ("Étude" -> "Etude")."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def _is_content_id(paper_id: str, abstract: str) -> bool:
