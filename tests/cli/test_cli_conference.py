@@ -87,3 +87,31 @@ def test_markdown_export_shows_status_and_session(run):
     text = _exported(run, "markdown")
     section = text.split("## Flow Matching for Sparse Graphs", 1)[1].split("##", 1)[0]
     assert "Oral" in section and "Poster Session 3" in section
+
+
+ENRICH = str(FIXTURES / "conference_enrich.json")
+
+
+def test_sources_reports_what_each_source_gave(run):
+    code, out, err = run("sources", "--json", "--source", CONFERENCE, "--source", ENRICH)
+    assert code == 0, err
+    site, enrich = json.loads(out)
+    assert (site["path"], site["format"], site["records"]) == (CONFERENCE, "json", 3)
+    assert (site["added"], site["joined"], site["not_joined"]) == (3, 0, 0)
+    assert (enrich["added"], enrich["joined"], enrich["not_joined"]) == (0, 2, 1)
+    assert enrich["fields"] == {"author_ids": 2, "track": 2}
+    assert list(site["fields"])[:3] == ["title", "abstract", "authors"]
+    code, out, _ = run("sources", "--source", CONFERENCE, "--source", ENRICH)
+    assert code == 0
+    assert out.splitlines()[1] == (
+        f"{ENRICH}: json, 3 records, 0 added, 2 joined, 1 not joined; fields: author_ids 2, track 2"
+    )
+
+
+def test_doctor_prints_each_source_once_built(run):
+    assert run("index", "--source", CONFERENCE, "--source", ENRICH)[0] == 0
+    code, out, _ = run("doctor", "--source", CONFERENCE, "--source", ENRICH)
+    assert code == 0
+    lines = [line for line in out.splitlines() if line.startswith("ok  source: ")]
+    assert len(lines) == 2
+    assert lines[1].startswith(f"ok  source: {ENRICH}: json, 3 records, 0 added, 2 joined")

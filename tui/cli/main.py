@@ -100,6 +100,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         positive_int,
     )
     from paperterm.tui.cli.reading import add_reading_commands, add_view_options
+    from paperterm.tui.cli.sources import add_sources_command
 
     common = common_parser()
     parser = TopParser(
@@ -166,6 +167,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
     add_bookmark_commands(commands, common)
     add_reading_commands(commands, common)
+    add_sources_command(commands, common)
     return parser
 
 
