@@ -29,7 +29,11 @@ class Paper:
     lower-case BibTeX name (booktitle, pages, volume, publisher, editor, series, url, pdf,
     eprint, and the title and author as written). Their values are LaTeX as the source wrote
     it when `entry_type` is set (a BibTeX source), plain text otherwise. Plain values only
-    (str -> str): the index stores papers with `marshal`.
+    (str -> str): the index stores papers with `marshal`. `fields` also holds the ids
+    registries give the paper, which join its records from several sources
+    (`sources/identity.py`): `openreview` (forum id), `pmlr` (`v235/smith24a`), `acl`
+    (Anthology id), `virtual_site` (host and path of its page); a parser may give them as
+    links instead.
     """
 
     id: str
@@ -103,6 +107,11 @@ class Paper:
 
     @classmethod
     def from_json(cls, record: Mapping[str, Any]) -> Paper:
+        conference: dict[str, Any] = {
+            name: (list(record[name]) if isinstance(record[name], list) else record[name])
+            for name in CONFERENCE_FIELDS
+            if name in record
+        }
         return cls(
             id=record["id"],
             collection=record["collection"],
@@ -121,11 +130,7 @@ class Paper:
             title_derived=bool(record.get("title_derived", False)),
             entry_type=record.get("entry_type", ""),
             fields=dict(record.get("fields", {})),
-            **{
-                name: (list(record[name]) if isinstance(record[name], list) else record[name])
-                for name in CONFERENCE_FIELDS
-                if name in record
-            },
+            **conference,
         )
 
 
