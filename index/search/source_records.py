@@ -34,7 +34,8 @@ from paperterm.index.search.records import (
 )
 from paperterm.index.search.store import Fingerprint, SourceFile, path_key
 from paperterm.index.search.whoosh_index import add_document
-from paperterm.index.sources.loader import MergeKey, Prepared, Reading, given_fields, prepare
+from paperterm.index.sources.joining import given_fields
+from paperterm.index.sources.loader import MergeKey, Prepared, Reading, prepare
 from paperterm.index.text.words import paper_words
 
 #: A first launch shows the first papers of its first file when this many are prepared

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from paperterm.index.search.store import Meta
-from paperterm.index.sources.loader import REPORTED_FIELDS
+from paperterm.index.sources.joining import REPORTED_FIELDS
 
 
 @dataclass(slots=True)
