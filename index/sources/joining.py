@@ -24,7 +24,7 @@ REPORTED_FIELDS = (
 )  # fmt: skip
 
 
-#: The conference's fields a paper takes from a later record when it has none.
+#: The other fields a paper takes, each from a later record when it has none itself.
 _TAKEN_FIELDS = (
     "year", "doi", "arxiv_id", "venue", "status", "type", "track", "topic", "keywords", "tldr",
     "session", "room", "start", "end", "poster",
