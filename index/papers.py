@@ -29,7 +29,11 @@ class Paper:
     lower-case BibTeX name (booktitle, pages, volume, publisher, editor, series, url, pdf,
     eprint, and the title and author as written). Their values are LaTeX as the source wrote
     it when `entry_type` is set (a BibTeX source), plain text otherwise. Plain values only
-    (str -> str): the index stores papers with `marshal`.
+    (str -> str): the index stores papers with `marshal`. `fields` also holds the ids
+    registries give the paper, which join its records from several sources
+    (`sources/identity.py`): `openreview` (forum id), `pmlr` (`v235/smith24a`), `acl`
+    (Anthology id), `virtual_site` (host and path of its page); a parser may give them as
+    links instead.
     """
 
     id: str

@@ -6,8 +6,10 @@ A paper read from BibTeX keeps its entry type and fields (`Paper.entry_type`,
 in), so its entry is given back as published: `@InProceedings` with booktitle, pages,
 volume, publisher, url, pdf, doi, eprint and the authors as written. Other papers get an
 entry made from the record: `@inproceedings` or `@article` when the source named a venue,
-`@misc` otherwise; every value escaped (see `latex_escape`). The bookmark's tags and note
-are added as `keywords` and `note`.
+`@inproceedings` with the venue as booktitle for a conference's record
+(`export_items.conference_paper`), `@misc` otherwise; every value escaped (see
+`latex_escape`). The bookmark's tags and note are added as `keywords` and `note` (after
+the source's keywords).
 """
 
 from __future__ import annotations
@@ -16,7 +18,14 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from paperterm.index.library.export_items import ExportItem, pdf_link, plain_text, url_text
+from paperterm.index.library.export_items import (
+    ExportItem,
+    conference_paper,
+    pdf_link,
+    plain_text,
+    url_text,
+    venue,
+)
 from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
 
@@ -112,9 +121,13 @@ def _published(paper: Paper, title: str) -> tuple[str, list[tuple[str, str]]]:
 
 def _generated(paper: Paper, title: str) -> tuple[str, list[tuple[str, str]]]:
     """An entry made from the record of a paper that did not come from BibTeX."""
-    entry_type = next((kind for name, kind in _VENUE_TYPES if paper.fields.get(name)), "misc")
+    entry_type = next((kind for name, kind in _VENUE_TYPES if paper.fields.get(name)), "")
+    if not entry_type:
+        entry_type = "inproceedings" if conference_paper(paper) else "misc"
     fields = _record_fields(paper, title)
     fields += [(name, latex_escape(paper.fields.get(name, ""))) for name in _VENUE_FIELDS]
+    if entry_type == "inproceedings":
+        fields.append(("booktitle", latex_escape(venue(paper))))
     if entry_type == "misc":
         fields.append(("howpublished", latex_escape(paper.collection)))
     link = primary_link(paper)
@@ -124,6 +137,7 @@ def _generated(paper: Paper, title: str) -> tuple[str, list[tuple[str, str]]]:
         ("pdf", url_text(pdf) if pdf != link else ""),
         ("abstract", latex_escape(paper.text or paper.abstract)),
     ]
+    fields.append(("keywords", latex_escape(", ".join(paper.keywords))))
     return entry_type, fields
 
 

@@ -20,7 +20,7 @@ from paperterm.index.links import primary_link, split_links
 COLUMNS = (
     "id", "title", "authors", "year", "venue", "volume", "pages", "publisher", "collections",
     "doi", "arxiv_id", "url", "pdf", "code_links", "abstract", "bookmarked", "tags", "note",
-    "entry_type",
+    "entry_type", "status", "type", "session", "room", "start", "end", "poster",
 )  # fmt: skip
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
@@ -50,6 +50,13 @@ def csv_row(item: ExportItem) -> dict[str, str]:
             pdf=pdf_link(paper),
             code_links=" ".join(split_links(paper)[1]),
             entry_type=paper.entry_type,
+            status=paper.status,
+            type=paper.type,
+            session=paper.session,
+            room=paper.room,
+            start=paper.start,
+            end=paper.end,
+            poster=paper.poster,
         )
     if mark is not None:
         row.update(bookmarked=mark.added.date().isoformat(), tags="; ".join(mark.tags))

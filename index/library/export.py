@@ -50,6 +50,7 @@ def export_markdown(items: Sequence[ExportItem], heading: str = "Bookmarks") -> 
             facts.append(markdown_escape(paper.collection))
             if paper.year is not None:
                 facts.append(str(paper.year))
+            facts += [markdown_escape(value) for value in (paper.status, paper.session) if value]
         if mark is not None:
             facts.append(f"bookmarked {mark.added.date().isoformat()}")
         if item.tags:

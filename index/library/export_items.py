@@ -98,5 +98,12 @@ def field_text(paper: Paper, name: str) -> str:
 
 
 def venue(paper: Paper) -> str:
-    """Where the paper appeared: its proceedings or journal as the source names them."""
-    return field_text(paper, "booktitle") or field_text(paper, "journal")
+    """Where the paper appeared: its proceedings or journal as the source names them, else
+    the conference its record names (`Paper.venue`)."""
+    return field_text(paper, "booktitle") or field_text(paper, "journal") or plain(paper.venue)
+
+
+def conference_paper(paper: Paper) -> bool:
+    """Whether the record is a conference's: it names the venue, or a status or session
+    (which only a conference gives)."""
+    return bool(paper.venue or paper.status or paper.session)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from paperterm.index.library.export_items import (
     ExportItem,
+    conference_paper,
     field_text,
     pdf_link,
     plain_text,
@@ -36,7 +37,9 @@ _PAGES = re.compile(r"\s*(\w+)\s*[-–—]+\s*(\w+)\s*$")
 def _type(paper: Paper) -> str:
     if paper.entry_type:
         return RIS_TYPES.get(paper.entry_type.lower(), "GEN")
-    if paper.fields.get("booktitle"):
+    if paper.fields.get("booktitle") or (
+        conference_paper(paper) and not paper.fields.get("journal")
+    ):
         return "CPAPER"
     return "JOUR" if paper.fields.get("journal") else "GEN"
 
@@ -67,6 +70,7 @@ def _paper_tags(paper: Paper) -> list[tuple[str, str]]:
         ("PB", field_text(paper, "publisher")),
         ("DO", paper.doi),
     ]
+    tags += [("KW", word) for word in paper.keywords]
     tags += [("UR", url_text(url)) for url in [*own, *other]]
     tags += [("L1", url_text(pdf_link(paper))), ("AB", paper.text or paper.abstract)]
     return tags

@@ -705,6 +705,7 @@ class Builder:
         self.engine.commit(tmp / ENGINE_FOLDER, [written.part for written in parts])
         self._check_engine_files()
         keys = [source.file.key for source in sources]
+        reports = listed.corpus.reports()
         meta = Meta(
             schema=versions.SCHEMA_VERSION,
             parser=versions.PARSER_VERSION,
@@ -719,8 +720,10 @@ class Builder:
                     records=source.count,
                     problems=source.problems,
                     span=None if source.file.span is None else list(source.file.span),
+                    format=source.format,
+                    joins=report,
                 )
-                for source in sources
+                for source, report in zip(sources, reports, strict=True)
             ],
             parts=[
                 Part(
@@ -790,6 +793,7 @@ def _adopt(source: SourceRecords, prepared: SourceRecords) -> None:
     source.digest, source.chars = prepared.digest, prepared.chars
     source.records, source.problems = prepared.records, prepared.problems
     source.words = prepared.words
+    source.format, source.fields = prepared.format, prepared.fields
 
 
 def _size(file: SourceFile) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +26,8 @@ from paperterm.index.search.records import SOURCE, RecordFile, no_collection
 from paperterm.index.search.source_records import SourceRecords, count_words, iter_records
 from paperterm.index.search.whoosh_index import documents_digest
 from paperterm.index.sources.enrich import title_changes
-from paperterm.index.sources.loader import Prepared, absorb, plan_merge
+from paperterm.index.sources.joining import NOT_JOINED, absorb, given_fields, plan_merge
+from paperterm.index.sources.loader import Prepared
 
 _COLLECTIONS = PAPER_FIELDS.index("collections")
 _TITLE = PAPER_FIELDS.index("title")
@@ -53,18 +55,36 @@ class MergedCorpus:
 
     def _merge(self, sources: list[SourceRecords]) -> None:
         keys = [key for source in sources for key in source.keys]
-        into, renamed = plan_merge(keys, self._texts)
+        files: dict[str, int] = {}
+        groups = [
+            files.setdefault(str(source.file.path), len(files))
+            for source in sources
+            for _ in range(source.count)
+        ]
+        into, renamed = plan_merge(keys, self._texts, groups)
+        #: The records not listed: merged into others, or dropped (`NOT_JOINED`).
         self.absorbed = {index for index, first in enumerate(into) if first != index}
-        #: Each absorbed record's: the record it merged into.
-        self.into = {index: into[index] for index in self.absorbed}
+        #: Each record merged into another: the record it merged into.
+        self.into = {index: into[index] for index in self.absorbed if into[index] != NOT_JOINED}
         #: Records merging changed, merged (by position in the corpus).
         self.changed: dict[int, Prepared] = {}
+        #: Each source's report (`reports`), as counts so far.
+        self._given = [Counter(source.fields) for source in sources]
+        self._joined = [0] * len(sources)
+        self._dropped = [0] * len(sources)
         absorbed_papers: list[Paper] = []
         for index in sorted(self.absorbed):
-            first = self.changed.get(into[index]) or self._load(into[index])
+            spot = self._spot(index)[0]
+            dropped = into[index] == NOT_JOINED
+            first = None if dropped else self.changed.get(into[index]) or self._load(into[index])
             later = self._load(index)
-            absorb(first, later)
             absorbed_papers.append(later.paper)
+            self._given[spot].subtract(given_fields(later))
+            if first is None:
+                self._dropped[spot] += 1
+                continue
+            self._joined[spot] += 1
+            self._given[spot].update(absorb(first, later))
             self.changed[into[index]] = first
         for record in self.changed.values():
             record.paper.links = paper_links(Known(urls=record.own_links, text=record.paper.text))
@@ -82,6 +102,23 @@ class MergedCorpus:
         for index in self.absorbed:
             self.counts[self._spot(index)[0]] -= 1
         self._digests: dict[int, str] = {}
+
+    def reports(self) -> list[dict[str, Any]]:
+        """How each source's records joined the papers: `added` (papers it brought),
+        `joined` (records merged into a paper listed already), `not_joined` (records of a
+        source that only enriches which joined none), `fields` (field -> papers it gave it
+        to: its own papers' fields and what its joined records gave)."""
+        return [
+            {
+                "added": source.count - joined - dropped,
+                "joined": joined,
+                "not_joined": dropped,
+                "fields": {name: count for name, count in given.items() if count > 0},
+            }
+            for source, joined, dropped, given in zip(
+                self.sources, self._joined, self._dropped, self._given, strict=True
+            )
+        ]
 
     def _spot(self, index: int) -> tuple[int, int]:
         spot = bisect_right(self.starts, index) - 1
@@ -139,6 +176,8 @@ class MergedCorpus:
         titles before it and every title that was not derived: the first sources' listed
         titles are those they have alone unless a later paper brings a title not derived
         that none of theirs is (case folded)."""
+        if any(self._dropped):
+            return False  # what a source that only enriches drops depends on the others
         end = sum(source.count for source in self.sources[:spots])
         if any(first < end for index, first in self.into.items() if index >= end):
             return False

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from paperterm.index.search.filter_fields import FILTER_FIELDS
 from paperterm.index.search.hits import Matcher
 from paperterm.index.search.query import Clause, ParsedQuery
 from paperterm.index.search.vocabulary import Vocabulary
@@ -35,6 +36,7 @@ FIELD_OF = {
     "abstract": "all",
     "authors": "authors",
     "collection": "collection",
+    **{name: name for name in FILTER_FIELDS},
 }
 #: Fields whose matches add to a paper's score when a plain word is found there too.
 BOOST_FIELDS = ("title", "name")
@@ -255,7 +257,9 @@ class Planner:
             # While the last word is typed ("the", "a") the note would only flicker.
             explain = parsed.clauses and not parsed.typing
             return Plan(matcher=matcher, notes=(NOTHING_TO_SEARCH_NOTE,) if explain else ())
-        if len(required) > 1:
+        # A filter (`status:oral`) is never dropped for "most of your words".
+        filtered = any(c.field in FILTER_FIELDS for c in parsed.clauses if not c.negate)
+        if len(required) > 1 and not filtered:
             return replace(plan, fallback=self._fallback(plan))
         return plan
 

@@ -2,7 +2,8 @@
 
     words                all must match (falls back to most of them when none has all)
     "a phrase"           the words in this order
-    field:value          name, title, abstract, author, collection, tag (`field:"a phrase"`)
+    field:value          name, title, abstract, author, collection, tag (`field:"a phrase"`),
+                         and a conference's status, type, session, topic, track, aff, keyword
     -word  -"phrase"     exclude
     word*                prefix (at least 3 letters; shorter stars are ignored)
     word~  word~2        fuzzy, edit distance at most 2
@@ -41,6 +42,16 @@ FIELD_ALIASES = {
     "collection": "collection",
     "tag": "tag",
     "tags": "tag",
+    "status": "status",
+    "type": "type",
+    "session": "session",
+    "topic": "topic",
+    "track": "track",
+    "aff": "affiliations",
+    "affiliation": "affiliations",
+    "affiliations": "affiliations",
+    "keyword": "keywords",
+    "keywords": "keywords",
 }
 MAX_CLAUSES = 24
 MIN_PREFIX = 3

@@ -18,6 +18,7 @@ from paperterm.index.papers import Paper
 from paperterm.index.search.correction import Corrector
 from paperterm.index.search.engine import Engine, Scored
 from paperterm.index.search.engine_files import EngineIndex
+from paperterm.index.search.filter_fields import FILTER_FIELDS
 from paperterm.index.search.hits import Hit, Matcher, Results, Span, mark, snippet
 from paperterm.index.search.plan import Planner, postings_budget
 from paperterm.index.search.query import ParsedQuery, parse_query
@@ -105,11 +106,14 @@ class Searcher:
         the main vocabulary's."""
         found = self._field_words.get(fieldname)
         if found is None:
-            if fieldname not in ("authors", "collection"):
+            if fieldname not in ("authors", "collection", *FILTER_FIELDS):
                 return self.vocabulary
             counts = self.engine.field_counts(fieldname)
             if counts is not None:
                 found = Vocabulary(counts)
+            elif fieldname in FILTER_FIELDS:
+                text = FILTER_FIELDS[fieldname]
+                found = Vocabulary.from_texts(text(paper) for paper in self.papers)
             elif fieldname == "authors":
                 found = Vocabulary.from_texts(" ".join(paper.authors) for paper in self.papers)
             else:

@@ -34,6 +34,7 @@ from paperterm.index.search.records import (
 )
 from paperterm.index.search.store import Fingerprint, SourceFile, path_key
 from paperterm.index.search.whoosh_index import add_document
+from paperterm.index.sources.joining import given_fields
 from paperterm.index.sources.loader import MergeKey, Prepared, Reading, prepare
 from paperterm.index.text.words import paper_words
 
@@ -70,6 +71,10 @@ class SourceRecords:
     words: dict[str, int] = field(default_factory=dict)
     fresh: bool = True
     size: int = 0
+    #: The format the file was read as; how many of its records give each field
+    #: (`loader.given_fields`).
+    format: str = ""
+    fields: dict[str, int] = field(default_factory=dict)
 
     def take_header(self, header: dict[str, Any]) -> None:
         """What the build holds, from the source's record file header."""
@@ -80,6 +85,8 @@ class SourceRecords:
         self.chars = int(header["chars"])
         self.problems = list(header.get("problems", []))
         self.words = dict(header.get("words", {}))
+        self.format = str(header.get("format", ""))
+        self.fields = dict(header.get("fields", {}))
 
 
 def cache_name(file: SourceFile) -> str:
@@ -140,6 +147,7 @@ def prepare_source(
     reading = Reading(file.path, file.collection, file.span, file.read_as)
     writer = RecordWriter(folder / source.cache, SOURCE)
     words: Counter[str] = Counter()
+    given: Counter[str] = Counter()
     digest = hashlib.blake2b(digest_size=16)
     firsts: list[Prepared] = []
     try:
@@ -151,6 +159,7 @@ def prepare_source(
                 source.titles.append((paper.title, paper.title_derived, record.alternatives))
                 said = paper_words(paper)
                 words.update(said)
+                given.update(given_fields(record))
                 add_document(digest, paper)
                 source.chars += len(paper.text)
                 if keep:
@@ -176,6 +185,8 @@ def prepare_source(
     source.digest = digest.hexdigest()
     source.problems = [str(problem) for problem in reading.problems]
     source.words = dict(words)
+    source.format = reading.format
+    source.fields = dict(given)
     writer.finish(
         {
             "path": path_key(file.path),
@@ -191,6 +202,8 @@ def prepare_source(
             "titles": source.titles,
             "digest": source.digest,
             "chars": source.chars,
+            "format": source.format,
+            "fields": source.fields,
         }
     )
     return source

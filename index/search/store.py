@@ -77,7 +77,7 @@ from paperterm.index.sources.files import DEFAULT_READ, ReadAs, SourceSpec
 #: The checksums `publish` takes (tests replace it).
 _checksums = checksums
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 #: Bump when parsing or derivation (names, titles, display text) or what a source's record
 #: file holds (its header's merge keys) changes.
 PARSER_VERSION = 6
@@ -246,6 +246,10 @@ class SourceEntry:
     #: The stretch of the file the source is (`SourceFile.span`); its fingerprint is the
     #: whole file's.
     span: list[int] | None = None
+    #: The format it was read as, and how its records joined the papers
+    #: (`merged.MergedCorpus.reports`: added, joined, not_joined, fields).
+    format: str = ""
+    joins: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SourceEntry:

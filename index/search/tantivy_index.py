@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperterm.index.atomic import write_json
 from paperterm.index.papers import Paper
+from paperterm.index.search.filter_fields import FILTER_FIELDS
 from paperterm.index.text.words import lowers_alike, words_of
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ PARTS_FILE = "parts.json"
 PART_SUFFIX = ".part"
 JOINED_PREFIX = "joined-"
 #: The text fields, as the Whoosh schema names them (`whoosh_index.make_schema`).
-TEXT_FIELDS = ("all", "name", "title", "authors", "collection")
+TEXT_FIELDS = ("all", "name", "title", "authors", "collection", *FILTER_FIELDS)
 #: The writer's memory: tantivy writes a segment whenever it is full (a worker process
 #: writes one part at a time, so a build holds this per worker).
 WRITER_HEAP = 64_000_000
@@ -146,6 +147,9 @@ def make_document(
     document.add_text("title", " ".join(title_terms))
     document.add_text("authors", analysis.joined_words("authors", author_words))
     document.add_text("collection", collections)
+    for name, text in FILTER_FIELDS.items():
+        value = text(paper)
+        document.add_text(name, analysis.joined(name, value) if value else "")
     return document, len(distinct)
 
 

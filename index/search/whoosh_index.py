@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperterm.index.papers import Paper
+from paperterm.index.search.filter_fields import FILTER_FIELDS, filter_texts
 
 if TYPE_CHECKING:
     from whoosh.codec.base import Segment
@@ -36,7 +37,8 @@ INDEX_NAME = "MAIN"
 def make_schema() -> Schema:
     """`all` holds every searchable word of a paper (stemmed) and does the matching; the
     small `name` and `title` fields add their boosts to papers that match there, and
-    `authors` and `collection` serve `author:` and `collection:` queries. Each field's
+    `authors` and `collection` serve `author:` and `collection:` queries, and the
+    conference's fields (`filter_fields.FILTER_FIELDS`) their filters. Each field's
     analyzer is `FieldAnalysis`'s, which the query planner cuts queries with."""
     # Whoosh is imported where it is used: a start with a built index shows the list from
     # the rows file before anything of Whoosh is loaded.
@@ -52,6 +54,7 @@ def make_schema() -> Schema:
         title=TEXT(analyzer=analysis.analyzer("title"), field_boost=2.5),
         authors=TEXT(analyzer=analysis.analyzer("authors")),
         collection=TEXT(analyzer=analysis.analyzer("collection")),
+        **{name: TEXT(analyzer=analysis.analyzer(name)) for name in FILTER_FIELDS},
     )
 
 
@@ -67,6 +70,7 @@ def paper_document(paper: Paper) -> dict[str, str | tuple[str, ...]]:
         "title": paper.title,
         "authors": authors,
         "collection": collections,
+        **{name: text(paper) for name, text in FILTER_FIELDS.items()},
     }
 
 
@@ -117,12 +121,26 @@ def documents_digest(papers: Iterable[Paper]) -> str:
 
 def add_document(digest: Any, paper: Paper) -> None:
     """`paper`'s document into a running `documents_digest`: each of its values and a NUL,
-    a NUL and a NUL, each collection and a \\1, and a \\2 (given as one string: an update
+    a NUL and a NUL, each collection and a \\1, its filter fields' texts joined by \\1
+    when it has any, and a \\2 (given as one string: an update
     per value took ~5 us more a paper)."""
     values = (paper.id, paper.name, paper.title, paper.text, *paper.authors, "\0", "")
     collections = "".join(f"{value}\1" for value in paper.collections)
-    document = f"{chr(0).join(values)}{collections}\2"
+    filters = "\1".join(filter_texts(paper)) if _has_filters(paper) else ""
+    document = f"{chr(0).join(values)}{collections}{filters}\2"
     digest.update(document.encode("utf-8", "surrogatepass"))
+
+
+def _has_filters(paper: Paper) -> bool:
+    return bool(
+        paper.status
+        or paper.type
+        or paper.session
+        or paper.topic
+        or paper.track
+        or paper.affiliations
+        or paper.keywords
+    )
 
 
 def part_digest(source_digests: Iterable[str]) -> str:

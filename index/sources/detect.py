@@ -193,10 +193,40 @@ _READING_PARSERS = frozenset(
 )
 
 
+#: What reports call the format each parser module reads.
+_MODULE_FORMATS = {
+    "text_list": "text",
+    "bibtex": "bibtex",
+    "json_records": "json",
+    "json_fields": "json (fields)",
+    "site_json": "virtual-site",
+    "openreview": "openreview",
+    "papercopilot": "papercopilot",
+    "acl_xml": "acl-xml",
+}
+
+
+def format_name(module: str, path: Path, read_as: ReadAs = DEFAULT_READ) -> str:
+    """The format `choose`'s answer reads, as reports name it ("" for a refused file)."""
+    if module.startswith(REFUSED):
+        return ""
+    if module == "table":
+        if read_as.format in ("csv", "tsv"):
+            return read_as.format
+        return "tsv" if path.suffix.lower() in (".tsv", ".tab") else "csv"
+    if module == "json_records" and path.suffix.lower() in (".jsonl", ".ndjson"):
+        return "jsonl"
+    return _MODULE_FORMATS.get(module, module)
+
+
 def pick_parser(path: Path, text: str, read_as: ReadAs = DEFAULT_READ) -> Parser:
     """The parser for the file, as `detect.choose` picks it (the source's `format`, else
     the extension and the content); a file refused gets a parser that says why."""
-    module = choose(path, text, read_as)
+    return parser_for(choose(path, text, read_as), read_as)
+
+
+def parser_for(module: str, read_as: ReadAs = DEFAULT_READ) -> Parser:
+    """The parser of `choose`'s answer: its module's, or one that gives the refusal."""
     if module.startswith(REFUSED):
 
         def refuse(

@@ -29,10 +29,14 @@ _URL_KEYS = ("url", "link", "links", "pdf_url", "pdf")
 _FIELD_KEYS = {
     "journal": "journal", "booktitle": "booktitle", "pages": "pages", "volume": "volume",
     "number": "number", "issue": "number", "publisher": "publisher", "url": "url",
-    "pdf": "pdf", "pdf_url": "pdf",
+    "pdf": "pdf", "pdf_url": "pdf", "openreview": "openreview",
 }  # fmt: skip
 _LIST_START = re.compile(r'"(?:papers|items|records)"\s*:\s*\[')
 _PAPER_KEYS = {"title", "abstract", "summary"}
+#: `Paper`'s conference fields a record may give under the same names: text, and lists.
+_CONFERENCE_TEXT = ("venue", "status", "type", "track", "topic", "tldr", "session", "room")
+_CONFERENCE_TEXT_MORE = ("start", "end", "poster")
+_CONFERENCE_LISTS = ("affiliations", "author_ids", "keywords")
 _DOI = re.compile(r"(10\.\d{4,9}/\S+)")
 _YEAR = re.compile(r"\b(1[5-9]\d\d|2\d\d\d)\b")
 #: Where a record may give its date, after its year and its first version's.
@@ -370,7 +374,29 @@ def _paper(path: Path, line: int, record: dict[str, Any], collection: str | None
         source=str(path),
         line=line,
         fields=_record_fields(record),
+        **_conference(record),
     )
+
+
+def _conference(record: dict[str, Any]) -> dict[str, Any]:
+    """The conference fields a record gives under `Paper`'s own names (a list of names, or
+    one text with commas, for the lists)."""
+    found: dict[str, Any] = {}
+    for key in (*_CONFERENCE_TEXT, *_CONFERENCE_TEXT_MORE):
+        value = record.get(key)
+        if value is not None:
+            text = plain(_text(value))
+            if text:
+                found[key] = text
+    for key in _CONFERENCE_LISTS:
+        value = record.get(key)
+        if isinstance(value, str):
+            value = value.split(",") if key == "keywords" else [value]
+        if isinstance(value, list):
+            items = [plain(_text(item)) for item in value]
+            if any(items):
+                found[key] = items if key != "keywords" else [item for item in items if item]
+    return found
 
 
 def parse(

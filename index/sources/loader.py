@@ -19,7 +19,7 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -31,9 +31,12 @@ from paperterm.index.papers import (
     paper_tuple,
 )
 from paperterm.index.problems import Problem
-from paperterm.index.sources.detect import pick_parser
+from paperterm.index.sources.detect import choose, format_name, parser_for
 from paperterm.index.sources.enrich import distinct_titles, enrich, render
 from paperterm.index.sources.files import DEFAULT_READ, FORMATS, ReadAs, SourceSpec, discover
+from paperterm.index.sources.identity import registry_ids
+from paperterm.index.sources.joining import NOT_JOINED, absorb, plan_merge
+from paperterm.index.text.person_names import family_name
 from paperterm.index.text.words import spaced_past_ascii
 
 _SNIFF_BYTES = 8192
@@ -174,6 +177,9 @@ class Reading:
         #: Whether the file was read to its end (its `digest` is then its content's).
         self.complete = False
         self.problems: list[Problem] = []
+        #: The format the file was read as (`detect.format_name`; "" until read).
+        self.format = ""
+        self._formats: list[str] = []
         self._digest = hashlib.blake2b(digest_size=16)
 
     @property
@@ -217,7 +223,8 @@ class Reading:
         data = handle.read()
         self._digest.update(data)
         self.size = len(data)
-        papers, problems = load_data(self.path, data, self.collection, self.read_as)
+        papers, problems = load_data(self.path, data, self.collection, self.read_as, self._formats)
+        self.format = self._formats[0] if self._formats else ""
         self.problems += problems
         self.complete = True
         yield from papers
@@ -295,6 +302,8 @@ class Reading:
     def _bibtex(self, handle: BinaryIO, codec: str) -> Iterator[Paper]:
         from paperterm.index.sources import bibtex
 
+        self.format = "bibtex"
+
         def read(final: bool) -> Iterator[str]:
             return self._decoded(handle, codec, final)
 
@@ -328,6 +337,7 @@ class Reading:
         """The papers of JSON Lines `lines`, the first of them line `first`."""
         from paperterm.index.sources.json_records import parse_line
 
+        self.format = "jsonl"
         papers = 0
         for number, line in enumerate(lines, start=first):
             found = parse_line(self.path, number, line, self.collection)
@@ -359,13 +369,21 @@ def _split_lines(texts: Iterable[str]) -> Iterator[str]:
 
 
 def load_data(
-    path: Path, data: bytes, collection: str | None = None, read_as: ReadAs = DEFAULT_READ
+    path: Path,
+    data: bytes,
+    collection: str | None = None,
+    read_as: ReadAs = DEFAULT_READ,
+    formats: list[str] | None = None,
 ) -> tuple[list[Paper], list[Problem]]:
-    """`load_file` of bytes already read from `path`."""
+    """`load_file` of bytes already read from `path`; `formats` gets the name of the format
+    it was read as (`detect.format_name`)."""
     text, problems = decode(path, data)
     if text is None:
         return [], problems
-    papers, parse_problems = pick_parser(path, text, read_as)(path, text, collection)
+    module = choose(path, text, read_as)
+    if formats is not None:
+        formats.append(format_name(module, path, read_as))
+    papers, parse_problems = parser_for(module, read_as)(path, text, collection)
     return [render(paper) for paper in papers], problems + parse_problems
 
 
@@ -402,9 +420,12 @@ def prepare_file(
     return [prepare(paper) for paper in papers], problems
 
 
-#: A record's id, identity digests, abstract digest, and whether it is known only by its
-#: abstract (`Prepared`).
-MergeKey = tuple[str, list[str], str, bool]
+#: A record's id, identity digests, abstract digest, whether it is known only by its
+#: abstract, its title's digest and its first author's folded surname (`Prepared`).
+MergeKey = tuple[str, list[str], str, bool, str, str]
+#: A title joins records of different sources on its own (no id, DOI or abstract in
+#: common) only with at least this many words: "Preface" or "Keynote" name no one paper.
+TITLE_JOIN_WORDS = 3
 
 
 @dataclass(slots=True)
@@ -428,10 +449,23 @@ class Prepared:
     titled: bool
     #: A derived title's next headlines (`enrich.ALTERNATIVES`), for `distinct_titles`.
     alternatives: list[str] = field(default_factory=list)
+    #: Digest of the folded title when it may join records on its own ("" otherwise:
+    #: `TITLE_JOIN_WORDS`), and the first author's folded surname, which tells apart two
+    #: papers with one title.
+    title_key: str = ""
+    surname: str = ""
 
     def key(self) -> MergeKey:
         """What `plan_merge` needs of the record."""
-        return (self.paper.id, self.identities, self.abstract, self.anonymous)
+        paper = self.paper
+        return (
+            paper.id,
+            self.identities,
+            self.abstract,
+            self.anonymous,
+            self.title_key,
+            self.surname,
+        )
 
     def to_tuple(self) -> tuple[Any, ...]:
         return (
@@ -442,13 +476,14 @@ class Prepared:
             self.anonymous,
             self.titled,
             self.alternatives,
+            self.title_key,
+            self.surname,
         )
 
     @classmethod
     def from_tuple(cls, row: tuple[Any, ...]) -> Prepared:
-        fields, own_links, identities, abstract, anonymous, titled, alternatives = row
-        paper = Paper(*fields)
-        return cls(paper, own_links, identities, abstract, anonymous, titled, alternatives)
+        paper = Paper(*row[0])
+        return cls(paper, *row[1:])
 
 
 def prepare(paper: Paper) -> Prepared:
@@ -460,7 +495,8 @@ def prepare(paper: Paper) -> Prepared:
 
 def _keyed(paper: Paper, own_links: list[str]) -> Prepared:
     abstract = _fold(paper.text)
-    keys = _identities(paper, abstract)
+    title = _fold(paper.title) if paper.title and not paper.title_derived else ""
+    keys = _identities(paper, abstract, title)
     return Prepared(
         paper=paper,
         own_links=own_links,
@@ -468,7 +504,24 @@ def _keyed(paper: Paper, own_links: list[str]) -> Prepared:
         abstract=_digest(abstract) if abstract else "",
         anonymous=bool(abstract) and _is_content_id(paper.id, paper.abstract),
         titled=bool(paper.title),
+        title_key=_title_key(title),
+        surname=_accentless(_fold(family_name(paper.authors[0]))) if paper.authors else "",
     )
+
+
+def _title_key(title: str) -> str:
+    """The digest a folded title joins records by, accents folded too ("" when it is too
+    short to: `TITLE_JOIN_WORDS`)."""
+    if title.count(" ") < TITLE_JOIN_WORDS - 1:
+        return ""
+    return _digest(_accentless(title))
+
+
+def _accentless(text: str) -> str:
+    """`text` without its combining marks ("Étude" -> "Etude")."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def _is_content_id(paper_id: str, abstract: str) -> bool:
@@ -500,40 +553,19 @@ def _fold(text: str) -> str:
     return b" ".join(spaced.split()).decode("utf-8", "surrogatepass")
 
 
-def _identities(paper: Paper, abstract: str) -> list[tuple[str, str]]:
-    """What makes two records the same paper: DOI, arXiv id, or title (none for a record
-    without one) and abstract, both folded."""
+def _identities(paper: Paper, abstract: str, title: str) -> list[tuple[str, str]]:
+    """What makes two records the same paper: DOI, arXiv id, an id of a registry
+    (`identity.registry_ids`: OpenReview, PMLR, ACL Anthology, a conference's virtual
+    site), or title and abstract, both folded (none for a record without an abstract)."""
     keys = []
     if paper.doi:
         keys.append(("doi", paper.doi.strip().lower()))
     if paper.arxiv_id:
         keys.append(("arxiv", paper.arxiv_id.strip().lower()))
+    keys += registry_ids(paper)
     if abstract:
-        keys.append(("text", f"{_fold(paper.title)}\n{abstract}"))
+        keys.append(("text", f"{title or _fold(paper.title)}\n{abstract}"))
     return keys
-
-
-def absorb(first: Prepared, later: Prepared) -> None:
-    """`first` lists `later`'s collections and takes what it lacked (authors, year, ...)."""
-    paper, other = first.paper, later.paper
-    for name in other.collections:
-        if name not in paper.collections:
-            paper.collections.append(name)
-    for url in later.own_links:
-        if url not in first.own_links:
-            first.own_links.append(url)
-    if later.titled and not first.titled:  # a source's title beats a derived one
-        paper.title, paper.title_derived, first.titled = other.title, False, True
-    paper.authors = paper.authors or other.authors
-    paper.year = paper.year if paper.year is not None else other.year
-    paper.doi = paper.doi or other.doi
-    paper.arxiv_id = paper.arxiv_id or other.arxiv_id
-    if other.entry_type and not paper.entry_type:
-        # A BibTeX entry describes the record as published; its fields are LaTeX, so they
-        # replace plain ones rather than mix with them.
-        paper.entry_type, paper.fields = other.entry_type, dict(other.fields)
-    elif bool(other.entry_type) == bool(paper.entry_type):
-        paper.fields = {**other.fields, **paper.fields}
 
 
 def merge_prepared(records: Iterable[Prepared]) -> list[Paper]:
@@ -570,11 +602,14 @@ def _merge(records: Iterable[Prepared]) -> tuple[list[Prepared], list[Prepared]]
     into, ids = plan_merge(
         [record.key() for record in records],
         lambda i: (records[i].paper.title if records[i].titled else "", records[i].paper.abstract),
+        [record.paper.source for record in records],
     )
     merged: list[Prepared] = []
     absorbing: dict[int, Prepared] = {}
     for index, record in enumerate(records):
         first = into[index]
+        if first == NOT_JOINED:
+            continue
         if first == index:
             record.paper.id = ids.get(index, record.paper.id)
             merged.append(record)
@@ -582,45 +617,3 @@ def _merge(records: Iterable[Prepared]) -> tuple[list[Prepared], list[Prepared]]
             absorb(records[first], record)
             absorbing[first] = records[first]
     return merged, list(absorbing.values())
-
-
-def plan_merge(
-    keys: Sequence[MergeKey], texts: Callable[[int], tuple[str, str]]
-) -> tuple[list[int], dict[int, str]]:
-    """How records merge, from their keys alone (a build holds the keys of every record,
-    not the records): for each record, the position of the record it merges into (its
-    own when it stays), and the new ids of the records that stay under another one (a
-    paper with the id of an earlier, different paper). `texts(i)`: record i's title (""
-    when derived) and abstract, asked only for such a record."""
-    into: list[int] = []
-    by_identity: dict[str, int] = {}
-    by_abstract: dict[str, int] = {}
-    anonymous_by_abstract: dict[str, int] = {}
-    ids: set[str] = set()
-    renamed: dict[int, str] = {}
-    for index, (paper_id, identities, abstract, anonymous) in enumerate(keys):
-        first = None
-        for key in identities:  # (not `next` over a generator: 0.3 s of 500,000 records)
-            first = by_identity.get(key)
-            if first is not None:
-                break
-        if first is None and abstract:
-            table = by_abstract if anonymous else anonymous_by_abstract
-            first = table.get(abstract)
-        if first is None:
-            first = index
-            if paper_id in ids:
-                title, text = texts(index)
-                paper_id = f"{paper_id}~{content_id(title + chr(10) + text)[:6]}"
-                while paper_id in ids:
-                    paper_id += "~"
-                renamed[index] = paper_id
-            ids.add(paper_id)
-        into.append(first)
-        for key in identities:
-            by_identity.setdefault(key, first)
-        if abstract:
-            by_abstract.setdefault(abstract, first)
-            if anonymous:
-                anonymous_by_abstract.setdefault(abstract, first)
-    return into, renamed

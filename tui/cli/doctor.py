@@ -231,7 +231,10 @@ def engine_check(engine: str) -> Check:
 
 
 def index_checks(session: Session) -> list[Check]:
-    """The index's state and size, and the sources' problems, without building anything."""
+    """The index's state and size, the sources' problems, and what each source gave the
+    index when it is built (`source_report`), without building anything."""
+    from paperterm.index.search.source_report import source_reports
+
     opened = session.open_existing()
     index_dir = session.data_dir / "index"
     size = (
@@ -249,10 +252,12 @@ def index_checks(session: Session) -> list[Check]:
             f"collections, {size / 1e6:.1f} MB in {index_dir}",
         )
         problems = [str(problem) for problem in opened.meta.problems]
+        reported = [Check(OK, "source", report.line()) for report in source_reports(opened.meta)]
     else:
         built = "out of date" if size else "not built yet"
         state = Check(NOTE, "index", f"{built}: the next start builds it ({len(files)} files)")
         problems = [str(problem) for problem in session.load_corpus().problems]
+        reported = []
     checks = [state]
     if problems:
         checks.append(
@@ -271,7 +276,7 @@ def index_checks(session: Session) -> list[Check]:
                 f"{len(files)} file(s) from {len(session.specs)} source(s), no problems",
             )
         )
-    return checks
+    return checks + reported
 
 
 # --- the command -----------------------------------------------------------------------------

@@ -103,6 +103,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     from paperterm.tui.cli.planning import add_planning_commands
     from paperterm.tui.cli.reading import add_reading_commands, add_view_options
     from paperterm.tui.cli.searches import add_search_commands
+    from paperterm.tui.cli.sources import add_sources_command
 
     common = common_parser()
     parser = TopParser(
@@ -174,6 +175,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     add_reading_commands(commands, common)
     add_planning_commands(commands, common)
     add_search_commands(commands, common)
+    add_sources_command(commands, common)
     return parser
 
 
@@ -290,6 +292,7 @@ def _print_results(ctx: Context, results: Results) -> None:
 
 
 def cmd_show(ctx: Context) -> int:
+    from paperterm.index.record_view import credited_authors, record_lines
     from paperterm.tui.cli.reading import paper_record
 
     paper = ctx.paper(ctx.args.id)
@@ -301,9 +304,11 @@ def cmd_show(ctx: Context) -> int:
         ctx.line(f"Name: {paper.name}")
     ctx.line(f"Collection: {', '.join(paper.collections)}")
     if paper.authors:
-        ctx.line(f"Authors: {', '.join(paper.authors)}")
+        ctx.line(f"Authors: {', '.join(credited_authors(paper))}")
     if paper.year:
         ctx.line(f"Year: {paper.year}")
+    for label, value in record_lines(paper):
+        ctx.line(f"{label}: {value}")
     for link in paper.links:
         ctx.line(f"Link: {link}")
     ctx.line(f"Id: {paper.id}")

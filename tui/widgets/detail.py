@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.links import safe_url, split_links
 from paperterm.index.papers import Paper, name_label
+from paperterm.index.record_view import credited_authors, schedule_line
 from paperterm.index.text.display import one_line, safe_text
 from paperterm.tui import keys
 from paperterm.tui.view import Row
@@ -132,7 +133,17 @@ def _facts(paper: Paper, styles: dict[str, Style]) -> Text:
     facts.append(one_line(" · ".join(parts)))
     if paper.authors:
         facts.append("\n")
-        facts.append(one_line(", ".join(paper.authors)), styles["authors"])
+        facts.append(one_line(", ".join(credited_authors(paper))), styles["authors"])
+    schedule = schedule_line(paper)
+    if schedule:
+        facts.append("\n")
+        facts.append(one_line(schedule))
+    if paper.keywords:
+        facts.append("\n")
+        facts.append(one_line("keywords: " + ", ".join(paper.keywords)))
+    if paper.tldr:
+        facts.append("\n")
+        facts.append(one_line(f"TL;DR: {paper.tldr}"))
     return facts
 
 
