@@ -359,6 +359,8 @@ def _entry_json(entry: SourceEntry) -> dict[str, Any]:
         "records": entry.records,
         "problems": list(entry.problems),
         "span": None if entry.span is None else list(entry.span),
+        "format": entry.format,
+        "joins": dict(entry.joins),
     }
 
 

@@ -40,7 +40,8 @@ _JSON_KEY = re.compile(r'"((?:[^"\\\n]|\\.){1,60})"\s*:')
 _XML_ROOT = re.compile(r"<([A-Za-z_][\w.:-]*)")
 _BIB_ENTRY = re.compile(r"^[ \t]*@[ \t]*[a-zA-Z]+[ \t]*[{(]", re.MULTILINE)
 _SITE_KEYS = {"eventtype", "event_type", "room_name", "virtualsite_url", "poster_position"}
-_SCHEDULE_KEYS = {"poster_position", "room_name", "starttime", "session"}
+#: Keys only abstracts-explorer style lists use (ours are `session`, `room`, `start`, `poster`).
+_SCHEDULE_KEYS = {"poster_position", "room_name", "starttime"}
 _COPILOT_KEYS = {"status", "track", "site", "aff", "authorids"}
 _PAPER_KEYS = {"title", "abstract", "summary"}
 _EXAMPLE_COLUMNS = '["title", "authors", "abstract", ...]'

@@ -773,3 +773,27 @@ def test_an_edit_that_keeps_the_size_and_the_mtime_is_noticed(tmp_path):
     searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
     assert searcher.search("beaver").total == 1
     assert searcher.search("otters").total == 0
+
+
+def test_a_meta_written_keeps_every_field_of_a_source_entry():
+    from dataclasses import fields as dataclass_fields
+
+    from paperterm.index.search.store import Fingerprint, Meta, SourceEntry
+
+    entry = SourceEntry(
+        key="0:a.json",
+        path="a.json",
+        collection="C",
+        fingerprint=Fingerprint(size=1, mtime_ns=2, ino=3, ctime_ns=4, digest="d"),
+        cache="c.bin",
+        records=3,
+        problems=["a.json:1: odd"],
+        span=[0, 10, 1],
+        format="json",
+        joins={"added": 1, "joined": 2, "not_joined": 0, "fields": {"title": 3}},
+    )
+    meta = Meta.transient("whoosh", [])
+    meta.sources = [entry]
+    written = meta.to_json()["sources"][0]
+    assert set(written) == {f.name for f in dataclass_fields(SourceEntry)}
+    assert SourceEntry.from_json(written) == entry

@@ -19,6 +19,7 @@ from paperterm.index.papers import Paper, content_id
 from paperterm.index.sources import bibtex as bibtex_source
 from paperterm.index.sources import json_records as json_source
 from paperterm.index.sources import text_list as text_source
+from paperterm.index.sources.detect import pick_parser
 from paperterm.index.sources.enrich import render
 from paperterm.index.sources.files import SourceSpec, discover
 from paperterm.index.sources.loader import (
@@ -27,7 +28,6 @@ from paperterm.index.sources.loader import (
     load_file,
     load_sources,
     merge_duplicates,
-    pick_parser,
 )
 
 
