@@ -163,3 +163,44 @@ def test_ids_stay_the_same_across_rebuilds(tmp_path):
     assert [p.id for p in first.papers] == [p.id for p in again.papers]
     assert [p.id for p in first.papers][:1] == ["AbCdEf123"]
     assert len(first.papers) == 3
+
+
+def test_a_record_naming_two_papers_makes_them_one():
+    site = record("s", "site.json", "From the site.", title="ΦFlow: simulations",
+                  links=["https://icml.cc/virtual/2024/poster/1"])  # fmt: skip
+    table = record("t", "or.tsv", "From OpenReview.", title="PhiFlow: simulations",
+                   tldr="Short.", links=["https://openreview.net/forum?id=F1"])  # fmt: skip
+    bridge = record("c", "copilot.json", title="PhiFlow: simulations", track="main",
+                    links=["https://icml.cc/virtual/2024/poster/1",
+                           "https://openreview.net/forum?id=F1"])  # fmt: skip
+    papers = joined(site, table, bridge)
+    assert [(p.id, p.title, p.abstract, p.tldr, p.track) for p in papers] == [
+        ("s", "ΦFlow: simulations", "From the site.", "Short.", "main")
+    ]
+
+
+THREE = FIXTURES / "icml_three"
+
+
+def test_the_three_icml_shaped_files_give_one_record_per_paper(tmp_path):
+    from paperterm.index.config import load_config
+
+    config = load_config(THREE / "config.toml", must_exist=True)
+    opened, _ = Session.create(tmp_path / "data", [], config).open()
+    papers = {paper.title: paper for paper in opened.papers}
+    assert sorted(papers) == [
+        "Sparse Routers Learn Fast",
+        "Workshop on Learning with Physics",
+        "ΦFlow: Differentiable Simulations for PyTorch, TensorFlow and Jax",
+    ]
+    flow = papers["ΦFlow: Differentiable Simulations for PyTorch, TensorFlow and Jax"]
+    assert flow.authors == ["Philipp Holl", "Nils Thuerey"]  # the site's, first in order
+    assert flow.affiliations == ["Technical University of Munich"] * 2  # papercopilot's
+    assert flow.tldr == "A differentiable physics toolkit."  # the OpenReview table's
+    assert (flow.status, flow.type, flow.track) == ("Poster", "Poster", "main")
+    assert "https://openreview.net/forum?id=PhiFlow001" in flow.links
+    assert "https://icml.cc/virtual/2024/poster/33001" in flow.links
+    routers = papers["Sparse Routers Learn Fast"]
+    assert routers.status == "Oral" and routers.author_ids == ["~Ana_Uno1", "~Ben_Dos1"]
+    workshop = papers["Workshop on Learning with Physics"]
+    assert (workshop.type, workshop.abstract) == ("Workshop", "")
