@@ -66,7 +66,7 @@ from paperterm.index.search.whoosh_index import WhooshFiles
 from paperterm.index.sources.files import SourceSpec
 
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 #: Bump when parsing or derivation (names, titles, display text) or what a source's record
 #: file holds (its header's merge keys) changes.
 PARSER_VERSION = 5

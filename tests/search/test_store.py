@@ -103,7 +103,7 @@ def test_an_index_of_schema_7_is_rebuilt_once(tmp_path):
     folder = Path(first.location)
     first.ix.close()
     meta = json.loads((folder / "meta.json").read_bytes())
-    assert meta["schema"] == store_module.SCHEMA_VERSION == 8
+    assert meta["schema"] == store_module.SCHEMA_VERSION
     for ptp in (folder / store_module.ENGINE_FOLDER).glob("*.ptp"):
         ptp.unlink()
         del meta["files"][f"{store_module.ENGINE_FOLDER}/{ptp.name}"]
@@ -114,14 +114,15 @@ def test_an_index_of_schema_7_is_rebuilt_once(tmp_path):
         current = _set_root(data) / "CURRENT"
         current.write_text(f"{folder.name} {store_module.crc_of(written)}\n", encoding="utf-8")
 
-    record(8)
+    record(store_module.SCHEMA_VERSION)
     assert _session(data).store.read_meta() is not None  # recorded as the store reads it
     record(7)
     session = _session(data)
     assert session.store.read_meta() is None
     assert session.open_existing() is None
     second, _ = session.open()
-    assert second.location != first.location and second.meta.schema == 8
+    assert second.location != first.location
+    assert second.meta.schema == store_module.SCHEMA_VERSION
     engine = Path(second.location) / store_module.ENGINE_FOLDER
     assert list(engine.glob("*.ptp")) and not os.path.samefile(engine, folder)
     assert (
