@@ -254,7 +254,10 @@ class ReaderState:
         papers = opened.papers
         same = papers is self.papers or list(paper_ids(papers)) == list(paper_ids(self.papers))
         if papers is not self.papers:
+            ranking = self.ranking
             self.set_papers(papers)
+            if same:  # the same papers: their "like" scores (by id) stand
+                self.ranking = ranking
         self.searcher = searcher
         self.searchable = 0
         self.index_state = "memory" if opened.location == ":memory:" else "ready"
