@@ -2,9 +2,9 @@
 
 `Searcher` is what the CLI and the reader call. It parses the query, corrects its typos
 (correction.py), has the `Planner` plan it (plan.py: terms, expansions, budgets, the
-any-word fallback; no engine in it) and the engine run the plan
-(whoosh_engine.py, or tantivy_engine.py), falls back when nothing matches, adds snippets
-and a "did you mean".
+any-word fallback; no engine in it) and the engine run the plan (whoosh_engine.py, or
+tantivy_engine.py), falls back when fewer than `FEW_MATCHES` papers have every word, adds
+snippets and a "did you mean".
 `Searcher.search` never raises for any query string.
 """
 
