@@ -291,7 +291,8 @@ class ReaderApp(App[int]):
         nothing the user made is in it)."""
         if self.state.papers:
             with contextlib.suppress(OSError):
-                save_place(self.session.data_dir, self.main.place())
+                place = self.main.place()._replace(sources=self.session.sources_key)
+                save_place(self.session.data_dir, place)
 
     def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         """Read the bookmarks and start the index worker once the main screen's widgets
@@ -307,7 +308,7 @@ class ReaderApp(App[int]):
     def load_index(self) -> None:
         # The reading state and where the reader was (a big reading.toml takes a while to
         # parse: not on the UI thread); a built index's rows were read before the first frame.
-        self.state.load_library()
+        self.state.load_library(self.session.sources_key)
         papers = self.state.papers if isinstance(self.state.papers, PaperList) else None
         if papers is not None:
             # The rows' ids (~40 ms at 50,000) and the id -> place table (~0.1-0.2 s of CPU

@@ -431,7 +431,7 @@ class Builder:
         sizes_here = (0, self.part_postings, self.part_sources)
         parts = PartFeed(self.engine, self.tmp / ENGINE_FOLDER, sizes_here)
         candidates: list[_Candidate] = []
-        for source in fresh:
+        for number, source in enumerate(fresh):
             self.listener.check()
 
             def reading(records: int, read: int, key: str = source.file.key) -> None:
@@ -441,6 +441,7 @@ class Builder:
             prepared = prepare_source(
                 source.file,
                 self.tmp / SOURCES_FOLDER,
+                self._list_early if number == 0 and self.watched else None,
                 on_record=parts.add,
                 on_bytes=reading,
                 keep=self.watched,
@@ -498,8 +499,7 @@ class Builder:
             self._publish_partial(sources, candidates, expected())
 
         def early(records: list[Prepared]) -> None:
-            if self.listener.papers is not None:
-                self.listener.papers([record.paper for record in records])
+            self._list_early(records)
             pool.start()
 
         part_sizes = (FIRST_PART_PAPERS, self.part_postings, self.part_sources)
@@ -538,6 +538,11 @@ class Builder:
         finally:
             pool.stop()
         return candidates
+
+    def _list_early(self, records: list[Prepared]) -> None:
+        """Show the first papers of the first file read while a reader watches."""
+        if self.listener.papers is not None:
+            self.listener.papers([record.paper for record in records])
 
     def _publish_partial(
         self, sources: list[SourceRecords], candidates: list[_Candidate], expected: int

@@ -179,7 +179,6 @@ class Reading:
         self.problems: list[Problem] = []
         #: The format the file was read as (`detect.format_name`; "" until read).
         self.format = ""
-        self._formats: list[str] = []
         self._digest = hashlib.blake2b(digest_size=16)
 
     @property
@@ -219,15 +218,44 @@ class Reading:
             self.problems.append(Problem(str(self.path), 0, reason))
 
     def _whole(self, handle: BinaryIO) -> Iterator[Paper]:
+        """The file read whole and parsed; a JSON array's papers given as each is decoded
+        (a first launch shows the first while the rest are read), the others once all are."""
+        from paperterm.index.sources import json_records
+
         handle.seek(0)
         data = handle.read()
         self._digest.update(data)
         self.size = len(data)
-        papers, problems = load_data(self.path, data, self.collection, self.read_as, self._formats)
-        self.format = self._formats[0] if self._formats else ""
+        text, problems = decode(self.path, data)
         self.problems += problems
+        if text is None:
+            self.complete = True
+            return
+        module = choose(self.path, text, self.read_as)
+        self.format = format_name(module, self.path, self.read_as)
+        if module == "json_records" and json_records.holds_array(text):
+            yield from self._papers_of(json_records.array_papers(self.path, text, self.collection))
+        else:
+            papers, problems = parser_for(module, self.read_as)(self.path, text, self.collection)
+            self.problems += problems
+            rendered = [render(paper) for paper in papers]
+            self.complete = True
+            yield from rendered
+
+    def _papers_of(self, found: Iterable[Paper | Problem]) -> Iterator[Paper]:
+        """The papers among `found`, rendered as they come; its problems kept (when there
+        is neither, "no papers found")."""
+        papers = problems = 0
+        for item in found:
+            if isinstance(item, Problem):
+                self.problems.append(item)
+                problems += 1
+            else:
+                papers += 1
+                yield render(item)
         self.complete = True
-        yield from papers
+        if not papers and not problems:
+            self.problems.append(Problem(str(self.path), 0, "no papers found"))
 
     def _wide(self, handle: BinaryIO, codec: str) -> Iterator[Paper]:
         """A UTF-16 or UTF-32 file (with a byte order mark), read as its UTF-8 file would

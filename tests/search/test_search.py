@@ -22,6 +22,8 @@ from paperterm.index.search.hits import WordStarts
 from paperterm.index.search.plan import (
     FALLBACK_NOTE,
     FALLBACK_RARER_NOTE,
+    FEW_MATCHES,
+    FEW_MATCHES_NOTE,
     MAX_EXPANSIONS,
     MAX_SUGGESTED,
     PHRASE_COMPLETIONS,
@@ -60,11 +62,20 @@ def test_long_context_without_fine_tuning_ranks_selfextend_first(seed_searcher):
     assert "SelfExtend" in text
 
 
-def test_all_words_must_match(seed_searcher):
+def test_papers_with_all_words_come_first(seed_searcher):
+    having = _having(seed_searcher, ["persona", "elicitation"])
+    both = having["persona"] & having["elicitation"]
     results = seed_searcher.search("persona elicitation", limit=50)
-    assert results.total == 1
-    assert "PICLe" in results.hits[0].paper.text
-    assert results.notes == []
+    assert len(both) == 1 and "PICLe" in results.hits[0].paper.text
+    assert set(results.ids) == having["persona"] | having["elicitation"]
+    assert results.notes == [FEW_MATCHES_NOTE]
+
+
+def test_many_papers_with_all_words_are_not_followed_by_fewer(seed_searcher):
+    having = _having(seed_searcher, ["language", "models"])
+    both = having["language"] & having["models"]
+    results = seed_searcher.search("language models", limit=None)
+    assert len(both) >= FEW_MATCHES and set(results.ids) == both and results.notes == []
 
 
 def test_falls_back_to_any_word_with_a_note(seed_searcher):
@@ -482,15 +493,14 @@ def test_coordination_ranks_papers_with_more_of_the_groups_first(seed_searcher):
     assert top == scored[:3] and top_total == total
 
 
-def test_most_of_your_words_never_shows_papers_with_a_minority_of_them(seed_searcher):
+def test_the_fallback_shows_every_paper_with_any_word_more_words_first(seed_searcher):
     words = ["caduceus", "transformer", "persona", "language"]
     having = _having(seed_searcher, words)
     results = seed_searcher.search(" ".join(words) + " ", limit=None)
-    assert results.notes == [FALLBACK_NOTE] and results.total > 0
+    assert results.notes == [FALLBACK_NOTE]
+    assert set(results.ids) == set().union(*having.values())
     counts = [sum(paper_id in having[word] for word in words) for paper_id in results.ids]
-    assert min(counts) >= 2 and counts == sorted(counts, reverse=True)
-    with_one = {p for p in set().union(*having.values()) if sum(p in having[w] for w in words) == 1}
-    assert with_one and not with_one & set(results.ids)
+    assert counts == sorted(counts, reverse=True) and counts[0] >= 2 and counts[-1] == 1
 
 
 @pytest.mark.parametrize(
@@ -503,12 +513,15 @@ def test_a_long_half_typed_phrase_builds_a_bounded_query(seed_searcher, text):
     assert 1 < len(group.alternatives) <= 1 + PHRASE_COMPLETIONS
 
 
-def test_most_of_your_words_shows_nothing_when_no_paper_has_most(seed_searcher):
-    """No paper has two of these three words: the fallback finds nothing, rather than the
-    papers with one (Whoosh's FilterCollector reads an empty allowed set as no filter, and
-    the Whoosh engine showed 13 papers with "transformer" alone)."""
+def test_the_fallback_lists_the_papers_with_one_word_and_only_those_allowed(seed_searcher):
+    """No paper has two of these three words: the fallback lists those with one; a filter
+    that allows none lists none (Whoosh's FilterCollector reads an empty allowed set as no
+    filter)."""
+    having = _having(seed_searcher, ["transformer", "persona"])
     results = seed_searcher.search("transformer persona xqzv ", limit=None)
-    assert results.total == 0 and results.hits == []
+    assert set(results.ids) == having["transformer"] | having["persona"]
+    narrowed = seed_searcher.search("transformer persona xqzv ", limit=None, allowed=set())
+    assert narrowed.total == 0 and narrowed.hits == []
 
 
 def test_a_query_with_nothing_to_search_reads_only_the_papers_shown(tmp_path):

@@ -51,6 +51,7 @@ from paperterm.tui.view import (
     Row,
     fit_note,
     missing_rows,
+    no_match_text,
     position_text,
     row_index,
     unread_text,
@@ -859,7 +860,7 @@ class MainScreen(PaperScreen):
                 return ["Reading the sources…"]
             return ["No papers. Add sources in the config file (see config.example.toml)."]
         if parsed is not None and parsed.clauses:
-            lines = [f"No papers match “{one_line(text, 60)}”."]
+            lines = [no_match_text(one_line(text, 60), self.filters)]
             if self.view.suggestion:
                 lines.append(f"Did you mean: {one_line(self.view.suggestion, 60)}?")
                 lines.append("Press Enter in the search box to search for it.")
