@@ -16,7 +16,10 @@ record (file:line). Sizes are in characters (a character of ASCII text is a byte
 - links: `LINKS_LIMIT`, 100; a link over `LINK_LIMIT` (256 KiB) is dropped, not cut (a cut
   URL leads elsewhere).
 
-A record whose id was derived from its abstract keeps that id (derived before the cut).
+A record whose id was derived from its abstract keeps that id (derived before the cut). A
+parser may cut a value it reads to `SOURCE_LIMIT` before decoding its markup (JSON does, for
+the abstract: its cleaning copies the text several times over); what is left is then bound
+as above.
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ LIST_LIMIT = 10_000
 FIELDS_LIMIT = 100
 LINKS_LIMIT = 100
 LINK_LIMIT = 256 * 1024
+#: The most of one source value a parser need read: its markup decoded, it is still over
+#: `ABSTRACT_LIMIT` unless the markup and white space were most of it.
+SOURCE_LIMIT = 4 * ABSTRACT_LIMIT
 
 _TEXT_LIMITS = (
     ("abstract", ABSTRACT_LIMIT),
@@ -83,7 +89,7 @@ def bound(paper: Paper, path: str = "") -> Problem | None:
         value = getattr(paper, name)
         if len(value) > limit:
             setattr(paper, name, value[:limit])
-            cut.append(f"{name} of {len(value):,} characters to {limit:,}")
+            cut.append(f"{name} to {limit:,} characters")
     for name in _LISTS:
         values = getattr(paper, name)
         if values and (len(values) > LIST_LIMIT or max(map(len, values)) > SHORT_LIMIT):
