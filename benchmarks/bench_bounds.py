@@ -34,7 +34,11 @@ def write_huge(path: Path, megabytes: int) -> None:
 def write_rows(path: Path, rows: int) -> None:
     with open(path, "w", encoding="utf-8") as out:
         for i in range(rows):
-            row = {"id": f"r{i}", "title": f"Paper {i}", "abstract": f"Tiny abstract {i}."}
+            row = {
+                "id": f"r{i}",
+                "title": f"Paper {i}",
+                "abstract": f"Tiny abstract {i} about graphs.",
+            }
             out.write(json.dumps(row) + "\n")
 
 
