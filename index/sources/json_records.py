@@ -22,6 +22,7 @@ from typing import Any
 from paperterm.index.links import Known, arxiv_id, paper_links
 from paperterm.index.papers import Paper, content_id
 from paperterm.index.problems import Problem, sorted_out
+from paperterm.index.sources.bounds import SOURCE_LIMIT
 from paperterm.index.text.field_text import clean, plain
 
 _LIST_KEYS = ("papers", "items", "records")
@@ -362,6 +363,7 @@ def _record_fields(record: dict[str, Any]) -> dict[str, str]:
 
 def _abstract(record: dict[str, Any]) -> str:
     raw = _text(record.get("abstract")) or _text(record.get("summary"))
+    raw = raw[:SOURCE_LIMIT]  # (a huge one is cut by the loader anyway: `bounds`)
     if "authors_parsed" in record or "versions" in record:
         raw = raw.strip()
         if "\n " in raw or "\n\t" in raw:
