@@ -72,10 +72,12 @@ SHORT_TYPING_POSTINGS_PER_PAPER = 0.25
 MAX_SUGGESTED = 3
 FALLBACK_NOTE = "no paper has all your words; showing papers with any, most words first"
 FALLBACK_RARER_NOTE = "no paper has all your words; showing papers with the rarer ones first"
-#: When fewer papers than this have all the words, the papers with fewer words follow them
-#: (the fallback's order): a screenful is never left half empty while a pasted title holds
-#: a word its paper's abstract lacks.
+#: When fewer papers than this have all the words of a query of `FEW_MATCHES_WORDS` words
+#: or more, the papers with fewer words follow them (the fallback's order): a pasted title
+#: that holds a word its paper's abstract lacks still finds it, while a word or two typed
+#: keeps narrowing the list.
 FEW_MATCHES = 10
+FEW_MATCHES_WORDS = 3
 FEW_MATCHES_NOTE = "few papers have all your words; papers with most of them follow"
 NOTHING_TO_SEARCH_NOTE = "nothing to search for in that query; showing all papers"
 

@@ -3,8 +3,8 @@
 `Searcher` is what the CLI and the reader call. It parses the query, corrects its typos
 (correction.py), has the `Planner` plan it (plan.py: terms, expansions, budgets, the
 any-word fallback; no engine in it) and the engine run the plan (whoosh_engine.py, or
-tantivy_engine.py), falls back when fewer than `FEW_MATCHES` papers have every word, adds
-snippets and a "did you mean".
+tantivy_engine.py), falls back when no paper (or, for a long query, too few) has every
+word, adds snippets and a "did you mean".
 `Searcher.search` never raises for any query string.
 """
 
@@ -20,7 +20,13 @@ from paperterm.index.search.engine import Engine, Scored
 from paperterm.index.search.engine_files import EngineIndex
 from paperterm.index.search.filter_fields import FILTER_FIELDS
 from paperterm.index.search.hits import Hit, Matcher, Results, Span, mark, snippet
-from paperterm.index.search.plan import FEW_MATCHES, FEW_MATCHES_NOTE, Planner, postings_budget
+from paperterm.index.search.plan import (
+    FEW_MATCHES,
+    FEW_MATCHES_NOTE,
+    FEW_MATCHES_WORDS,
+    Planner,
+    postings_budget,
+)
 from paperterm.index.search.query import ParsedQuery, parse_query
 from paperterm.index.search.records import PaperList
 from paperterm.index.search.vocabulary import Vocabulary
@@ -214,7 +220,8 @@ class Searcher:
             results.total = len(chosen)
             return [(index, 0.0) for index in chosen[:limit]]
         scored, total = ([], 0) if plan.hopeless else self.engine.collect(plan, limit, allowed)
-        if total < FEW_MATCHES and plan.fallback is not None:
+        few = total == 0 or (total < FEW_MATCHES and len(plan.required) >= FEW_MATCHES_WORDS)
+        if few and plan.fallback is not None:
             # The fallback's papers include every one with all the words.
             more, more_total = self.engine.collect(plan.fallback, limit, allowed)
             if more_total > total:

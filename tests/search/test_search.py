@@ -63,12 +63,21 @@ def test_long_context_without_fine_tuning_ranks_selfextend_first(seed_searcher):
     assert "SelfExtend" in text
 
 
-def test_papers_with_all_words_come_first(seed_searcher):
-    having = _having(seed_searcher, ["persona", "elicitation"])
-    both = having["persona"] & having["elicitation"]
+def test_two_words_need_both(seed_searcher):
     results = seed_searcher.search("persona elicitation", limit=50)
-    assert len(both) == 1 and "PICLe" in results.hits[0].paper.text
-    assert set(results.ids) == having["persona"] | having["elicitation"]
+    assert results.total == 1
+    assert "PICLe" in results.hits[0].paper.text
+    assert results.notes == []
+
+
+def test_few_papers_with_all_of_a_long_query_s_words_are_followed_by_the_rest(seed_searcher):
+    words = ["persona", "elicitation", "language"]
+    having = _having(seed_searcher, words)
+    every = having["persona"] & having["elicitation"] & having["language"]
+    results = seed_searcher.search(" ".join(words) + " ", limit=None)
+    assert 0 < len(every) < FEW_MATCHES
+    assert set(results.ids[: len(every)]) == every
+    assert set(results.ids) == set().union(*having.values())
     assert results.notes == [FEW_MATCHES_NOTE]
 
 

@@ -56,12 +56,8 @@ async def test_results_update_while_typing_and_the_query_stays(reader):
         assert 1 < many < 38
         await pilot.press("space", *"video")
         await settle(pilot)
+        assert screen.view.in_view < many  # a second word narrows
         assert screen.search_input.value == "transformer video"
-        # Few papers have both words: they come first, then those with one, and a note
-        # says so.
-        assert "few papers have all your words" in screen_text(app)
-        first = screen.paper_list.rows[0].paper.text.lower()
-        assert "transformer" in first and "video" in first
 
 
 async def test_stale_results_are_dropped(reader):
