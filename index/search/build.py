@@ -89,6 +89,7 @@ from paperterm.index.search.store import (
 )
 from paperterm.index.search.whoosh_index import part_digest
 from paperterm.index.sources.loader import Prepared
+from paperterm.index.sources.stretches import NOTHING
 
 if TYPE_CHECKING:
     from paperterm.index.search.vocabulary import Vocabulary
@@ -806,7 +807,8 @@ def _join_problems(sources: list[SourceRecords]) -> None:
     for parts in by_file.values():
         path = str(parts[0].file.path)
         latin1 = ": not valid UTF-8; read as Latin-1"
-        none = str(Problem(path, 0, "no papers found"))
+        nothing = {str(Problem(path, 0, said)) for said in NOTHING}
+        said_nothing = []
         warned = False
         for source in parts:
             kept = []
@@ -815,11 +817,13 @@ def _join_problems(sources: list[SourceRecords]) -> None:
                     if warned:
                         continue
                     warned = True
-                if problem != none:
+                if problem in nothing:
+                    said_nothing.append(problem)
+                else:
                     kept.append(problem)
             source.problems = kept
         if not any(source.count or source.problems for source in parts):
-            parts[-1].problems = [none]
+            parts[-1].problems = said_nothing[-1:]
 
 
 def _part_postings(bounded_writer: bool, size: int) -> int:

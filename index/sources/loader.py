@@ -130,7 +130,14 @@ def _line_text(raw: bytes, first: bool) -> tuple[str, bool]:
 
 
 def pick_parser(path: Path, text: str) -> Parser:
-    """The parser for the extension; for other files, by the first thing in them:
+    """The parser of `parser_module`."""
+    module = parser_module(path, text)
+    parser: Parser = importlib.import_module(f"paperterm.index.sources.{module}").parse
+    return parser
+
+
+def parser_module(path: Path, text: str) -> str:
+    """The parser module for the extension; for other files, by the first thing in them:
     `@` (or `%` comments before an `@entry{`) is BibTeX, `[`/`{` JSON, anything else text."""
     module = FORMATS.get(path.suffix.lower())
     if module is None:
@@ -141,8 +148,7 @@ def pick_parser(path: Path, text: str) -> Parser:
             module = "bibtex"
         else:
             module = "text_list"
-    parser: Parser = importlib.import_module(f"paperterm.index.sources.{module}").parse
-    return parser
+    return module
 
 
 def load_file(path: Path, collection: str | None = None) -> tuple[list[Paper], list[Problem]]:
@@ -197,7 +203,9 @@ class Reading:
                 self.problems.append(Problem(str(self.path), 0, reason))
                 return
             with open(self.path, "rb") as handle:
-                first = handle.readline()
+                first = handle.readline(_READ_BLOCK)
+                if self.span is None and not first.endswith(b"\n"):
+                    first += handle.readline()  # (a stretch needs no more of it)
                 handle.seek(0)
                 from paperterm.index.sources import json_records
 
@@ -208,9 +216,7 @@ class Reading:
                 elif looks_binary(first[:_SNIFF_BYTES]):
                     yield from self._whole(handle)
                 elif self.span is not None:
-                    handle.seek(self.span[0])
-                    first_line, length = self.span[2], self.span[1] - self.span[0]
-                    yield from self._lines(self._utf8_lines(handle, first_line, length), first_line)
+                    yield from self._stretch(handle, self.span)
                 elif json_records.streams(self.path, text):
                     yield from self._lines(self._utf8_lines(handle))
                 elif self._chunked_bibtex(handle):
@@ -220,6 +226,24 @@ class Reading:
         except OSError as error:
             reason = f"cannot read: {error.strerror or error}"
             self.problems.append(Problem(str(self.path), 0, reason))
+
+    def _stretch(self, handle: BinaryIO, span: tuple[int, int, int]) -> Iterator[Paper]:
+        """A stretch of a file a build cut (`search.segments`; `sources.stretches`)."""
+        from paperterm.index.sources.stretches import stretch_kind
+
+        kind = stretch_kind(self.path, handle)
+        handle.seek(span[0])
+        first_line, length = span[2], span[1] - span[0]
+        if kind is None or isinstance(kind, str):  # JSON Lines
+            yield from self._lines(self._utf8_lines(handle, first_line, length), first_line)
+            return
+        for found in kind.read(self.path, handle, span, self.collection):
+            if isinstance(found, Problem):
+                self.problems.append(found)
+            else:
+                yield render(found)
+        self.size = length
+        self.complete = True
 
     def _whole(self, handle: BinaryIO) -> Iterator[Paper]:
         handle.seek(0)
