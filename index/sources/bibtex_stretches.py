@@ -50,11 +50,14 @@ class BibtexBoundaries:
 
     def __init__(self) -> None:
         self._carry = b""
+        self._last = 0  # the last place given (the carry may hold it)
 
     def feed(self, block: bytes, position: int) -> list[int]:
         data = self._carry + block
         base = position - len(self._carry)
         places = [base + match.start() + 1 for match in _LINE_BLOCK.finditer(data)]
+        places = [place for place in places if place > self._last]
+        self._last = places[-1] if places else self._last
         newline = data.rfind(b"\n")
         self._carry = data[newline:] if newline >= 0 else data
         return places

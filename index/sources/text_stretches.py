@@ -20,8 +20,8 @@ from paperterm.index.problems import Problem
 from paperterm.index.sources.stretches import Span, StretchFormat, lines, texts
 from paperterm.index.sources.text_list import looks_like_header
 
-#: A blank line (ASCII white space only): a stretch may start after it.
-_BLANK = re.compile(rb"\n[ \t\f\v\r]*\n")
+#: A blank line (ASCII white space only), from its start: a stretch may start after it.
+_BLANK = re.compile(rb"(?<=\n)[ \t\f\v\r]*\n")
 _LONE_CR = re.compile(rb"\r(?!\n)")
 
 
