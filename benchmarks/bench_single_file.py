@@ -10,6 +10,7 @@ samples the resident memory of that child and of every process under it (the bui
 workers, the rows process) every `SAMPLE_S` and reports:
 
   wall      the child's `Session.open`, in seconds;
+  CPU       its CPU time and its workers', in seconds (what the load does not change);
   sum peak  the peak of the summed RSS of the child and its processes (sampled);
   peaks     the sum of each process's own peak RSS (sampled): an upper bound of the above;
   procs     how many processes the build ran at once, at most;
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -91,11 +93,20 @@ def write_corpus(work: Path, n: int, formats: list[str]) -> dict[tuple[str, str]
 # --- the child: one build ----------------------------------------------------------------
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the build's workers)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
 def child_build(source: Path, data: Path) -> dict[str, object]:
     session = Session.create(data, [source], Config())
+    cpu = _cpu()
     wall, (opened, _) = timed(session.open)
     return {
         "wall": wall,
+        "cpu": _cpu() - cpu,
         "papers": len(opened.papers),
         "sources": len(opened.meta.sources),
         "parts": len(opened.meta.parts),
@@ -195,6 +206,7 @@ def main() -> None:
                             result["papers"],
                             result["sources"],
                             round(float(result["wall"]), 1),  # type: ignore[arg-type]
+                            round(float(result["cpu"]), 1),  # type: ignore[arg-type]
                             round(float(result["sum_mb"]), 0),  # type: ignore[arg-type]
                             round(float(result["peaks_mb"]), 0),  # type: ignore[arg-type]
                             result["procs"],
@@ -202,7 +214,7 @@ def main() -> None:
                         ]
                     )
                     print(rows[-1], flush=True)
-    headers = ["format", "layout", "MB", "papers", "sources", "wall s", "sum peak MB"]
+    headers = ["format", "layout", "MB", "papers", "sources", "wall s", "CPU s", "sum peak MB"]
     headers += ["peaks MB", "procs", "each peak MB"]
     print(f"\n{args.n} records, first build of each; {machine()}")
     print(table(headers, rows))

@@ -6,9 +6,10 @@ A build (`Builder.run`, with the set's build lock held):
    previous generation recorded keeps that generation's prepared records (`sources/*.bin`,
    hard-linked). The others are read record by record and prepared
    (`source_records.prepare_source`): in worker processes when there is enough of them
-   (`build_workers.py`). A large JSON Lines file is read as stretches, each a source
-   (`segments.py`), so that the workers share it. Papers flow from the parser to the
-   source's record file and to the engine's part being written (`build_workers.PartFeed`),
+   (`build_workers.py`). A large file (JSON Lines, a text list, BibTeX, a JSON array) is
+   read as stretches, each a source (`segments.py`), so that the workers share it. Papers
+   flow from the parser to the source's record file and to the engine's part being written
+   (`build_workers.PartFeed`),
    so most of the indexing happens while reading, and nothing holds a file's papers: a
    build holds each record's merge keys and title, and memory follows the engine's writer,
    not the corpus.
@@ -253,7 +254,7 @@ class Builder:
         return _Listed(corpus, count, collections, vocabulary)
 
     def _stretched(self, base: tuple[Path, Meta] | None) -> list[SourceFile]:
-        """The build's sources: the files, a large JSON Lines file as its stretches
+        """The build's sources: the files, a large file as its stretches
         (`segments.py`): those recorded when it is unchanged, else new ones."""
         recorded: dict[tuple[str, str | None], list[SourceEntry]] = {}
         for entry in base[1].sources if base is not None else []:

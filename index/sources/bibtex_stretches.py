@@ -106,9 +106,9 @@ def _declared_until(handle: BinaryIO, size: int) -> int:
     carry = b""
     while block := handle.read(BLOCK):
         data = carry + block
-        match = _LINE_BLOCK.search(data, 1 if not carry else 0)
-        if match is not None:
-            return position - len(carry) + match.start() + 1
+        after = _LINE_BLOCK.search(data)
+        if after is not None:
+            return position - len(carry) + after.start() + 1
         carry = data[-64:]
         position += len(block)
     return size

@@ -52,6 +52,7 @@ class JsonBoundaries:
         at = 0
         while not self._bad:
             match = _NEXT.match(data, at)
+            assert match is not None  # (everything in the pattern may match nothing)
             bracket = match.group(1)
             if bracket is None:
                 at = len(data)

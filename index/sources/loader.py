@@ -172,16 +172,17 @@ def read_source(path: Path) -> tuple[bytes | None, list[Problem]]:
 
 class Reading:
     """One source file read record by record, for a build: JSON Lines line by line (a file
-    of any size, in memory one line at a time; or one stretch of it), a large BibTeX file a
-    chunk of entries at a time, other formats whole. As the papers
-    (rendered) come, `size` says how many bytes were read and `digest` hashes them (the
-    file's content digest once every paper was taken); `problems` gathers what was wrong."""
+    of any size, in memory one line at a time), a large BibTeX file a chunk of entries at a
+    time, other formats whole; or one stretch of a file a build cut (`sources.stretches`).
+    As the papers (rendered) come, `size` says how many bytes were read and `digest` hashes
+    them (the file's content digest once every paper was taken); `problems` gathers what
+    was wrong."""
 
     def __init__(
         self, path: Path, collection: str | None = None, span: tuple[int, int, int] | None = None
     ) -> None:
-        """`span`: read only this stretch of a JSON Lines file (its first byte, the byte
-        after its last, its first line's number; `search.segments`)."""
+        """`span`: read only this stretch of the file (its first byte, the byte after its
+        last, its first line's number; `search.segments`)."""
         self.path = path
         self.collection = collection
         self.span = span
