@@ -9,10 +9,9 @@ A build (`Builder.run`, with the set's build lock held):
    (`build_workers.py`). A large file (JSON Lines, a text list, BibTeX, a JSON array) is
    read as stretches, each a source (`segments.py`), so that the workers share it. Papers
    flow from the parser to the source's record file and to the engine's part being written
-   (`build_workers.PartFeed`),
-   so most of the indexing happens while reading, and nothing holds a file's papers: a
-   build holds each record's merge keys and title, and memory follows the engine's writer,
-   not the corpus.
+   (`build_workers.PartFeed`), so most of the indexing happens while reading, and nothing
+   holds a file's papers: a build holds each record's merge keys and title, and memory
+   follows the engine's writer, not the corpus.
 2. Duplicates are merged on those keys, in corpus order (`merged.MergedCorpus`): the few
    records a merge changes are read and held; derived titles are made distinct.
 3. The engine's index is made of parts, each the papers of a run of consecutive source
