@@ -32,6 +32,11 @@ if TYPE_CHECKING:
 #: of a month of the arXiv snapshot (10,000 rows), so a build reads one large file as it
 #: reads the snapshot split by month.
 STRETCH_BYTES = 16 << 20
+#: About this many bytes a stretch of a file of another format (`sources.stretches`): a
+#: build closes a part of the index only at the end of a source, once it holds enough
+#: postings, so a part may hold a stretch more than it would of files of a few hundred
+#: papers, and the worker writing it the memory of that stretch's papers.
+FORMAT_STRETCH_BYTES = 4 << 20
 _BLOCK = 1 << 20
 
 
@@ -42,13 +47,13 @@ def stretches(path: Path) -> tuple[list[Span], str] | None:
 
     try:
         size = path.stat().st_size
-        if size < 2 * STRETCH_BYTES:
+        if size < 2 * min(STRETCH_BYTES, FORMAT_STRETCH_BYTES):
             return None
         with open(path, "rb") as handle:
             kind = stretch_kind(path, handle)
-            if kind == JSON_LINES:
+            if kind == JSON_LINES and size >= 2 * STRETCH_BYTES:
                 return _cut(handle, size)
-            if kind is None or isinstance(kind, str):
+            if kind is None or isinstance(kind, str) or size < 2 * FORMAT_STRETCH_BYTES:
                 return None
             return _cut_at(handle, size, kind.boundaries())
     except OSError:
@@ -59,7 +64,7 @@ def _cut_at(handle: BinaryIO, size: int, finder: Boundaries) -> tuple[list[Span]
     """One pass over the file: the first place the format's finder gives at or after each
     `size / count`-th byte, and the digest of every byte; then the places' lines. None
     when the file is not UTF-8 throughout or the finder finds it is not to be cut."""
-    count = -(-size // STRETCH_BYTES)
+    count = -(-size // FORMAT_STRETCH_BYTES)
     targets = [size * number // count for number in range(1, count)]
     digest = hashlib.blake2b(digest_size=16)
     decoder = codecs.getincrementaldecoder("utf-8")()

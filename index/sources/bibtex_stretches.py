@@ -43,6 +43,8 @@ _LINE_BLOCK = re.compile(rb"\n[ \t\f\v\r]*@\w*[ \t]*[{(]")
 #: What may declare a string or a volume (as `bibtex._DECLARES`).
 _DECLARES = re.compile(rb"@(?:string|(?:mv)?proceedings)", re.I)
 _HEAD = re.compile(r"[^\S\n]*@\w*[ \t]*[{(]")
+#: `bibtex._KEYS` over bytes (a byte beyond ASCII may be part of a word).
+_BYTE_KEYS = re.compile(rb"@([\w\x80-\xff]*)[ \t]*(?:\{([^{}\",=]*)|\(([^{}\",=)]*))")
 
 
 class BibtexBoundaries:
@@ -77,7 +79,9 @@ def read(
     entries: dict[str, int] = {}
     strings: dict[str, int] = {}
     if start > 0:
-        entries, strings = _earlier(handle, start, _keys(handle, start, end, head))
+        keys = _keys(handle, start, end, head)
+        if _may_repeat(handle, start, keys):
+            entries, strings = _earlier(handle, start, keys)
     window = Window(texts(handle, start, end), first - 1, head, entries, strings)
 
     def read(final: bool) -> Iterator[str]:
@@ -135,6 +139,31 @@ def _keys(handle: BinaryIO, start: int, end: int, head: str) -> set[str]:
         for _, part in parts(chunk, unsure):
             keys.update(str(getattr(block, "key", "")) for block in _blocks_or_none(part))
     return keys
+
+
+def _may_repeat(handle: BinaryIO, start: int, keys: set[str]) -> bool:
+    """Whether a block before byte `start` may have one of `keys` (`_earlier` finds which):
+    `bibtex._KEYS` over the bytes, a byte beyond ASCII taken for a word character; a key
+    with a backslash, or a type beyond ASCII, may be any."""
+    handle.seek(0)
+    position = 0
+    carry = b""
+    while position < start:
+        block = handle.read(min(BLOCK, start - position))
+        if not block:
+            break
+        position += len(block)
+        data = carry + block
+        # A match may go on in the next block: from the last `@` on, read again with it.
+        last = data.rfind(b"@") if position < start else len(data)
+        for match in _BYTE_KEYS.finditer(data, 0, max(last, 0)):
+            kind, raw = match.group(1), match.group(2) or match.group(3) or b""
+            if b"\\" in match.group(0) or not kind.isascii():
+                return True  # (the text's pattern may match elsewhere than at this `@`)
+            if raw.decode("utf-8", "replace").strip() in keys:
+                return True
+        carry = data[max(last, 0) :]
+    return False
 
 
 def _earlier(handle: BinaryIO, start: int, keys: set[str]) -> tuple[dict[str, int], dict[str, int]]:

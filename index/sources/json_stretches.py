@@ -30,6 +30,7 @@ _NEXT = re.compile(rb'(?:[^\[\]{}"]+|"[^"\\]*(?:\\.[^"\\]*)*")*([\[\]{}"])?')
 #: A key `json_records` takes the records from, just before an array's bracket.
 _LIST_KEY = re.compile(rb'"(?:papers|items|records)"\s*:\s*$')
 _SPACE = " \t\n\r"
+_SCALAR_END = re.compile(r"[\s,\]}]")
 _LOOK_BACK = 64
 
 
@@ -175,6 +176,9 @@ def _elements(path: Path, text: _Text, first: bool) -> Iterator[tuple[int, Any] 
         char = text.skip_space()
         if char in ("", "]"):
             return  # the stretch's end (or the array's)
+        if char not in '{["':  # a number or a literal: ended by what follows it
+            while _SCALAR_END.search(text.text, text.at) is None and text.more():
+                pass
         try:
             value, end = decoder.raw_decode(text.text, text.at)
         except json.JSONDecodeError as error:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from hypothesis import example, given, settings
@@ -14,7 +16,7 @@ from test_bibtex_stream import _TEXT as BIBTEX_TEXT
 
 from paperterm.index.papers import Paper, paper_tuple
 from paperterm.index.problems import Problem
-from paperterm.index.sources import bibtex, json_records, text_list
+from paperterm.index.sources import bibtex, bibtex_stretches, json_records, stretches, text_list
 from paperterm.index.sources.bibtex_stretches import FORMAT as BIBTEX
 from paperterm.index.sources.json_stretches import FORMAT as JSON
 from paperterm.index.sources.stretches import NOTHING, StretchFormat
@@ -63,10 +65,21 @@ def whole(parse, path: Path) -> Result:
     return [paper_tuple(paper) for paper in papers], [str(problem) for problem in problems]
 
 
+@contextmanager
+def blocks_of(size: int) -> Iterator[None]:
+    """Stretch readers read the file `size` bytes at a time."""
+    saved = stretches.BLOCK, bibtex_stretches.BLOCK
+    stretches.BLOCK = bibtex_stretches.BLOCK = size
+    try:
+        yield
+    finally:
+        stretches.BLOCK, bibtex_stretches.BLOCK = saved
+
+
 def check(form: StretchFormat, name: str, text: str, parse, block: int, picks: list[int]):
     """Every place found in blocks of `block` bytes is one found in one block; the file cut
-    at the places `picks` chooses reads as the whole file."""
-    with tempfile.TemporaryDirectory() as folder:
+    at the places `picks` chooses, read `block` bytes at a time, reads as the whole file."""
+    with tempfile.TemporaryDirectory() as folder, blocks_of(block):
         path = Path(folder) / name
         path.write_bytes(text.encode("utf-8"))
         data = path.read_bytes()
