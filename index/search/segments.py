@@ -32,11 +32,13 @@ if TYPE_CHECKING:
 #: of a month of the arXiv snapshot (10,000 rows), so a build reads one large file as it
 #: reads the snapshot split by month.
 STRETCH_BYTES = 16 << 20
-#: About this many bytes a stretch of a file of another format (`sources.stretches`): a
-#: build closes a part of the index only at the end of a source, once it holds enough
-#: postings, so a part may hold a stretch more than it would of files of a few hundred
-#: papers, and the worker writing it the memory of that stretch's papers.
-FORMAT_STRETCH_BYTES = 4 << 20
+#: About this many bytes a stretch of a file of another format (`sources.stretches`), or
+#: `FORMAT_STRETCH_BYTES_OF` its format's: a build closes a part of the index only at the
+#: end of a source, once it holds enough postings, so a part may hold a stretch more than
+#: it would of files of a few hundred papers, and the worker writing it the memory of that
+#: stretch's papers. (A BibTeX stretch scans the bytes before it for its keys: fewer.)
+FORMAT_STRETCH_BYTES = 1 << 20
+FORMAT_STRETCH_BYTES_OF = {"bibtex": 4 << 20}
 _BLOCK = 1 << 20
 
 
@@ -53,18 +55,24 @@ def stretches(path: Path) -> tuple[list[Span], str] | None:
             kind = stretch_kind(path, handle)
             if kind == JSON_LINES and size >= 2 * STRETCH_BYTES:
                 return _cut(handle, size)
-            if kind is None or isinstance(kind, str) or size < 2 * FORMAT_STRETCH_BYTES:
+            if kind is None or isinstance(kind, str):
                 return None
-            return _cut_at(handle, size, kind.boundaries())
+            stretch = FORMAT_STRETCH_BYTES_OF.get(kind.name, FORMAT_STRETCH_BYTES)
+            if size < 2 * stretch:
+                return None
+            return _cut_at(handle, size, kind.boundaries(), stretch)
     except OSError:
         return None
 
 
-def _cut_at(handle: BinaryIO, size: int, finder: Boundaries) -> tuple[list[Span], str] | None:
+def _cut_at(
+    handle: BinaryIO, size: int, finder: Boundaries, stretch: int
+) -> tuple[list[Span], str] | None:
     """One pass over the file: the first place the format's finder gives at or after each
-    `size / count`-th byte, and the digest of every byte; then the places' lines. None
-    when the file is not UTF-8 throughout or the finder finds it is not to be cut."""
-    count = -(-size // FORMAT_STRETCH_BYTES)
+    `size / count`-th byte (`count` stretches of about `stretch` bytes), and the digest of
+    every byte; then the places' lines. None when the file is not UTF-8 throughout or the
+    finder finds it is not to be cut."""
+    count = -(-size // stretch)
     targets = [size * number // count for number in range(1, count)]
     digest = hashlib.blake2b(digest_size=16)
     decoder = codecs.getincrementaldecoder("utf-8")()

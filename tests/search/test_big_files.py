@@ -69,6 +69,7 @@ def _stretched(monkeypatch: pytest.MonkeyPatch, path: Path, count: int) -> None:
     from paperterm.index.search import segments
 
     monkeypatch.setattr(segments, "FORMAT_STRETCH_BYTES", path.stat().st_size // count + 1)
+    monkeypatch.setattr(segments, "FORMAT_STRETCH_BYTES_OF", {})
     monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
 
 
