@@ -117,7 +117,7 @@ _TEXT_LIST = st.tuples(
 ).map(lambda t: t[0] + "".join(line + end for line, end in t[1]))
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(text=_TEXT_LIST, block=st.integers(1, 30), picks=st.lists(st.integers(0, 99), max_size=5))
 @example(text="Name\n\nfirst one.\n\nsecond one.\n", block=3, picks=[0, 1])
 @example(text="\n\nName\n\n\nonly.\n", block=1, picks=[0, 1, 2])
@@ -178,7 +178,7 @@ _JSON_TEXT = st.builds(
 )
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(text=_JSON_TEXT, block=st.integers(1, 40), picks=st.lists(st.integers(0, 99), max_size=5))
 @example(text='[{"title": "a"}, 12, {"title": "b"}]', block=1, picks=[0, 1])
 @example(text='{"papers": [{"title": "[x"}, {"abstract": "}"}]}', block=2, picks=[1])
@@ -204,7 +204,7 @@ def test_a_json_array_is_cut_at_its_elements_only():
 # --- BibTeX ---------------------------------------------------------------------------------
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(text=BIBTEX_TEXT, block=st.integers(1, 40), picks=st.lists(st.integers(0, 99), max_size=4))
 @example(
     text="@misc{k, title = {a}}\n@string{m = {x}}\n@misc{j, title = m}\n@misc{k, title = {b}}\n",
