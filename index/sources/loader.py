@@ -157,10 +157,11 @@ def read_source(path: Path) -> tuple[bytes | None, list[Problem]]:
 
 class Reading:
     """One source file read record by record, for a build: JSON Lines line by line (a file
-    of any size, in memory one line at a time; or one stretch of it), a large BibTeX file a
-    chunk of entries at a time, other formats whole. As the papers
-    (rendered) come, `size` says how many bytes were read and `digest` hashes them (the
-    file's content digest once every paper was taken); `problems` gathers what was wrong."""
+    of any size, in memory one line at a time), a large BibTeX file a chunk of entries at a
+    time, other formats whole; or one stretch of a file a build cut (`sources.stretches`).
+    As the papers (rendered) come, `size` says how many bytes were read and `digest` hashes
+    them (the file's content digest once every paper was taken); `problems` gathers what
+    was wrong."""
 
     def __init__(
         self,
@@ -169,9 +170,9 @@ class Reading:
         span: tuple[int, int, int] | None = None,
         read_as: ReadAs = DEFAULT_READ,
     ) -> None:
-        """`span`: read only this stretch of a JSON Lines file (its first byte, the byte
-        after its last, its first line's number; `search.segments`); `read_as`: how the
-        source says to read it."""
+        """`span`: read only this stretch of the file (its first byte, the byte after its
+        last, its first line's number; `search.segments`); `read_as`: how the source says
+        to read it."""
         self.path = path
         self.collection = collection
         self.span = span
@@ -215,9 +216,7 @@ class Reading:
                 elif binary:
                     yield from self._whole(handle)
                 elif self.span is not None:
-                    handle.seek(self.span[0])
-                    first_line, length = self.span[2], self.span[1] - self.span[0]
-                    yield from self._lines(self._utf8_lines(handle, first_line, length), first_line)
+                    yield from self._stretch(handle, self.span)
                 elif self.by_lines and streams:
                     yield from self._lines(self._utf8_lines(handle))
                 elif self._chunked_bibtex(handle):
@@ -227,6 +226,24 @@ class Reading:
         except OSError as error:
             reason = f"cannot read: {error.strerror or error}"
             self.problems.append(Problem(str(self.path), 0, reason))
+
+    def _stretch(self, handle: BinaryIO, span: tuple[int, int, int]) -> Iterator[Paper]:
+        """A stretch of a file a build cut (`search.segments`; `sources.stretches`)."""
+        from paperterm.index.sources.stretches import stretch_kind
+
+        kind = stretch_kind(self.path, handle)
+        handle.seek(span[0])
+        first_line, length = span[2], span[1] - span[0]
+        if kind is None or isinstance(kind, str):  # JSON Lines
+            yield from self._lines(self._utf8_lines(handle, first_line, length), first_line)
+            return
+        for found in kind.read(self.path, handle, span, self.collection):
+            if isinstance(found, Problem):
+                self.problems.append(found)
+            else:
+                yield rendered(found, self.problems, self.path)
+        self.size = length
+        self.complete = True
 
     def _whole(self, handle: BinaryIO) -> Iterator[Paper]:
         """The file read whole and parsed; a JSON array's papers given as each is decoded
