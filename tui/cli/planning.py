@@ -3,6 +3,7 @@ papers' agenda and the watch list (index/planning/, index/library/watches.py).""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -137,7 +138,7 @@ def watch_list(ctx: Context) -> WatchList:
     return loaded(WatchStore.in_dir(ctx.data_dir)).watch_list(configured)
 
 
-def watch_matcher(ctx: Context, papers: list[Paper]) -> WatchMatcher | None:
+def watch_matcher(ctx: Context, papers: Sequence[Paper]) -> WatchMatcher | None:
     """A matcher of the watch list against the corpus's names; None when nothing is
     watched."""
     from paperterm.index.planning.watch import WatchMatcher, corpus_author_names

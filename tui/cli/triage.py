@@ -62,7 +62,7 @@ def cmd_decide(ctx: Context) -> int:
             chosen.append((key, paper.title if paper else ""))
             continue
         try:
-            paper = _paper(ctx, by_id, papers, key)
+            paper = by_id.get(key) or ctx.paper(key)
         except UsageError:
             if decision is None:  # nobody knows it: already undecided (idempotent)
                 chosen.append((key, ""))
@@ -85,11 +85,6 @@ def _ids_given(ids: list[str]) -> list[str]:
     if sys.stdin is None:
         raise UsageError("paperterm: decide -: there is no stdin to read ids from")
     return [word for line in sys.stdin if (word := user_text(line.strip()))]
-
-
-def _paper(ctx: Context, by_id: dict[str, Paper], papers: list[Paper], key: str) -> Paper:
-    found = by_id.get(key)
-    return found if found is not None else ctx.paper(key)
 
 
 def cmd_facets(ctx: Context) -> int:
