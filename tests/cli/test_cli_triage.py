@@ -157,3 +157,17 @@ def test_facets_count_all_papers_or_a_search(run):
     assert counted["facets"]["read"] == {"read": 1, "unread": 0}
     out = run("facets", "--source", CONFERENCE)[1]
     assert out.splitlines()[0] == "5 papers" and "  Oral Session 1" in out
+
+
+def test_the_commands_printed_for_unsaved_decisions_run(run):
+    from paperterm.index.library.decisions import SetDecision
+    from paperterm.index.library.pending import decision_commands
+
+    first = listed(run)[0]["id"]
+    (line,) = decision_commands([SetDecision(("--odd", first), "maybe")])
+    words = line.split()
+    assert words[:4] == ["paperterm", "decide", "maybe", "--"]
+    code, _, err = run(*words[1:])
+    assert code == 2 and "'--odd'" in err  # every id is checked, even one like an option
+    assert run("decide", "maybe", "--", first)[0] == 0
+    assert [p["id"] for p in listed(run, "--decision", "maybe")] == [first]

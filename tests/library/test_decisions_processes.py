@@ -1,13 +1,17 @@
-"""Decisions under real processes: two deciders and a reader marking read at once on one
-`reading.toml` keep every change of each."""
+"""Decisions under real processes: two deciders, a reader marking read and the CLI at once
+on one `reading.toml` keep every change of each."""
 
 from __future__ import annotations
 
+import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from process_writers import writers_at_once
+from locations import FIXTURES
+from process_writers import kill_at_seeded_moments, start_writer
 
 from paperterm.index.library.decisions import DecisionStore
 from paperterm.index.library.reading import ReadingStore
@@ -55,7 +59,24 @@ def test_two_deciders_and_a_reader_at_once_keep_every_change(tmp_path: Path) -> 
         for name in ("left", "right")
     ]
     plans.append([f"read:plain-{i}" for i in range(30)])
-    writers_at_once(WRITER, path, plans)
+    config = tmp_path / "config.toml"
+    config.write_text("", encoding="utf-8")
+    env = {**os.environ, "PAPERTERM_DATA_DIR": str(tmp_path), "PAPERTERM_CONFIG": str(config)}
+    cli = [sys.executable, "-m", "paperterm.tui.cli", "--source", str(FIXTURES / "agenda.json")]
+    subprocess.run([*cli, "index"], env=env, check=True, capture_output=True)  # built before
+    writers = [start_writer(WRITER, path, plan, wait=True) for plan in plans]
+    for writer in writers:
+        assert writer.stdin is not None
+        writer.stdin.write("go\n")
+        writer.stdin.flush()
+    decided = subprocess.run(
+        [*cli, "decide", "skip", "ag-orals", "ag-posters"], env=env, capture_output=True, text=True
+    )
+    for writer, plan in zip(writers, plans, strict=True):
+        output, _ = writer.communicate(timeout=60)
+        assert writer.returncode == 0
+        assert output.splitlines() == plan
+    assert decided.returncode == 0, decided.stderr
     decisions, reading = DecisionStore(path), ReadingStore(path)
     decisions.load()
     reading.load()
@@ -64,9 +85,35 @@ def test_two_deciders_and_a_reader_at_once_keep_every_change(tmp_path: Path) -> 
         for name in ("left", "right")
         for i in range(30)
         if i % 5
-    }
+    } | {"ag-orals": "skip", "ag-posters": "skip"}
     assert decisions.entries == expected
     assert set(reading.entries) == {
         *(f"{name}-{i}" for name in ("left", "right") for i in range(30)),
         *(f"plain-{i}" for i in range(30)),
+        "ag-orals",
+        "ag-posters",
     }
+
+
+def kill_plan(run: int, size: int = 45) -> list[str]:
+    """Papers kept, each third one cleared again right after."""
+    plan = []
+    for i in range(size):
+        plan.append(f"keep:r{run}-{i}")
+        if i % 3 == 2:
+            plan.append(f"clear:r{run}-{i - 1}")
+    return plan
+
+
+def decided_ids(path: Path) -> set[str]:
+    store = DecisionStore(path)
+    store.load()  # always parses: raises if the file were damaged
+    ReadingStore(path).load()
+    return set(store.entries)
+
+
+def test_killed_deciders_never_lose_an_acknowledged_decision(tmp_path: Path) -> None:
+    path = tmp_path / "reading.toml"
+    kill_at_seeded_moments(
+        path, WRITER, kill_plan, "keep", decided_ids, runs=40, seed=20261206, longest_wait=0.05
+    )
