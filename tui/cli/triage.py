@@ -27,7 +27,12 @@ def add_triage_commands(
         parents=[common],
         help="triage papers: keep, maybe or skip them (marks them read), or clear the decision",
     )
-    decide_cmd.add_argument("decision", choices=[*DECISIONS, "clear"], metavar="DECISION")
+    decide_cmd.add_argument(
+        "decision",
+        choices=[*DECISIONS, "clear"],
+        metavar="DECISION",
+        help="keep, maybe, skip or clear",
+    )
     decide_cmd.add_argument(
         "ids",
         nargs="+",
