@@ -125,6 +125,7 @@ def test_export_the_kept_papers_in_every_format(run):
     rows = list(csv.DictReader(io.StringIO(out, newline="")))
     assert [row["title"] for row in rows] == [p["title"] for p in kept]
     out = run("export", "--format", "markdown", "--decision", "keep")[1]
+    assert out.startswith("# All papers · kept\n")
     assert [line[3:] for line in out.splitlines() if line.startswith("## ")] == [
         p["title"] for p in kept
     ]

@@ -218,15 +218,23 @@ def select(ctx: Context) -> Selection:
     return Selection(chosen, reading, marks, view, decisions, watcher)
 
 
+#: `--decision` in an export's heading.
+_DECISION_WORDS = {"keep": "kept", "maybe": "maybe", "skip": "skipped", "none": "undecided"}
+
+
 def cmd_export(ctx: Context) -> int:
     """The view's papers in the chosen format, in the view's order; Markdown's heading names
-    the view (and `unread` / `read` when only those are in it)."""
+    the view (and `unread` / `read`, the decision and `watched` when only those are in it)."""
     from paperterm.index.library.export import EXPORTERS  # see tui/cli/exports.py
     from paperterm.index.library.export_items import paper_items
 
     selection = select(ctx)
     args = ctx.args
     title = list_title(selection.view, unread=args.unread, read=args.read)
+    if args.decision:
+        title += f" · {_DECISION_WORDS[args.decision]}"
+    if args.watched:
+        title += " · watched"
     items = paper_items(selection.papers, selection.marks)
     written = f"{len(items)} paper{'s' * (len(items) != 1)}"
     emit_export(ctx, EXPORTERS[args.format].text(items, title), written)
