@@ -62,7 +62,7 @@ from measure import fresh_bytecode, load_average, machine, peak_rss_mb, summary_
 from paperterm.index.config import Config
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import ENGINE_FOLDER, Store
-from paperterm.index.search.tantivy_index import tantivy_installed
+from paperterm.index.search.tantivy import tantivy_installed
 from paperterm.index.session import Session
 from paperterm.index.sources.files import SourceSpec
 

@@ -27,8 +27,8 @@ from bench_index import LIMIT, QUERIES, forget_terms
 from measure import load_average, percentile, table
 
 from paperterm.index.config import Config
-from paperterm.index.search import whoosh_scorer
 from paperterm.index.search.searcher import Searcher
+from paperterm.index.search.whoosh import scorer as whoosh_scorer
 from paperterm.index.session import Session
 
 #: What each run holds: first runs, warm rounds with snippets, warm rounds without.

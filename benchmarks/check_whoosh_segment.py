@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from paperterm.index.search.records import no_collection
-from paperterm.index.search.whoosh_index import PartWriter
+from paperterm.index.search.whoosh.index import PartWriter
 from paperterm.index.sources.loader import Reading, prepare
 from paperterm.index.text.words import paper_words
 

@@ -32,7 +32,7 @@ from whoosh.analysis import STOP_WORDS
 from paperterm.index.config import Config
 from paperterm.index.papers import Paper
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.tantivy_index import tantivy_installed
+from paperterm.index.search.tantivy import tantivy_installed
 from paperterm.index.session import Session
 from paperterm.index.sources.files import bundled_seeds
 

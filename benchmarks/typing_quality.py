@@ -59,7 +59,7 @@ from paperterm.index.papers import Paper
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.vocabulary import Vocabulary
-from paperterm.index.search.whoosh_index import WhooshFiles, paper_document
+from paperterm.index.search.whoosh.index import WhooshFiles, paper_document
 from paperterm.index.session import Session
 from paperterm.index.sources.enrich import enrich
 from paperterm.index.sources.files import SourceSpec

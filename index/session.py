@@ -14,6 +14,12 @@ from paperterm.index.config import Config
 from paperterm.index.private_files import NotPrivateError, check_private
 from paperterm.index.search.records import PaperList
 from paperterm.index.search.store import Meta, Progress, SourceFile, Store, set_key
+from paperterm.index.search.tantivy import (
+    INSTALL_HINT,
+    TantivyMissing,
+    load_tantivy,
+    tantivy_installed,
+)
 from paperterm.index.sources.files import SourceSpec, bundled_seeds, discover
 
 if TYPE_CHECKING:
@@ -101,10 +107,8 @@ class Session:
         else:
             specs = (bundled_seeds() if config.include_seeds else []) + list(config.sources)
         check_sources(specs)
-        if config.engine == "tantivy" and not _tantivy_found():
+        if config.engine == "tantivy" and not tantivy_installed():
             # Not installed: `load_tantivy` says so in the words the user needs.
-            from paperterm.index.search.tantivy_index import TantivyMissing, load_tantivy
-
             try:
                 load_tantivy()
             except TantivyMissing as error:
@@ -132,8 +136,6 @@ class Session:
         for it, when it is not installed."""
         if self.config.engine != "auto" or opened.meta.papers <= LARGE_CORPUS:
             return
-        from paperterm.index.search.tantivy_index import INSTALL_HINT, tantivy_installed
-
         hint = (
             f"{opened.meta.papers:,} papers: searching is faster with the tantivy engine "
             f'({INSTALL_HINT}, then engine = "tantivy" in the config)'
@@ -332,15 +334,6 @@ class Session:
         files = len(opened.meta.files)
         opened.close()
         return Check(opened.location, opened.meta.papers, files, damaged, rebuilt)
-
-
-def _tantivy_found() -> bool:
-    """Whether the tantivy package is installed, without importing it: its native module
-    (17 MB) and the engine's module are loaded when the index is opened, after the reader's
-    first frame (issue 14: they were ~1-3 ms of the start's CPU and ~270 page faults)."""
-    from importlib.util import find_spec
-
-    return find_spec("tantivy") is not None
 
 
 def _reason(error: OSError) -> str:

@@ -86,7 +86,7 @@ from paperterm.index.search.store import (
     Span,
     Store,
 )
-from paperterm.index.search.whoosh_index import part_digest
+from paperterm.index.search.whoosh.index import part_digest
 from paperterm.index.sources.loader import Prepared
 from paperterm.index.sources.stretches import NOTHING
 

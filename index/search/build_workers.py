@@ -47,7 +47,7 @@ from paperterm.index.search.source_records import (
     read_header,
 )
 from paperterm.index.search.store import ENGINE_FOLDER, ENGINES, SOURCES_FOLDER, SourceFile
-from paperterm.index.search.whoosh_index import part_digest
+from paperterm.index.search.whoosh.index import part_digest
 
 #: Seconds between looks at whether the build was cancelled or a worker died.
 _POLL = 0.2

@@ -24,7 +24,7 @@ from paperterm.index.links import Known, paper_links
 from paperterm.index.papers import PAPER_FIELDS, Paper, paper_tuple
 from paperterm.index.search.records import SOURCE, RecordFile, no_collection
 from paperterm.index.search.source_records import SourceRecords, count_words, iter_records
-from paperterm.index.search.whoosh_index import documents_digest
+from paperterm.index.search.whoosh.index import documents_digest
 from paperterm.index.sources.enrich import title_changes
 from paperterm.index.sources.joining import NOT_JOINED, absorb, given_fields, plan_merge
 from paperterm.index.sources.loader import Prepared

@@ -4,7 +4,7 @@ A `Planner` turns a parsed query into a `Plan`: plain data naming index terms an
 what each costs, what must match, what only adds to the score and what excludes a paper. It
 knows the index only through what it is given (a document-frequency function, how each field
 cuts text into terms, the corpus `Vocabulary`, a budget), so it is tested against a fake index,
-and any engine can run its plans (`whoosh_engine.py` compiles them to Whoosh queries).
+and any engine can run its plans (`whoosh/engine.py` compiles them to Whoosh queries).
 
 Plans are bounded by construction, whatever the query string: prefixes and typos are expanded
 here, against the vocabulary, to at most `MAX_EXPANSIONS` real words (fuzzy distance is at

@@ -2,8 +2,8 @@
 
 `Searcher` is what the CLI and the reader call. It parses the query, corrects its typos
 (correction.py), has the `Planner` plan it (plan.py: terms, expansions, budgets, the
-any-word fallback; no engine in it) and the engine run the plan (whoosh_engine.py, or
-tantivy_engine.py), falls back when no paper (or, for a long query, too few) has every
+any-word fallback; no engine in it) and the engine run the plan (whoosh/engine.py, or
+tantivy/engine.py), falls back when no paper (or, for a long query, too few) has every
 word, adds snippets and a "did you mean".
 `Searcher.search` never raises for any query string.
 """
@@ -30,7 +30,7 @@ from paperterm.index.search.plan import (
 from paperterm.index.search.query import ParsedQuery, parse_query
 from paperterm.index.search.records import PaperList
 from paperterm.index.search.vocabulary import Vocabulary
-from paperterm.index.search.whoosh_engine import WhooshEngine
+from paperterm.index.search.whoosh.engine import WhooshEngine
 
 __all__ = ["Hit", "Matcher", "Results", "Searcher", "Span", "mark", "snippet"]
 
@@ -52,10 +52,10 @@ def open_engine(
     then: it is optional), else Whoosh's. `ids` gives the papers' ids, by position, when an
     engine first needs them; `positions` the id -> position table, if one is kept already
     (else the engine makes its own from `ids`)."""
-    from paperterm.index.search.tantivy_index import TantivyIndex
+    from paperterm.index.search.tantivy.index import TantivyIndex
 
     if isinstance(ix, TantivyIndex):
-        from paperterm.index.search.tantivy_engine import TantivyEngine
+        from paperterm.index.search.tantivy.engine import TantivyEngine
 
         return TantivyEngine(ix, ids, positions)
     return WhooshEngine(ix, ids, positions)

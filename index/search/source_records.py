@@ -33,7 +33,7 @@ from paperterm.index.search.records import (
     no_collection,
 )
 from paperterm.index.search.store import Fingerprint, SourceFile, path_key
-from paperterm.index.search.whoosh_index import add_document
+from paperterm.index.search.whoosh.index import add_document
 from paperterm.index.sources.joining import given_fields
 from paperterm.index.sources.loader import MergeKey, Prepared, Reading, prepare
 from paperterm.index.text.words import paper_words

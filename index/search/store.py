@@ -71,7 +71,7 @@ from paperterm.index.search.generation_files import (
     remove_later,
 )
 from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile, RecordFileError
-from paperterm.index.search.whoosh_index import WhooshFiles
+from paperterm.index.search.whoosh.index import WhooshFiles
 from paperterm.index.sources.files import DEFAULT_READ, ReadAs, SourceSpec
 
 #: The checksums `publish` takes (tests replace it).
@@ -96,7 +96,7 @@ ENGINE_FOLDER = "engine"
 
 def _tantivy_files() -> EngineFiles:
     """The optional engine (raises `TantivyMissing` when tantivy is not installed)."""
-    from paperterm.index.search.tantivy_index import TantivyFiles
+    from paperterm.index.search.tantivy.index import TantivyFiles
 
     return TantivyFiles()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import struct
 
-_TRAILER = struct.Struct("<QQQII8s")  # as whoosh_postings writes it
+_TRAILER = struct.Struct("<QQQII8s")  # as whoosh/postings.py writes it
 
 
 def fill_hash_table(data: bytes) -> bytes:

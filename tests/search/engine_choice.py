@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paperterm.index.config import Config
-from paperterm.index.search.tantivy_index import tantivy_installed
+from paperterm.index.search.tantivy import tantivy_installed
 
 ENGINES = ("whoosh", "tantivy")
 

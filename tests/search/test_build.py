@@ -378,7 +378,7 @@ def test_a_set_being_built_lends_nothing(tmp_path, corpus, monkeypatch):
 def test_the_workers_parts_are_kept_when_titles_are_made_distinct(tmp_path, monkeypatch):
     """Repeated derived headlines across files change titles after the workers indexed
     them; the index keeps the headlines the abstracts gave, so no part is written again."""
-    from paperterm.index.search.whoosh_index import WhooshFiles
+    from paperterm.index.search.whoosh.index import WhooshFiles
 
     corpus = tmp_path / "corpus"
     write_generated_corpus(corpus, 300, per_file=100)

@@ -19,7 +19,7 @@ from paperterm.index.papers import Paper
 from paperterm.index.search import store as store_module
 from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.tantivy_index import PARTS_FILE, TantivyFiles
+from paperterm.index.search.tantivy.index import PARTS_FILE, TantivyFiles
 from paperterm.index.session import Session, SessionError
 from paperterm.tui.cli.main import main
 
@@ -236,8 +236,8 @@ def test_a_tantivy_document_holds_each_fields_terms(name, title, text, authors):
     cuts each part once, and takes the words of most text from the vocabulary's; and the
     part's size counts the distinct terms of `all`."""
     from paperterm.index.search.analysis import FieldAnalysis
-    from paperterm.index.search.tantivy_index import load_tantivy, make_document
-    from paperterm.index.search.whoosh_index import paper_document
+    from paperterm.index.search.tantivy.index import load_tantivy, make_document
+    from paperterm.index.search.whoosh.index import paper_document
     from paperterm.index.text.words import paper_words
 
     engine_config("tantivy")  # skip without tantivy

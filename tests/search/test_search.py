@@ -41,7 +41,7 @@ from paperterm.index.search.searcher import (
     mark,
     snippet,
 )
-from paperterm.index.search.whoosh_engine import compile_alternative, compile_group
+from paperterm.index.search.whoosh.engine import compile_alternative, compile_group
 from paperterm.index.session import Session
 from paperterm.index.sources.bounds import ABSTRACT_LIMIT
 from paperterm.index.text.words import stem

@@ -28,8 +28,8 @@ from paperterm.index.search import build as build_module
 from paperterm.index.search import store as store_module
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import BuildCancelled, Store
-from paperterm.index.search.whoosh_index import WhooshFiles
-from paperterm.index.search.whoosh_segments import SegmentBuilder
+from paperterm.index.search.whoosh.index import WhooshFiles
+from paperterm.index.search.whoosh.segments import SegmentBuilder
 from paperterm.index.session import Session, SessionError
 
 SEED_PAPERS = 38

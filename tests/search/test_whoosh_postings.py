@@ -1,4 +1,4 @@
-"""The postings file of a segment (whoosh_postings.py) at its edges: the widths its numbers
+"""The postings file of a segment (whoosh/postings.py) at its edges: the widths its numbers
 are kept in, an empty file, terms whose keys share a slot of the hash table, terms it does
 not hold, terms not in ASCII, and files that are not (or no longer) postings files."""
 
@@ -16,7 +16,7 @@ from damaged_postings import fill_hash_table
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paperterm.index.search.whoosh_postings import PostingsFileError, PostingsTable, PostingsWriter
+from paperterm.index.search.whoosh.postings import PostingsFileError, PostingsTable, PostingsWriter
 
 Postings = tuple[str, bytes, list[int], list[float], list[tuple[int, ...]] | None]
 
@@ -139,7 +139,7 @@ def test_a_file_that_is_not_a_postings_file_is_unmapped(tmp_path, monkeypatch):
     the collector: a map keeps a removed generation's disk space while it is open."""
     from whoosh.filedb.filestore import FileStorage
 
-    from paperterm.index.search import whoosh_postings
+    from paperterm.index.search.whoosh import postings as whoosh_postings
 
     maps: list[mmap.mmap] = []
     real = mmap.mmap

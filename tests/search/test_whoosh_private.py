@@ -8,7 +8,7 @@ from whoosh.codec.whoosh3 import W3Codec
 from whoosh.index import FileIndex
 from whoosh.scoring import BM25F
 
-from paperterm.index.search import whoosh_private
+from paperterm.index.search.whoosh import private as whoosh_private
 
 
 def test_the_pinned_whoosh_has_every_name():

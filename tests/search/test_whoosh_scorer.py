@@ -19,8 +19,8 @@ from paperterm.index.search import build as build_module
 from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.whoosh_engine import compile_plan
-from paperterm.index.search.whoosh_scorer import PlanScorer
+from paperterm.index.search.whoosh.engine import compile_plan
+from paperterm.index.search.whoosh.scorer import PlanScorer
 from paperterm.index.session import Session
 
 QUERIES = [
@@ -220,8 +220,8 @@ def test_scores_looked_up_in_rows_of_products_are_the_products(lengths, data, id
     """A large leaf's scores are looked up in rows of `idf * base` made first (one a
     weight), a small one's multiplied one by one: the same numbers, to the last bit, with
     one weight for all postings or one each."""
-    from paperterm.index.search import whoosh_scorer
-    from paperterm.index.search.whoosh_scorer import _Bases, _scored
+    from paperterm.index.search.whoosh import scorer as whoosh_scorer
+    from paperterm.index.search.whoosh.scorer import _Bases, _scored
 
     ids = data.draw(st.lists(st.integers(0, len(lengths) - 1), max_size=60))
     weights = data.draw(
@@ -279,7 +279,7 @@ def test_document_frequencies_and_idfs_are_whooshs(searchers, monkeypatch):
     """From the scorer's term infos (one look-up per term for the planner, the idf and the
     postings): Whoosh's own numbers, for terms in one leaf, in several and in none, and for
     a field the schema lacks; the infos kept are bounded."""
-    from paperterm.index.search import whoosh_scorer
+    from paperterm.index.search.whoosh import scorer as whoosh_scorer
 
     monkeypatch.setattr(whoosh_scorer, "CACHE_TERM_INFOS", 5)
     for searcher in searchers:
@@ -384,7 +384,7 @@ def test_the_postings_files_are_files_of_their_segment_and_checksummed(searchers
     """Kept (hard-linked) with their part, and recorded in meta.json with every other file
     of a generation, so a damaged one means a rebuild."""
     from paperterm.index.search.store import ENGINE_FOLDER
-    from paperterm.index.search.whoosh_index import WhooshFiles
+    from paperterm.index.search.whoosh.index import WhooshFiles
 
     source = tmp_path / "one.txt"
     source.write_text("One\n\nA single abstract about otters.\n")
@@ -474,7 +474,7 @@ def test_a_phrase_matches_where_its_words_follow_each_other(words, order):
     document) and its last, a word repeated."""
     from itertools import accumulate
 
-    from paperterm.index.search.whoosh_scorer import _following, _places
+    from paperterm.index.search.whoosh.scorer import _following, _places
 
     phrase = [words[index % len(words)] for index in order] or words[:1]
     places = []

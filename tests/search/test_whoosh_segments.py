@@ -17,8 +17,8 @@ from whoosh.index import TOC
 from whoosh.reading import IndexReader
 
 from paperterm.index.papers import Paper
-from paperterm.index.search.whoosh_index import INDEX_NAME, make_schema, paper_document
-from paperterm.index.search.whoosh_segments import SegmentBuilder, cut
+from paperterm.index.search.whoosh.index import INDEX_NAME, make_schema, paper_document
+from paperterm.index.search.whoosh.segments import SegmentBuilder, cut
 from paperterm.index.sources.files import SourceSpec, bundled_seeds
 from paperterm.index.sources.loader import load_sources
 
@@ -161,7 +161,7 @@ def test_a_documents_digest_is_each_value_then_its_separator(fields, authors, co
     separator, as updating the digest value by value gives them."""
     import hashlib
 
-    from paperterm.index.search.whoosh_index import add_document
+    from paperterm.index.search.whoosh.index import add_document
 
     paper_id, name, title, text = fields
     paper = Paper(paper_id, "c", "", text=text, title=title, name=name, authors=authors)
@@ -180,7 +180,7 @@ def test_a_documents_digest_is_each_value_then_its_separator(fields, authors, co
 def _segment_files(papers: list[Paper], words: list[list[str] | None]) -> dict[str, bytes]:
     """Each file of the segment of `papers` (by extension), built by the part writer with
     the given vocabulary words of each."""
-    from paperterm.index.search.whoosh_index import PartWriter
+    from paperterm.index.search.whoosh.index import PartWriter
 
     storage = RamStorage()
     writer = PartWriter.__new__(PartWriter)
@@ -228,7 +228,7 @@ def test_the_stored_column_is_the_one_whoosh_writes(count):
     from whoosh.codec.whoosh3 import STORED_COLUMN
     from whoosh.filedb.structfile import StructFile
 
-    from paperterm.index.search.whoosh_segments import _stored_column
+    from paperterm.index.search.whoosh.segments import _stored_column
 
     documents = [
         {"id": f"paper-{number}" * (1 + number % 3)} if number % 5 else {}

@@ -1,4 +1,4 @@
-"""The term index written in bulk (whoosh_terms_file.py) is byte for byte the file Whoosh's
+"""The term index written in bulk (whoosh/terms_file.py) is byte for byte the file Whoosh's
 `OrderedHashWriter` writes of the same keys and values, field map included: few keys or
 none, keys sharing a hash table, and positions past 65,535 (kept in a wider array)."""
 
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from whoosh.filedb.filestore import RamStorage
 from whoosh.filedb.filetables import OrderedHashReader, OrderedHashWriter
 
-from paperterm.index.search.whoosh_terms_file import TermsFile
+from paperterm.index.search.whoosh.terms_file import TermsFile
 
 #: (field name, [(key, value)] in key order) for each field, in the order written.
 Fields = list[tuple[str, list[tuple[bytes, bytes]]]]

@@ -160,7 +160,7 @@ def test_a_tantivy_session_starts_without_loading_tantivy(tmp_path):
     )
     imported = set(json.loads(done.stdout))
     assert "paperterm.index.session" in imported
-    assert {"tantivy", "paperterm.index.search.tantivy_index"} & imported == set()
+    assert {"tantivy", "paperterm.index.search.tantivy.index"} & imported == set()
 
 
 def test_a_tantivy_session_without_tantivy_says_how_to_get_it(tmp_path, monkeypatch):

@@ -209,7 +209,7 @@ def engine_check(engine: str) -> Check:
     """Which search engine the index is built with, and whether tantivy is there."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from paperterm.index.search.tantivy_index import INSTALL_HINT, tantivy_installed
+    from paperterm.index.search.tantivy import INSTALL_HINT, tantivy_installed
 
     installed = tantivy_installed()
     if engine == "tantivy":

@@ -455,7 +455,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:
         # The engine is loaded when the index is opened (after the reader's first frame),
         # so its error is told here; its module is imported only on this path.
-        from paperterm.index.search.tantivy_index import TantivyMissing
+        from paperterm.index.search.tantivy import TantivyMissing
 
         if isinstance(error, TantivyMissing):
             _say(str(error))

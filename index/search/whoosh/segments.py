@@ -13,7 +13,7 @@ would write: the same terms, postings, block statistics, field lengths and store
 Only fields analyzed by our `WordTokenizer` (with positions) and untokenized `ID` fields take
 the fast path; any other field is indexed the way Whoosh indexes it (`Field.index`).
 
-With Whoosh's files, the segment gets a postings file of ours (`whoosh_postings.py`), written
+With Whoosh's files, the segment gets a postings file of ours (`whoosh/postings.py`), written
 from the same postings: the plan scorer reads a term's documents, weights and positions
 there (positions are kept for the fields of the fast path).
 
@@ -45,10 +45,10 @@ from whoosh.formats import Existence, Positions
 from whoosh.system import pack_int, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
-from paperterm.index.search import whoosh_private  # noqa: F401  (checks the private names)
 from paperterm.index.search.analysis import WordTokenizer
-from paperterm.index.search.whoosh_postings import EXTENSION, PostingsWriter
-from paperterm.index.search.whoosh_terms_file import TermsFile, growable_type
+from paperterm.index.search.whoosh import private as whoosh_private  # noqa: F401  (checks the private names)
+from paperterm.index.search.whoosh.postings import EXTENSION, PostingsWriter
+from paperterm.index.search.whoosh.terms_file import TermsFile, growable_type
 from paperterm.index.text.words import (
     HAS_CJK,
     STEM_CACHE,
@@ -175,7 +175,7 @@ def _stored_column(values: list[bytes], count: int) -> bytes:
 
 class _TermsWriter:
     """A segment's terms: Whoosh's term index (`.trm`) and postings (`.pst`), and the
-    postings file of ours (`whoosh_postings.py`), written a field at a time from each
+    postings file of ours (`whoosh/postings.py`), written a field at a time from each
     term's postings.
 
     Blocks are cut and described as `W3PostingsWriter` does (128 postings, each block with

@@ -13,7 +13,7 @@ from whoosh.searching import Searcher as WhooshSearcher
 from paperterm.index.search.analysis import FieldAnalysis
 from paperterm.index.search.engine import Scored
 from paperterm.index.search.plan import Alternative, AnyOf, Plan, Term
-from paperterm.index.search.whoosh_scorer import PlanScorer
+from paperterm.index.search.whoosh.scorer import PlanScorer
 
 
 def compile_plan(plan: Plan) -> Q.Query:
@@ -118,7 +118,7 @@ class WhooshEngine:
         # Whoosh's own matchers score a match in ~40 µs, and their shortcuts (block-quality
         # skipping, pruning sub-queries that cannot reach the top N) dropped better-scoring
         # papers from multi-word results and undercounted the matches; the plan scorer
-        # scores every match, exactly, term at a time (whoosh_scorer.py).
+        # scores every match, exactly, term at a time (whoosh/scorer.py).
         return self._scorer.collect(plan, limit, allow)
 
     def similar(self, paper_id: str, text: str, limit: int) -> Scored:

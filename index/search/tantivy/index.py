@@ -13,7 +13,7 @@ Text is cut by our own analyzers (`FieldAnalysis.joined`: the terms joined by sp
 indexed with tantivy's whitespace tokenizer, so both engines hold the same terms: stemming,
 stop words and CJK bigrams are Whoosh's, and the query planner serves both.
 
-`tantivy` is imported only here and in `tantivy_engine.py`, and only when used: it is an
+`tantivy` is imported only by `load_tantivy`, and only when used: it is an
 optional dependency (`pip install 'paperterm[tantivy]'`), so its objects are typed `Any`
 (the default install type-checks without it).
 """
@@ -27,13 +27,13 @@ import shutil
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperterm.index.atomic import write_json
 from paperterm.index.papers import Paper
 from paperterm.index.search.filter_fields import FILTER_FIELDS
+from paperterm.index.search.tantivy import load_tantivy
 from paperterm.index.text.words import lowers_alike, words_of
 
 if TYPE_CHECKING:
@@ -42,37 +42,11 @@ if TYPE_CHECKING:
 PARTS_FILE = "parts.json"
 PART_SUFFIX = ".part"
 JOINED_PREFIX = "joined-"
-#: The text fields, as the Whoosh schema names them (`whoosh_index.make_schema`).
+#: The text fields, as the Whoosh schema names them (`whoosh.index.make_schema`).
 TEXT_FIELDS = ("all", "name", "title", "authors", "collection", *FILTER_FIELDS)
 #: The writer's memory: tantivy writes a segment whenever it is full (a worker process
 #: writes one part at a time, so a build holds this per worker).
 WRITER_HEAP = 64_000_000
-INSTALL_HINT = "pip install 'paperterm[tantivy]'"
-
-
-class TantivyMissing(Exception):
-    """The tantivy engine was asked for and `tantivy` is not installed."""
-
-
-def load_tantivy() -> Any:
-    """The `tantivy` module, or `TantivyMissing` with the one line that says how to get it."""
-    try:
-        import tantivy
-    except ImportError as error:
-        if find_spec("tantivy") is None:
-            why = f'engine = "tantivy" needs the tantivy package: {INSTALL_HINT}'
-        else:  # installed, but its native module does not load here
-            why = f'engine = "tantivy": the tantivy package is installed but fails to load: {error}'
-        raise TantivyMissing(why) from None
-    return tantivy
-
-
-def tantivy_installed() -> bool:
-    try:
-        load_tantivy()
-    except TantivyMissing:
-        return False
-    return True
 
 
 def make_schema() -> Any:
@@ -109,7 +83,7 @@ def make_document(
     words: list[str] | None = None,
 ) -> tuple[Any, int]:
     """A paper's document, `row` its place in its part, and the distinct terms of its `all`
-    field (what the part's size follows). Its fields hold what `whoosh_index.paper_document`
+    field (what the part's size follows). Its fields hold what `whoosh.index.paper_document`
     gives Whoosh, cut by our analyzers: `all` is the name, title, text, authors and
     collections, whose terms are each part's in turn (no word runs across the line
     breaks that would join them), so each part is cut once (the title's terms serve both

@@ -1,6 +1,6 @@
 """A generation's Whoosh index: the schema, each paper's document, parts written and kept.
 
-The index's parts are Whoosh segments (`whoosh_segments.SegmentBuilder` writes them), each
+The index's parts are Whoosh segments (`segments.SegmentBuilder` writes them), each
 holding the papers of a run of consecutive sources, in corpus order, with no deletions ever:
 so a document's number is its paper's row in the papers file, and the statistics scores are
 made of (document counts, field lengths) are those of the papers, whatever the history of
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from whoosh.fields import Schema
     from whoosh.index import Index
 
-    from paperterm.index.search.whoosh_segments import SegmentBuilder
+    from paperterm.index.search.whoosh.segments import SegmentBuilder
 
 INDEX_NAME = "MAIN"
 
@@ -75,7 +75,7 @@ def paper_document(paper: Paper) -> dict[str, str | tuple[str, ...]]:
 
 
 def known_pieces(paper: Paper, words: list[str] | None) -> dict[str, list[str]]:
-    """What `whoosh_segments.cut` makes of the paper's text, taken from `words` (the words
+    """What `segments.cut` makes of the paper's text, taken from `words` (the words
     of its name, title and text in lower case, `words.paper_words`): the words of the text
     are those after the name's and the title's (no word runs across the spaces that join
     them). So when the three are ASCII, or have no CJK (which `cut` makes bigrams of) and
@@ -91,7 +91,7 @@ def known_pieces(paper: Paper, words: list[str] | None) -> dict[str, list[str]]:
         joined = f"{name}{title}{text}"
         if has_cjk(joined) or not _lowers_alike(joined):
             return {}
-    from paperterm.index.search.whoosh_segments import cut
+    from paperterm.index.search.whoosh.segments import cut
 
     name_pieces, title_pieces = cut(name), cut(title)
     return {
@@ -160,7 +160,7 @@ class PartWriter:
     """Writes one part: the documents of some papers, in the order given."""
 
     def __init__(self, folder: Path) -> None:
-        from paperterm.index.search.whoosh_segments import SegmentBuilder
+        from paperterm.index.search.whoosh.segments import SegmentBuilder
 
         folder.mkdir(parents=True, exist_ok=True)
         self._builder: SegmentBuilder = SegmentBuilder(_storage(folder), make_schema(), INDEX_NAME)
@@ -229,7 +229,7 @@ class WhooshFiles:
         the index, as for a file that fails its checksum)."""
         from whoosh.index import FileIndex
 
-        from paperterm.index.search.whoosh_postings import PostingsTable
+        from paperterm.index.search.whoosh.postings import PostingsTable
 
         storage = _storage(folder, readonly=True)
         ix = FileIndex(storage, indexname=INDEX_NAME)
@@ -242,7 +242,7 @@ class WhooshFiles:
         from whoosh.filedb.filestore import RamStorage
         from whoosh.index import TOC, FileIndex
 
-        from paperterm.index.search.whoosh_segments import SegmentBuilder
+        from paperterm.index.search.whoosh.segments import SegmentBuilder
 
         storage = RamStorage()
         builder = SegmentBuilder(storage, make_schema(), INDEX_NAME)

@@ -5,7 +5,7 @@ Whoosh runs a query as a tree of matcher objects that step through the documents
 scoring each match with a few dozen Python calls: ~40 µs a matching paper, so `learning` at
 50,000 abstracts (30,000 matches) took 160 ms. This runs the same plan (plan.py) one term
 at a time: each term's postings are read from each segment's postings file
-(whoosh_postings.py: arrays, no unpickling), scored from a table of the 256 field lengths
+(whoosh/postings.py: arrays, no unpickling), scored from a table of the 256 field lengths
 a document can have (Whoosh keeps lengths in one byte) and gathered in dicts; groups,
 phrases, boosts and exclusions are then set operations. Scores are Whoosh's BM25F (same
 idf, average lengths, B and K1, the same boosts), summed in another order, so they agree
@@ -43,9 +43,9 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Searcher as WhooshSearcher
 from whoosh.util.numeric import byte_to_length
 
-from paperterm.index.search import whoosh_private  # noqa: F401  (checks the private names)
 from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
-from paperterm.index.search.whoosh_postings import UINT32, Entry, PostingsTable
+from paperterm.index.search.whoosh import private as whoosh_private  # noqa: F401  (checks the private names)
+from paperterm.index.search.whoosh.postings import UINT32, Entry, PostingsTable
 
 #: Document -> score.
 Scores = dict[int, float]

@@ -1,7 +1,7 @@
 """Plans run on tantivy: compiled to tantivy query objects in code (never through its query
-parser, which can raise), over the index's joined segments (`tantivy_index.py`).
+parser, which can raise), over the index's joined segments (`tantivy/index.py`).
 
-Scores are made to follow Whoosh's (`whoosh_scorer.py`), so that both engines rank alike:
+Scores are made to follow Whoosh's (`whoosh/scorer.py`), so that both engines rank alike:
 tantivy's BM25 has Whoosh's K1 and B and its statistics are the whole corpus's (the joined
 index), but its idf is its own; each term's boost puts Whoosh's in its place
 (`log(papers / (df + 1)) + 1`), and a field's boost stands for Whoosh's `field_boost` (which
@@ -25,10 +25,11 @@ from typing import Any
 from paperterm.index.search.analysis import FieldAnalysis
 from paperterm.index.search.engine import Scored
 from paperterm.index.search.plan import Alternative, AnyOf, Plan, Term
-from paperterm.index.search.tantivy_index import TantivyIndex, load_tantivy
+from paperterm.index.search.tantivy import load_tantivy
+from paperterm.index.search.tantivy.index import TantivyIndex
 
 #: Whoosh's BM25F constant (`whoosh.scoring.BM25F.K1`), and the field boosts of its schema
-#: (`whoosh_index.make_schema`).
+#: (`whoosh.index.make_schema`).
 K1 = 1.2
 FIELD_BOOSTS = {"name": 4.0, "title": 2.5}
 #: Key terms of a paper that find related papers (as Whoosh's `more_like`).
