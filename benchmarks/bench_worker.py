@@ -21,7 +21,7 @@ from pathlib import Path
 
 from measure import machine
 
-from paperterm.index.search.build import BYTES_PER_POSTING, FIRST_PART_PAPERS, MAX_PARTS
+from paperterm.index.search.build_parts import BYTES_PER_POSTING, FIRST_PART_PAPERS, MAX_PARTS
 from paperterm.index.search.build_workers import work
 from paperterm.index.search.source_records import cache_name, read_header
 from paperterm.index.search.store import ENGINE_FOLDER, SOURCES_FOLDER, SourceFile
@@ -36,7 +36,7 @@ def main() -> None:
     args = parser.parse_args()
     files = [SourceFile(0, path.resolve()) for path in args.files]
     total = sum(path.stat().st_size for path in args.files)
-    # The postings of a part as a 500,000 build sets them (`build._part_postings`).
+    # The postings of a part as a 500,000 build sets them (`build_parts.postings_per_part`).
     sizes = (FIRST_PART_PAPERS, total * 50 // BYTES_PER_POSTING // (MAX_PARTS // 2))
     said: list[tuple[object, ...]] = []
     with tempfile.TemporaryDirectory() as scratch:

@@ -65,12 +65,11 @@ PROBLEMS = {"list.txt": 0, "big.bib": 2, "big.json": 2}
 
 def _stretched(monkeypatch: pytest.MonkeyPatch, path: Path, count: int) -> None:
     """Builds read `path` in about `count` stretches, in worker processes."""
-    from paperterm.index.search import build as build_module
     from paperterm.index.search import segments
 
     monkeypatch.setattr(segments, "FORMAT_STRETCH_BYTES", path.stat().st_size // count + 1)
     monkeypatch.setattr(segments, "FORMAT_STRETCH_BYTES_OF", {})
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr("paperterm.index.search.build_prepare.PARALLEL_BYTES", 0)
 
 
 def build(data: Path, path: Path, engine: str):

@@ -12,7 +12,7 @@ from generated import write_generated_corpus
 
 from paperterm.index.config import Config
 from paperterm.index.papers import paper_tuple
-from paperterm.index.search import build as build_module
+from paperterm.index.search import build_prepare, build_state
 from paperterm.index.search.listener import Listener
 from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.records import PaperList
@@ -60,13 +60,13 @@ class PrepareSpy:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.paths: list[str] = []
-        real = build_module.prepare_source
+        real = build_prepare.prepare_source
 
         def spy(file, folder, *args, **kwargs):
             self.paths.append(file.path.name)
             return real(file, folder, *args, **kwargs)
 
-        monkeypatch.setattr(build_module, "prepare_source", spy)
+        monkeypatch.setattr(build_prepare, "prepare_source", spy)
 
 
 @pytest.fixture
@@ -158,8 +158,8 @@ def test_touching_a_source_reads_nothing_again(tmp_path, corpus, monkeypatch):
 
 def test_workers_build_what_one_process_builds(tmp_path, corpus, monkeypatch):
     single = built(tmp_path / "single", [corpus])
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
-    monkeypatch.setattr(build_module, "FIRST_PART_PAPERS", 50)
+    monkeypatch.setattr(build_prepare, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(build_prepare, "FIRST_PART_PAPERS", 50)
     parallel = built(tmp_path / "parallel", [corpus])
     assert len(parallel.meta.parts) > 1
     assert [p.id for p in parallel.papers] == [p.id for p in single.papers]
@@ -168,8 +168,8 @@ def test_workers_build_what_one_process_builds(tmp_path, corpus, monkeypatch):
 
 
 def test_search_works_while_the_first_build_runs(tmp_path, corpus, monkeypatch):
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
-    monkeypatch.setattr(build_module, "FIRST_PART_PAPERS", 50)
+    monkeypatch.setattr(build_prepare, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(build_prepare, "FIRST_PART_PAPERS", 50)
     partial: list[tuple[int, int, int, list[str]]] = []
     shown: list[int] = []
 
@@ -386,7 +386,7 @@ def test_the_workers_parts_are_kept_when_titles_are_made_distinct(tmp_path, monk
     for path in corpus.iterdir():
         name, *abstracts = path.read_text(encoding="utf-8").split("\n\n")
         path.write_text("\n\n".join([name, *(f"{shared} {a}" for a in abstracts)]))
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(build_prepare, "PARALLEL_BYTES", 0)
     written: list[int] = []
     real = WhooshFiles.part_writer
 
@@ -418,14 +418,14 @@ def test_record_files_are_checksummed_as_they_are_written(
     if engine == "tantivy":
         pytest.importorskip("tantivy")
     if parallel:
-        monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+        monkeypatch.setattr(build_prepare, "PARALLEL_BYTES", 0)
     early: list[str] = []
 
     def spy(path: Path) -> list[int]:
         early.append(path.as_posix().split("/tmp-", 1)[1].split("/", 1)[1])
         return generation_files.checked_and_synced(path)
 
-    monkeypatch.setattr(build_module, "checked_and_synced", spy)
+    monkeypatch.setattr(build_state, "checked_and_synced", spy)
     late: list[str] = []
     real = store_module._checksums
 

@@ -189,7 +189,7 @@ def _hand_over_for_sure(monkeypatch: pytest.MonkeyPatch) -> tuple[list, list]:
     and worker 1 the others only once worker 0 finished: worker 1 is asked to stop before
     it started any. What the main process heard ("source", "stopped": (worker, message)),
     and the stop it asked."""
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr("paperterm.index.search.build_prepare.PARALLEL_BYTES", 0)
     monkeypatch.setattr(build_workers, "worker_count", lambda files: 2)
     monkeypatch.setattr(build_runs, "split_runs", lambda sizes, count: [range(1), range(1, 6)])
     real_start, real_heard = Runs.start, Runs.heard
@@ -309,7 +309,7 @@ def test_the_tail_runs_while_the_workers_write_their_last_parts(tmp_path, monkey
     corpus = tmp_path / "corpus"
     write_generated_corpus(corpus, 600, per_file=100)
     single = built(tmp_path / "single", [corpus])
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr("paperterm.index.search.build_prepare.PARALLEL_BYTES", 0)
     events: list[str] = []
     real_list, real_check = build_module.Builder._list, build_module.Builder._check_part
 

@@ -265,13 +265,11 @@ def test_tantivy_parts_written_by_workers_answer_as_one_process_builds(tmp_path,
     statistics, however it is cut into parts); `tag:`'s filter holds across parts."""
     from generated import write_generated_corpus
 
-    from paperterm.index.search import build as build_module
-
     corpus = tmp_path / "corpus"
     write_generated_corpus(corpus, 300, per_file=100)
     single, _ = _session(tmp_path / "single", "tantivy", [corpus]).open()
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
-    monkeypatch.setattr(build_module, "FIRST_PART_PAPERS", 50)
+    monkeypatch.setattr("paperterm.index.search.build_prepare.PARALLEL_BYTES", 0)
+    monkeypatch.setattr("paperterm.index.search.build_prepare.FIRST_PART_PAPERS", 50)
     parallel, _ = _session(tmp_path / "parallel", "tantivy", [corpus]).open()
     assert len(single.meta.parts) == 1 and len(parallel.meta.parts) > 1
     assert [p.id for p in parallel.papers] == [p.id for p in single.papers]
@@ -296,13 +294,12 @@ def test_tantivy_parts_written_by_workers_answer_as_one_process_builds(tmp_path,
 def test_a_tantivy_index_is_searched_while_its_first_build_runs(tmp_path, monkeypatch):
     from generated import write_generated_corpus
 
-    from paperterm.index.search import build as build_module
     from paperterm.index.search.listener import Listener
 
     corpus = tmp_path / "corpus"
     write_generated_corpus(corpus, 300, per_file=100)
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
-    monkeypatch.setattr(build_module, "FIRST_PART_PAPERS", 50)
+    monkeypatch.setattr("paperterm.index.search.build_prepare.PARALLEL_BYTES", 0)
+    monkeypatch.setattr("paperterm.index.search.build_prepare.FIRST_PART_PAPERS", 50)
     partial: list[tuple[int, int]] = []
 
     def searchable(opened: OpenIndex) -> None:

@@ -105,9 +105,9 @@ def test_editing_one_of_many_files_writes_a_share_of_the_papers_again(
     about that share again, not every paper of the run of files it is in (a worker's)."""
     from paperterm.index.search import build as build_module
 
-    monkeypatch.setattr(build_module, "MIN_PART_SOURCES", 4)
+    monkeypatch.setattr("paperterm.index.search.build_parts.MIN_PART_SOURCES", 4)
     if parallel:
-        monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+        monkeypatch.setattr("paperterm.index.search.build_prepare.PARALLEL_BYTES", 0)
     folder = tmp_path / "papers"
     paths = write_generated_corpus(folder, 60, per_file=1)
     data = tmp_path / "data"

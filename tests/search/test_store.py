@@ -25,6 +25,7 @@ from generated import write_generated_corpus
 from paperterm.index.atomic import FileLock
 from paperterm.index.config import Config
 from paperterm.index.search import build as build_module
+from paperterm.index.search import build_prepare
 from paperterm.index.search import store as store_module
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import BuildCancelled, Store
@@ -371,7 +372,7 @@ def _fail_at(monkeypatch, step: str, error: BaseException) -> None:
         raise error
 
     if step == "prepare":
-        monkeypatch.setattr(build_module, "prepare_source", fail)
+        monkeypatch.setattr(build_prepare, "prepare_source", fail)
     elif step == "part":
         monkeypatch.setattr(SegmentBuilder, "finish", fail)
     elif step == "commit":

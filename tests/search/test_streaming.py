@@ -99,7 +99,7 @@ def test_a_json_lines_file_is_read_record_by_record(tmp_path, monkeypatch, count
         kept.append(len(source.records))
         return source
 
-    monkeypatch.setattr("paperterm.index.search.build.prepare_source", prepare)
+    monkeypatch.setattr("paperterm.index.search.build_prepare.prepare_source", prepare)
     opened = build(tmp_path / "data", [tmp_path / "rows.jsonl"], engine)
     assert len(opened.papers) == count
     assert held.parsed == count and held.written == count
@@ -224,11 +224,10 @@ def test_a_large_bibtex_file_is_read_a_chunk_at_a_time(tmp_path, monkeypatch, en
 
 def _stretched(monkeypatch: pytest.MonkeyPatch, path: Path, count: int) -> None:
     """Builds read `path` in about `count` stretches, in worker processes."""
-    from paperterm.index.search import build as build_module
     from paperterm.index.search import segments
 
     monkeypatch.setattr(segments, "STRETCH_BYTES", path.stat().st_size // count + 1)
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr("paperterm.index.search.build_prepare.PARALLEL_BYTES", 0)
 
 
 def test_a_large_json_lines_file_is_read_in_stretches(tmp_path, monkeypatch, engine):
@@ -284,8 +283,8 @@ def test_a_file_read_in_stretches_is_kept_until_it_changes(tmp_path, monkeypatch
         read.append(file.key)
         return real(file, *args, **kwargs)
 
-    monkeypatch.setattr("paperterm.index.search.build.prepare_source", spy)
-    monkeypatch.setattr("paperterm.index.search.build.PARALLEL_BYTES", 1 << 40)
+    monkeypatch.setattr("paperterm.index.search.build_prepare.prepare_source", spy)
+    monkeypatch.setattr("paperterm.index.search.build_prepare.PARALLEL_BYTES", 1 << 40)
     touched = build(data, [path], engine)
     assert read == []
     assert [e.span for e in touched.meta.sources] == [e.span for e in first.meta.sources]

@@ -15,7 +15,6 @@ from whoosh.collectors import UnlimitedCollector
 from wild_queries import WILD_QUERIES
 
 from paperterm.index.config import Config
-from paperterm.index.search import build as build_module
 from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
@@ -116,7 +115,7 @@ def searchers(tmp_path_factory: pytest.TempPathFactory) -> list[Searcher]:
     folder = tmp_path_factory.mktemp("generated")
     write_generated_corpus(folder / "corpus", 600, per_file=100)
     patch = pytest.MonkeyPatch()
-    patch.setattr(build_module, "PART_POSTINGS", 5_000)
+    patch.setattr("paperterm.index.search.build_parts.PART_POSTINGS", 5_000)
     try:
         parts, _ = Session.create(folder / "data", [folder / "corpus"], Config()).open()
     finally:

@@ -15,6 +15,7 @@ from reader_helpers import reader_of, screen_text, settle, type_text, until
 from paperterm.index.config import Config
 from paperterm.index.library.sorting import SortKeys
 from paperterm.index.search import build as build_module
+from paperterm.index.search import build_prepare
 from paperterm.index.search.records import PaperList
 from paperterm.index.session import Session
 
@@ -83,8 +84,8 @@ async def test_a_first_launch_lists_what_is_read_and_searches_what_is_indexed(
 ):
     corpus = tmp_path / "corpus"
     write_generated_corpus(corpus, 1200, per_file=100)
-    monkeypatch.setattr(build_module, "PARALLEL_BYTES", 0)  # worker processes, even so small
-    monkeypatch.setattr(build_module, "FIRST_PART_PAPERS", 100)
+    monkeypatch.setattr(build_prepare, "PARALLEL_BYTES", 0)  # worker processes, even so small
+    monkeypatch.setattr(build_prepare, "FIRST_PART_PAPERS", 100)
     held = threading.Event()
     release = threading.Event()
     publish = build_module.Builder._publish_partial
