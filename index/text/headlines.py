@@ -23,15 +23,8 @@ from bisect import bisect_right
 from collections.abc import Iterator
 
 from paperterm.index.text.display import one_line
-from paperterm.index.text.names import (
-    LEADING_PARENTHESIS,
-    SUBJECT,
-    Analysis,
-    Occurrence,
-    analyse,
-    expansion_before,
-    token_kind,
-)
+from paperterm.index.text.name_scoring import LEADING_PARENTHESIS, Occurrence, expansion_before
+from paperterm.index.text.names import SUBJECT, Analysis, analyse, token_kind
 
 #: The longest headline, in characters: what a list row or a window title has room for.
 TITLE_LIMIT = 100

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
+from itertools import pairwise
 
 import pytest
 from hypothesis import example, given
@@ -14,9 +15,11 @@ from name_tokens import token_cues
 from pmlr_abstracts import pmlr_abstracts, pmlr_fields
 from seed_abstracts import seed_abstracts, seed_with
 
+from paperterm.index.text import name_scoring as scoring
 from paperterm.index.text import names
 from paperterm.index.text.display import display_text
-from paperterm.index.text.names import WEIGHTS, derive_name, token_kind
+from paperterm.index.text.name_scoring import WEIGHTS
+from paperterm.index.text.names import derive_name, token_kind
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -120,7 +123,9 @@ def test_the_weights_table_is_what_the_detector_reads(monkeypatch: pytest.Monkey
     text = "Our models, called FooNet, are small."
     assert WEIGHTS.called >= WEIGHTS.name  # "called X" alone makes a name
     assert derive_name(text) == "FooNet"
-    monkeypatch.setattr(names, "WEIGHTS", dataclasses.replace(WEIGHTS, called=WEIGHTS.name - 1))
+    smaller = dataclasses.replace(WEIGHTS, called=WEIGHTS.name - 1)
+    monkeypatch.setattr(names, "WEIGHTS", smaller)  # the table is read in both modules
+    monkeypatch.setattr(scoring, "WEIGHTS", smaller)
     names.analyse.cache_clear()
     try:
         assert derive_name(text) == ""
@@ -211,10 +216,10 @@ def test_an_expansion_is_found_among_the_last_twelve_words(pieces, acronym):
         phrase = words[-k:]
         if (k == 1 and "-" not in phrase[0]) or phrase[0][:1].lower() != letters[0]:
             continue
-        if names._is_subsequence(letters, "".join(phrase).lower()):
+        if scoring._is_subsequence(letters, "".join(phrase).lower()):
             expected = " ".join(phrase)
             break
-    assert names.expansion_before(left, acronym) == expected
+    assert scoring.expansion_before(left, acronym) == expected
 
 
 def _name_tokens_word_by_word(text: str) -> list[tuple[str, int, str]]:
@@ -273,10 +278,10 @@ def test_name_tokens_are_found_from_the_capitals_as_word_by_word(text):
 def test_cue_words_are_found_by_one_search_as_one_by_one(text):
     """The cheap cue tests search for all their words at once: the same answers as testing
     each word in turn."""
-    assert names._has_called_hint(text) == any(c in text for c in names._CALLED_HINTS)
-    assert bool(names._has_passive_verb(text)) == any(v in text for v in names._PASSIVE_VERBS)
-    assert bool(names._has_passive_verb(text[:9])) == any(
-        v in text[:9] for v in names._PASSIVE_VERBS
+    assert scoring.has_called_hint(text) == any(c in text for c in scoring._CALLED_HINTS)
+    assert bool(scoring.has_passive_verb(text)) == any(v in text for v in scoring._PASSIVE_VERBS)
+    assert bool(scoring.has_passive_verb(text[:9])) == any(
+        v in text[:9] for v in scoring._PASSIVE_VERBS
     )
 
 
@@ -305,7 +310,7 @@ def _sentences_one_pattern(text: str) -> list[tuple[int, int]]:
 def test_sentences_found_mark_by_mark_are_those_of_one_pattern(text):
     """Each sentence mark has its own pattern (searched fast for its first character): the
     sentences are those one pattern for all three found."""
-    assert names._sentences(text) == _sentences_one_pattern(text)
+    assert list(pairwise(names._sentence_bounds(text)[0])) == _sentences_one_pattern(text)
 
 
 @example("MC-ViT): a ")
@@ -319,5 +324,5 @@ def test_a_token_scored_is_one_that_may_be(text):
     token that `_score` scores, or skipping the others would change names."""
     text = text.replace("\n\n", " ")
     for token, lowered, sentence, coinings, start, end, _ in token_cues(text):
-        if names._score(text, lowered, sentence, coinings, start, end) is not None:
+        if scoring.score_occurrence(text, lowered, sentence, coinings, start, end) is not None:
             assert names._may_score(text, lowered, sentence, coinings, start, end), token

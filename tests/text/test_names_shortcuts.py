@@ -9,6 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from name_tokens import token_cues
 
+from paperterm.index.text import name_scoring as scoring
 from paperterm.index.text import names
 
 _COUNTED_PIECES = [
@@ -28,7 +29,7 @@ def test_a_word_is_counted_as_by_its_pattern(text, token):
     """`_count` counts by `str.find` where it may: what the pattern it stands in for finds
     (case ignored, not inside a longer word, matches not overlapping)."""
     pattern = r"(?<![\w-])" + re.escape(token) + r"(?![\w-])"
-    assert names._count(text, token) == len(re.findall(pattern, text, re.IGNORECASE))
+    assert scoring.count_token(text, token) == len(re.findall(pattern, text, re.IGNORECASE))
 
 
 _END_PIECES = [
@@ -48,8 +49,8 @@ _END_PIECES = [
 def test_a_pattern_that_ends_its_text_is_looked_for_in_the_end_only(text, name):
     """A pattern anchored at the end of its text ("$") finds a match in the end that holds
     as many spaces as its longest match (`_tail`) when it finds one in the whole text."""
-    pattern, spaces = getattr(names, name), getattr(names, f"{name}_SPACES")
-    assert bool(pattern.search(text, names._tail(text, spaces))) == bool(pattern.search(text))
+    pattern, spaces = getattr(scoring, name), getattr(scoring, f"{name}_SPACES")
+    assert bool(pattern.search(text, scoring._tail(text, spaces))) == bool(pattern.search(text))
 
 
 _PASSIVE_PIECES = [
@@ -68,8 +69,8 @@ _PASSIVE_PIECES = [
 def test_passive_verbs_are_found_from_their_stems_as_by_one_search(text, low, high):
     """`_has_passive_verb` looks for "built" and the stems before "ed": it finds a passive
     verb in `text[low:high]` when one search for them all does."""
-    search = re.compile("|".join(names._PASSIVE_VERBS)).search
-    assert names._has_passive_verb(text[low:high]) == bool(search(text, low, high))
+    search = re.compile("|".join(scoring._PASSIVE_VERBS)).search
+    assert scoring.has_passive_verb(text[low:high]) == bool(search(text, low, high))
 
 
 def _has_cue_as_it_was(
@@ -86,8 +87,8 @@ def _has_cue_as_it_was(
     near = lowered[max(sentence[0], start - 60) : start]
     return (
         "our " in near
-        or any(hint in near for hint in names._CALLED_HINTS)
-        or any(verb in lowered[end:after] for verb in names._PASSIVE_VERBS)
+        or any(hint in near for hint in scoring._CALLED_HINTS)
+        or any(verb in lowered[end:after] for verb in scoring._PASSIVE_VERBS)
     )
 
 
@@ -103,16 +104,18 @@ def _may_score_as_it_was(
     if any(sentence[0] <= verb < start for verb, _ in coinings):
         return True
     stop = min(sentence[1], end + 160)
-    if names._IS_NOVEL.match(text, end, stop):
+    if scoring.IS_NOVEL.match(text, end, stop):
         return True
     right = text[end:stop]
     if right[:3].lstrip(")")[:1] in (",", ":", " "):
-        described = names.LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
-        if names._APPOSITIVE_NOVEL.match(described) or names._APPOSITIVE.match(described):
+        described = (
+            scoring.LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
+        )
+        if scoring._APPOSITIVE_NOVEL.match(described) or scoring._APPOSITIVE.match(described):
             return True
     before = lowered[sentence[0] : start]
-    return any(word in before for word in ("our ", *names._CALLED_HINTS)) or any(
-        verb in text[end : min(sentence[1], end + 90)] for verb in names._PASSIVE_VERBS
+    return any(word in before for word in ("our ", *scoring._CALLED_HINTS)) or any(
+        verb in text[end : min(sentence[1], end + 90)] for verb in scoring._PASSIVE_VERBS
     )
 
 
@@ -153,14 +156,16 @@ def test_what_follows_a_token_is_read_as_by_its_patterns(right):
     """The patterns of what follows a token are tried only after the characters each
     starts with: the answers of the patterns tried on their own."""
     if right[:3].lstrip(")")[:1] in (",", ":", " "):
-        described = names.LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
-        novel = names._APPOSITIVE_NOVEL.match(described)
-        expected = "novel" if novel else "described" if names._APPOSITIVE.match(described) else ""
+        described = (
+            scoring.LEADING_PARENTHESIS.sub("", right, count=1) if "(" in right[:3] else right
+        )
+        novel = scoring._APPOSITIVE_NOVEL.match(described)
+        expected = "novel" if novel else "described" if scoring._APPOSITIVE.match(described) else ""
     else:
         expected = ""
-    assert names._appositive(right) == expected
-    assert bool("ed" in right[:9] and names._NAMED_NEXT.match(right)) == bool(
-        names._NAMED_NEXT.match(right)
+    assert scoring.appositive_kind(right) == expected
+    assert bool("ed" in right[:9] and scoring._NAMED_NEXT.match(right)) == bool(
+        scoring._NAMED_NEXT.match(right)
     )
 
 
@@ -174,8 +179,8 @@ def test_novelty_words_are_found_in_lowered_ascii_as_case_ignored(gap):
     """In ASCII, the case-sensitive search of the lowered gap finds what the search that
     ignores case finds in the gap (`_gap_score` takes the first for ASCII gaps)."""
     if gap.isascii():
-        assert bool(names._NOVEL_LOWERED_WORD.search(gap.lower())) == bool(
-            names._NOVEL_WORD.search(gap)
+        assert bool(scoring._NOVEL_LOWERED_WORD.search(gap.lower())) == bool(
+            scoring._NOVEL_WORD.search(gap)
         )
 
 
@@ -187,7 +192,7 @@ def test_a_tail_is_where_the_spaces_counted_from_the_end_say(text, spaces):
         position = text.rfind(" ", 0, position)
         if position < 0:
             break
-    assert names._tail(text, spaces) == (0 if position < 0 else position + 1)
+    assert scoring._tail(text, spaces) == (0 if position < 0 else position + 1)
 
 
 _OPENER_PIECES = [
@@ -207,7 +212,7 @@ def test_hidden_sentence_openers_leave_the_tokens_and_counts_as_they_were(text):
     """With the capital of each sentence's first word hidden (`_hide_openers`), the token
     search finds every token `analyse` may score as before, and the hidden words counted by
     `_opener_count` make up each token's count."""
-    starts = [start for start, _ in names._sentences(text)]
+    starts = names._sentence_bounds(text)[0][:-1]
     openings = set(starts)
     full = names._name_tokens(text)
     capitals = names._capitals(text)
@@ -269,25 +274,25 @@ def test_a_capitalised_phrase_is_found_as_in_the_slices_scoring_reads(text):
             continue
         left, right = text[max(first, start - 300) : start], text[end : min(end + 160, last)]
         expected = bool(
-            names._CAPITAL_NEXT.match(right) or names._CAPITAL_BEFORE.search(left[-40:])
+            scoring._CAPITAL_NEXT.match(right) or scoring._CAPITAL_BEFORE.search(left[-40:])
         )
-        assert names._in_capitalised_phrase(text, sentence, start, end) == expected
+        assert scoring.in_capitalised_phrase(text, sentence, start, end) == expected
 
 
 def _gap_score_as_it_was(gap: str) -> float:
     """`_gap_score` before it took a gap of one space as a plain "we propose X"."""
-    w = names.WEIGHTS
+    w = scoring.WEIGHTS
     words = gap.split()
     if (
         len(words) > w.gap_words
-        or names._NOT_COINING_NEXT.match(gap)
-        or names._OBJECT_OF.search(gap[-14:])
+        or scoring._NOT_COINING_NEXT.match(gap)
+        or scoring._OBJECT_OF.search(gap[-14:])
     ):
         return 0.0
     lowered_words = [word.strip(",") for word in gap.lower().split()]
-    barriers = w.gap_barrier * sum(word in names._GAP_BARRIERS for word in lowered_words)
-    barriers += w.gap_use_word * sum(word in names._USE_WORDS for word in lowered_words)
-    novelty = w.gap_novelty if names._NOVEL_WORD.search(gap) else 0.0
+    barriers = w.gap_barrier * sum(word in scoring._GAP_BARRIERS for word in lowered_words)
+    barriers += w.gap_use_word * sum(word in scoring._USE_WORDS for word in lowered_words)
+    novelty = w.gap_novelty if scoring._NOVEL_WORD.search(gap) else 0.0
     score = w.coined - w.gap_word * len(words) - barriers - w.gap_comma * gap.count(",")
     return max(0.0, score + novelty)
 
@@ -303,7 +308,7 @@ def _gap_score_as_it_was(gap: str) -> float:
 )
 def test_a_gap_is_scored_as_before(gap):
     """`_gap_score`'s shortcut for a gap of one space gives what reading the gap gave."""
-    assert names._gap_score(gap) == _gap_score_as_it_was(gap)
+    assert scoring._gap_score(gap) == _gap_score_as_it_was(gap)
 
 
 def _is_subsequence_by_find(needle: list[str], haystack: str) -> bool:
@@ -319,7 +324,7 @@ def _is_subsequence_by_find(needle: list[str], haystack: str) -> bool:
 def test_a_subsequence_is_found_as_by_find(needle, haystack):
     """`_is_subsequence` by an iterator answers as the `str.find` from each position did."""
     letters = list(needle)
-    assert names._is_subsequence(letters, haystack) == _is_subsequence_by_find(letters, haystack)
+    assert scoring._is_subsequence(letters, haystack) == _is_subsequence_by_find(letters, haystack)
 
 
 def _coinings_word_by_word(lowered: str) -> list[tuple[int, int]]:
