@@ -16,7 +16,8 @@ from itertools import islice
 from paperterm.index.links import with_text_links
 from paperterm.index.papers import Paper
 from paperterm.index.text.display import display_text, one_line
-from paperterm.index.text.headlines import TITLE_LIMIT, headline_candidates
+from paperterm.index.text.headline_form import TITLE_LIMIT
+from paperterm.index.text.headlines import headline_candidates
 from paperterm.index.text.names import derive_name
 
 

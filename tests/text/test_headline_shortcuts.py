@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from paperterm.index.text import headlines
+from paperterm.index.text import headline_form, headlines
 
 
 def _joined(pieces: st.SearchStrategy[str], most: int) -> st.SearchStrategy[str]:
@@ -44,11 +44,13 @@ _SENTENCES = _joined(_PIECES, 24)
 @example("FİRST,\u00a0the ſame")
 def test_a_connective_goes_as_the_pattern_takes_it(sentence: str):
     expected = headlines._CONNECTIVE.sub("", sentence, count=1)
-    assert headlines._without_connective(sentence) == expected
+    assert headline_form.without_connective(sentence) == expected
 
 
-#: The boilerplate alternatives as one pattern: what `headlines._boilerplate` finds.
-_BOILERPLATE = re.compile("|".join(part for _, part in headlines._BOILERPLATE_PARTS), re.IGNORECASE)
+#: The boilerplate alternatives as one pattern: what `headline_form.is_boilerplate` finds.
+_BOILERPLATE = re.compile(
+    "|".join(part for _, part in headline_form._BOILERPLATE_PARTS), re.IGNORECASE
+)
 
 
 @given(_SENTENCES)
@@ -56,7 +58,7 @@ _BOILERPLATE = re.compile("|".join(part for _, part in headlines._BOILERPLATE_PA
 @example("Code is made publicly avaılable")
 @example("To the best of our \u212anowledge, nothing")
 def test_boilerplate_is_found_as_the_pattern_finds_it(text: str):
-    assert headlines._boilerplate(text) == bool(_BOILERPLATE.search(text))
+    assert headline_form.is_boilerplate(text) == bool(_BOILERPLATE.search(text))
 
 
 @pytest.mark.parametrize(
@@ -70,7 +72,7 @@ def test_boilerplate_is_found_as_the_pattern_finds_it(text: str):
     ],
 )
 def test_connectives(sentence: str, rest: str):
-    assert headlines._without_connective(sentence) == rest
+    assert headline_form.without_connective(sentence) == rest
 
 
 _CLAIM_PIECES = st.sampled_from(
@@ -92,7 +94,7 @@ _CLAIMS = _joined(_CLAIM_PIECES, 16)
 @example("It works; we propose a method")
 def test_a_claim_is_found_where_the_pattern_finds_it(sentence: str):
     expected = headlines._CLAIM.search(sentence)
-    found = headlines._claim_search(sentence, headlines._ascii_lowered(sentence))
+    found = headlines._claim_search(sentence, headline_form.ascii_lowered(sentence))
     assert (found and (found.span(), found.groupdict())) == (
         expected and (expected.span(), expected.groupdict())
     )
@@ -114,8 +116,8 @@ _ABBREVIATIONS = _joined(_ABBREVIATION_PIECES, 16)
 @example("so one two three four five six seven eight (OTTFFSSE) more")
 @example("a (b) stochastic gradient descent (SGD)")
 def test_abbreviations_are_made_where_the_pattern_makes_them(text: str):
-    expected = headlines._ABBREVIATED.sub(headlines._abbreviate, text)
-    assert headlines._abbreviated(text) == expected
+    expected = headline_form._ABBREVIATED.sub(headline_form._abbreviate, text)
+    assert headline_form._abbreviated(text) == expected
 
 
 def _plain_cut_position(text: str, limit: int) -> int:
@@ -126,7 +128,7 @@ def _plain_cut_position(text: str, limit: int) -> int:
         boundary = position
         if position >= limit // 3:
             following = text[position + 1 : position + 12].split(" ", 1)[0].lower()
-            if following in headlines._BREAK_WORDS:
+            if following in headline_form._BREAK_WORDS:
                 before_word = position
             elif text[position - 1] == ",":
                 after_comma = position
@@ -143,13 +145,13 @@ _CUT_PIECES = st.sampled_from(
 @example("a method, for fast, search of words", 20)
 @example(" leading space then words", 10)
 def test_a_headline_is_cut_where_a_scan_of_its_spaces_cuts_it(text: str, limit: int):
-    assert headlines._cut_position(text, limit) == _plain_cut_position(text, limit)
+    assert headline_form._cut_position(text, limit) == _plain_cut_position(text, limit)
 
 
 @given(st.text())
 @example("İ ı ſ \u212a, K")
 def test_the_lowered_text_holds_what_ignoring_case_matches(text: str):
-    lowered = headlines._ascii_lowered(text)
+    lowered = headline_form.ascii_lowered(text)
     assert len(lowered) == len(text)
     for mark in string.ascii_lowercase + " ,;":
         pattern = re.compile(re.escape(mark), re.IGNORECASE)
@@ -157,7 +159,7 @@ def test_the_lowered_text_holds_what_ignoring_case_matches(text: str):
             assert bool(pattern.match(text, position)) == (lowered[position] == mark)
 
 
-#: `headlines._CLAUSE_END` as first written: a space or none, then one of the marks.
+#: `headline_form._CLAUSE_END` as first written: a space or none, then one of the marks.
 _CLAUSE_END_AS_WRITTEN = re.compile(
     r" ?(?:[;:] | [–—] |\. |\.$|, (?:which|where|while|whereas|thus|and (?:we|it|then|thus|"
     r"show|demonstrate)|but|leading|resulting|allowing|enabling|making|yielding|showing|"
@@ -181,7 +183,7 @@ _CLAUSE_PIECES = st.sampled_from(
 @example("ends with a dot.")
 def test_a_clause_ends_where_the_pattern_as_written_ends_it(text: str):
     expected = _CLAUSE_END_AS_WRITTEN.search(text)
-    found = headlines._CLAUSE_END.search(text)
+    found = headline_form._CLAUSE_END.search(text)
     assert (found and found.start()) == (expected and expected.start())
 
 
@@ -194,8 +196,8 @@ _WORD_PIECES = st.sampled_from(
 @example("Fast, (robust) search's x-y_z 1.5%")
 @example("İstanbul ǅ")
 def test_words_are_those_the_pattern_finds_lowered(text: str):
-    expected = [word.lower() for word in headlines._WORDS.findall(text)]
-    assert headlines._words(text) == expected
+    expected = [word.lower() for word in headline_form._WORDS.findall(text)]
+    assert headline_form._words(text) == expected
 
 
 _PASSIVE_PIECES = st.sampled_from(
@@ -212,6 +214,6 @@ _PASSIVE_PIECES = st.sampled_from(
 @example("In this paper, an approach for x is PRESENTED here")
 @example("A method for all things is propoſed")
 def test_a_passive_claim_holds_one_of_its_verbs(sentence: str):
-    lowered = headlines._ascii_lowered(sentence)
+    lowered = headline_form.ascii_lowered(sentence)
     if headlines._PASSIVE_CLAIM.match(sentence):
         assert any(verb in lowered for verb in headlines._PASSIVE_VERBS)

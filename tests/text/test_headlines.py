@@ -12,9 +12,10 @@ from locations import CORPORA
 from pmlr_abstracts import pmlr_abstracts
 from seed_abstracts import seed_abstracts, seed_with
 
-from paperterm.index.text import headlines, names
+from paperterm.index.text import headline_form, headlines, names
 from paperterm.index.text.display import display_text
-from paperterm.index.text.headlines import TITLE_LIMIT, derive_title
+from paperterm.index.text.headline_form import TITLE_LIMIT
+from paperterm.index.text.headlines import derive_title
 from paperterm.index.text.names import derive_name
 
 SEEDS = seed_abstracts()
@@ -177,7 +178,7 @@ def test_the_heuristics_raise_nothing_even_without_the_safety_net(abstract: str,
     ],
 )
 def test_headline_problems(title: str, problem: str):
-    assert headlines.headline_problem(title) == problem
+    assert headline_form.headline_problem(title) == problem
 
 
 def test_boilerplate_and_fragments_give_way_to_the_next_candidate():
