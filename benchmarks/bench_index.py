@@ -50,9 +50,10 @@ import corpus
 from measure import fresh_bytecode, load_average, machine, peak_rss_mb, summary_ms, table, timed
 
 from paperterm.index.config import Config
+from paperterm.index.search.generation_meta import Meta
 from paperterm.index.search.records import PAPERS, ROWS, PaperList, RecordFile
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.store import PAPERS_FILE, ROWS_FILE, Meta, Store
+from paperterm.index.search.store import PAPERS_FILE, ROWS_FILE, Store
 from paperterm.index.search.whoosh import scorer as whoosh_scorer
 from paperterm.index.session import Session
 from paperterm.index.sources.files import SourceSpec

@@ -23,8 +23,9 @@ from measure import machine
 
 from paperterm.index.search.build_parts import BYTES_PER_POSTING, FIRST_PART_PAPERS, MAX_PARTS
 from paperterm.index.search.build_workers import work
+from paperterm.index.search.generation_meta import SourceFile
 from paperterm.index.search.source_records import cache_name, read_header
-from paperterm.index.search.store import ENGINE_FOLDER, SOURCES_FOLDER, SourceFile
+from paperterm.index.search.store import ENGINE_FOLDER, SOURCES_FOLDER
 
 
 def main() -> None:

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.index.config import Config
 from paperterm.index.private_files import NotPrivateError, check_private
+from paperterm.index.search.generation_meta import Meta, SourceFile, set_key
 from paperterm.index.search.records import PaperList
-from paperterm.index.search.store import Meta, Progress, SourceFile, Store, set_key
+from paperterm.index.search.store import Progress, Store
 from paperterm.index.search.tantivy import (
     INSTALL_HINT,
     TantivyMissing,
@@ -122,7 +123,7 @@ class Session:
 
     @property
     def sources_key(self) -> str:
-        """The name of this set of sources (`store.set_key`)."""
+        """The name of this set of sources (`generation_meta.set_key`)."""
         return set_key(self.specs)
 
     @property

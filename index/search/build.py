@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperterm.index.problems import Problem
-from paperterm.index.search import store as versions
+from paperterm.index.search import generation_meta as versions
 from paperterm.index.search.build_parts import (
     PART_POSTINGS,
     Candidate,
@@ -65,6 +65,7 @@ from paperterm.index.search.build_parts import (
 from paperterm.index.search.build_prepare import Preparing
 from paperterm.index.search.build_reuse import Reusing, as_span
 from paperterm.index.search.donor import find_donor
+from paperterm.index.search.generation_meta import Fingerprint, Meta, Part, SourceEntry, SourceFile
 from paperterm.index.search.listener import Listener
 from paperterm.index.search.merged import MergedCorpus
 from paperterm.index.search.open_index import OpenIndex
@@ -86,11 +87,6 @@ from paperterm.index.search.store import (
     ROWS_FILE,
     SOURCES_FOLDER,
     VOCABULARY_FILE,
-    Fingerprint,
-    Meta,
-    Part,
-    SourceEntry,
-    SourceFile,
     Store,
 )
 from paperterm.index.search.whoosh.index import part_digest

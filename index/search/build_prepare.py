@@ -12,17 +12,13 @@ from paperterm.index.search.build_parts import (
     postings_per_part,
 )
 from paperterm.index.search.build_state import BuildState
+from paperterm.index.search.generation_meta import Meta, SourceFile
 from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.source_records import (
     SourceRecords,
     prepare_source,
 )
-from paperterm.index.search.store import (
-    ENGINE_FOLDER,
-    SOURCES_FOLDER,
-    Meta,
-    SourceFile,
-)
+from paperterm.index.search.store import ENGINE_FOLDER, SOURCES_FOLDER
 from paperterm.index.sources.loader import Prepared
 
 #: Below this many bytes to read, a build does not start worker processes (starting one

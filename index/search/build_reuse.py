@@ -9,6 +9,14 @@ from pathlib import Path
 
 from paperterm.index.search.build_parts import Candidate
 from paperterm.index.search.build_state import BuildState, checksum_done
+from paperterm.index.search.generation_meta import (
+    Fingerprint,
+    Meta,
+    Part,
+    SourceEntry,
+    SourceFile,
+    Span,
+)
 from paperterm.index.search.merged import MergedCorpus
 from paperterm.index.search.records import (
     PaperList,
@@ -19,16 +27,7 @@ from paperterm.index.search.source_records import (
     iter_records,
     read_header,
 )
-from paperterm.index.search.store import (
-    ENGINE_FOLDER,
-    SOURCES_FOLDER,
-    Fingerprint,
-    Meta,
-    Part,
-    SourceEntry,
-    SourceFile,
-    Span,
-)
+from paperterm.index.search.store import ENGINE_FOLDER, SOURCES_FOLDER
 
 
 class Reusing(BuildState):

@@ -10,17 +10,11 @@ from pathlib import Path
 
 from paperterm.index.search.engine_files import EngineFiles
 from paperterm.index.search.generation_files import checked_and_synced, files_by_inode
+from paperterm.index.search.generation_meta import Fingerprint, Meta, SourceFile
 from paperterm.index.search.listener import Listener
 from paperterm.index.search.rows_process import RowsProcess
 from paperterm.index.search.source_records import SourceRecords
-from paperterm.index.search.store import (
-    ENGINE_FOLDER,
-    SOURCES_FOLDER,
-    Fingerprint,
-    Meta,
-    SourceFile,
-    Store,
-)
+from paperterm.index.search.store import ENGINE_FOLDER, SOURCES_FOLDER, Store
 
 
 class BuildState:

@@ -39,6 +39,7 @@ from typing import Any
 
 from paperterm.index.papers import Paper
 from paperterm.index.search.build_runs import Order, Runs, usable_cores
+from paperterm.index.search.generation_meta import SourceFile
 from paperterm.index.search.records import no_collection
 from paperterm.index.search.source_records import (
     SourceRecords,
@@ -46,7 +47,7 @@ from paperterm.index.search.source_records import (
     prepare_source,
     read_header,
 )
-from paperterm.index.search.store import ENGINE_FOLDER, ENGINES, SOURCES_FOLDER, SourceFile
+from paperterm.index.search.store import ENGINE_FOLDER, ENGINES, SOURCES_FOLDER
 from paperterm.index.search.whoosh.index import part_digest
 
 #: Seconds between looks at whether the build was cancelled or a worker died.

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paperterm.index.atomic import FileLock
-from paperterm.index.search.store import Meta, SourceEntry, Store, last_used
+from paperterm.index.search.generation_meta import Meta, SourceEntry
+from paperterm.index.search.store import Store, last_used
 
 
 @dataclass(slots=True)

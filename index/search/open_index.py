@@ -14,7 +14,7 @@ from paperterm.index.search.store import VOCABULARY_FILE
 if TYPE_CHECKING:
     from paperterm.index.papers import Paper
     from paperterm.index.search.engine_files import EngineIndex
-    from paperterm.index.search.store import Meta
+    from paperterm.index.search.generation_meta import Meta
     from paperterm.index.search.vocabulary import Vocabulary
 
 

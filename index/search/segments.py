@@ -23,7 +23,7 @@ import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from paperterm.index.search.store import Span
+from paperterm.index.search.generation_meta import Span
 
 if TYPE_CHECKING:
     from paperterm.index.sources.stretches import Boundaries

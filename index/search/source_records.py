@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from paperterm.index.papers import Paper
-from paperterm.index.search import store as versions
+from paperterm.index.search import generation_meta as versions
+from paperterm.index.search.generation_meta import Fingerprint, SourceFile, path_key
 from paperterm.index.search.records import (
     SOURCE,
     RecordFile,
@@ -32,7 +33,6 @@ from paperterm.index.search.records import (
     RecordWriter,
     no_collection,
 )
-from paperterm.index.search.store import Fingerprint, SourceFile, path_key
 from paperterm.index.search.whoosh.index import add_document
 from paperterm.index.sources.joining import given_fields
 from paperterm.index.sources.loader import MergeKey, Prepared, Reading, prepare
@@ -90,7 +90,7 @@ class SourceRecords:
 
 
 def cache_name(file: SourceFile) -> str:
-    from paperterm.index.search.store import content_digest
+    from paperterm.index.search.generation_meta import content_digest
 
     return f"{content_digest(file.key.encode('utf-8', 'surrogateescape'))}.bin"
 

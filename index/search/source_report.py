@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from paperterm.index.search.store import Meta
+from paperterm.index.search.generation_meta import Meta
 from paperterm.index.sources.joining import REPORTED_FIELDS
 
 

@@ -13,7 +13,7 @@ import pytest
 from engine_choice import engine_config
 
 from paperterm.index.papers import paper_tuple
-from paperterm.index.search.store import file_digest
+from paperterm.index.search.generation_meta import file_digest
 from paperterm.index.session import Session
 from paperterm.index.sources import loader
 from paperterm.index.sources.files import SourceSpec

@@ -13,6 +13,7 @@ import pytest
 
 from paperterm.index.papers import Paper, paper_tuple
 from paperterm.index.search import records
+from paperterm.index.search.generation_meta import SourceFile
 from paperterm.index.search.merged import MergedCorpus
 from paperterm.index.search.records import (
     PAPERS,
@@ -23,7 +24,6 @@ from paperterm.index.search.records import (
     write_papers,
 )
 from paperterm.index.search.source_records import prepare_source
-from paperterm.index.search.store import SourceFile
 
 
 def _old_row(paper: Paper) -> tuple[object, ...]:

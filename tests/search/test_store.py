@@ -25,7 +25,7 @@ from generated import write_generated_corpus
 from paperterm.index.atomic import FileLock
 from paperterm.index.config import Config
 from paperterm.index.search import build as build_module
-from paperterm.index.search import build_prepare
+from paperterm.index.search import build_prepare, generation_meta
 from paperterm.index.search import store as store_module
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import BuildCancelled, Store
@@ -87,12 +87,12 @@ def test_adding_a_source_rebuilds(tmp_path):
 def test_schema_change_rebuilds(tmp_path, monkeypatch):
     data = tmp_path / "data"
     first, _ = _session(data).open()
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", store_module.SCHEMA_VERSION + 1)
+    monkeypatch.setattr(generation_meta, "SCHEMA_VERSION", generation_meta.SCHEMA_VERSION + 1)
     session = _session(data)
     assert session.open_existing() is None
     second, _ = session.open()
     assert second.location != first.location
-    assert second.meta.schema == store_module.SCHEMA_VERSION
+    assert second.meta.schema == generation_meta.SCHEMA_VERSION
 
 
 def test_an_index_of_schema_7_is_rebuilt_once(tmp_path):
@@ -104,7 +104,7 @@ def test_an_index_of_schema_7_is_rebuilt_once(tmp_path):
     folder = Path(first.location)
     first.ix.close()
     meta = json.loads((folder / "meta.json").read_bytes())
-    assert meta["schema"] == store_module.SCHEMA_VERSION
+    assert meta["schema"] == generation_meta.SCHEMA_VERSION
     for ptp in (folder / store_module.ENGINE_FOLDER).glob("*.ptp"):
         ptp.unlink()
         del meta["files"][f"{store_module.ENGINE_FOLDER}/{ptp.name}"]
@@ -113,9 +113,9 @@ def test_an_index_of_schema_7_is_rebuilt_once(tmp_path):
         written = json.dumps({**meta, "schema": schema}).encode()
         (folder / "meta.json").write_bytes(written)
         current = _set_root(data) / "CURRENT"
-        current.write_text(f"{folder.name} {store_module.crc_of(written)}\n", encoding="utf-8")
+        current.write_text(f"{folder.name} {generation_meta.crc_of(written)}\n", encoding="utf-8")
 
-    record(store_module.SCHEMA_VERSION)
+    record(generation_meta.SCHEMA_VERSION)
     assert _session(data).store.read_meta() is not None  # recorded as the store reads it
     record(7)
     session = _session(data)
@@ -123,7 +123,7 @@ def test_an_index_of_schema_7_is_rebuilt_once(tmp_path):
     assert session.open_existing() is None
     second, _ = session.open()
     assert second.location != first.location
-    assert second.meta.schema == store_module.SCHEMA_VERSION
+    assert second.meta.schema == generation_meta.SCHEMA_VERSION
     engine = Path(second.location) / store_module.ENGINE_FOLDER
     assert list(engine.glob("*.ptp")) and not os.path.samefile(engine, folder)
     assert (
@@ -343,7 +343,7 @@ def test_damaged_vocabulary_is_counted_again(tmp_path, vocabulary):
 def test_parser_version_change_rebuilds(tmp_path, monkeypatch):
     data = tmp_path / "data"
     generation = _built(data)
-    monkeypatch.setattr(store_module, "PARSER_VERSION", store_module.PARSER_VERSION + 1)
+    monkeypatch.setattr(generation_meta, "PARSER_VERSION", generation_meta.PARSER_VERSION + 1)
     location, count, _ = _reopened(data)
     assert location != str(generation) and count == SEED_PAPERS
 
@@ -780,7 +780,7 @@ def test_an_edit_that_keeps_the_size_and_the_mtime_is_noticed(tmp_path):
 def test_a_meta_written_keeps_every_field_of_a_source_entry():
     from dataclasses import fields as dataclass_fields
 
-    from paperterm.index.search.store import Fingerprint, Meta, SourceEntry
+    from paperterm.index.search.generation_meta import Fingerprint, Meta, SourceEntry
 
     entry = SourceEntry(
         key="0:a.json",

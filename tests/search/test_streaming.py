@@ -17,9 +17,9 @@ from engine_choice import engine_config
 from paperterm.index.papers import paper_tuple
 from paperterm.index.search import records as records_module
 from paperterm.index.search import source_records
+from paperterm.index.search.generation_meta import file_digest
 from paperterm.index.search.listener import Listener
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.store import file_digest
 from paperterm.index.session import Session
 from paperterm.index.sources import bounds, loader
 from paperterm.index.sources.files import SourceSpec

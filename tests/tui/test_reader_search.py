@@ -11,7 +11,6 @@ from textual.widgets import Input
 
 from paperterm.index.config import Config
 from paperterm.index.search.searcher import Results
-from paperterm.index.search.store import StoreError
 from paperterm.tui.screens.main import SearchDone, ViewRequest
 
 CADUCEUS_START = "Large-scale sequence modeling has sparked rapid advances"
@@ -255,7 +254,7 @@ async def test_quitting_cancels_the_build(gated_reader):
 
 
 async def test_a_failed_build_keeps_the_list_and_says_why(gated_reader):
-    app, session = gated_reader(build_failure=StoreError("disk on fire"))
+    app, session = gated_reader(build_failure=OSError("disk on fire"))
     async with app.run_test(size=(100, 24)) as pilot:
         await settle(pilot, index=False)
         session.gate.set()

@@ -74,11 +74,11 @@ START_DATACLASSES = {
     "paperterm.index.library.op_store.Document",  # generic (a named tuple is not on 3.10)
     "paperterm.index.library.op_store.Restore",  # generic too
     "paperterm.index.papers.Paper",
-    "paperterm.index.search.store.Fingerprint",
-    "paperterm.index.search.store.Meta",
-    "paperterm.index.search.store.Part",
-    "paperterm.index.search.store.SourceEntry",
-    "paperterm.index.search.store.SourceFile",
+    "paperterm.index.search.generation_meta.Fingerprint",
+    "paperterm.index.search.generation_meta.Meta",
+    "paperterm.index.search.generation_meta.Part",
+    "paperterm.index.search.generation_meta.SourceEntry",
+    "paperterm.index.search.generation_meta.SourceFile",
     "paperterm.index.session.Session",
 }
 
