@@ -1,9 +1,9 @@
 """The record path's CPU per abstract: a source file's records read, rendered and keyed.
 
 What a build's worker does to each record besides deriving its name and title and indexing
-it (`loader.prepare` without `enrich`'s name and headline): parse the record (JSON Lines
+it (`preparing.prepare` without `enrich`'s name and headline): parse the record (JSON Lines
 line by line, other formats whole: `loader.Reading`), render its display text
-(`enrich.render`), its merge keys (`loader._keyed`) and its links. Timed by
+(`enrich.render`), its merge keys (`preparing._keyed`) and its links. Timed by
 `time.process_time` a phase at a time, the fastest of R rounds (the display cache cleared
 before each); run it with the code before and after a change, alternately:
 
@@ -21,7 +21,7 @@ from measure import machine
 from paperterm.index.links import Known, paper_links
 from paperterm.index.papers import Paper
 from paperterm.index.search.records import no_collection
-from paperterm.index.sources import loader
+from paperterm.index.sources import preparing
 from paperterm.index.sources.loader import Reading
 from paperterm.index.text.display import display_text
 
@@ -36,7 +36,7 @@ def one_round(files: list[Path]) -> tuple[int, dict[str, float]]:
             papers: list[Paper] = list(Reading(path).papers())
             read = time.process_time()
             for paper in papers:
-                loader._keyed(paper, list(paper.links))
+                preparing._keyed(paper, list(paper.links))
             keyed = time.process_time()
             for paper in papers:
                 paper_links(Known(urls=paper.links, text=paper.text))

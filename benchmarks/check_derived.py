@@ -21,7 +21,8 @@ from typing import Any
 from paperterm.index.search.analysis import FieldAnalysis
 from paperterm.index.search.records import no_collection
 from paperterm.index.search.tantivy.index import make_document
-from paperterm.index.sources.loader import Reading, prepare
+from paperterm.index.sources.loader import Reading
+from paperterm.index.sources.preparing import prepare
 from paperterm.index.text.words import paper_words
 
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from paperterm.index.search.records import no_collection
 from paperterm.index.search.whoosh.index import PartWriter
-from paperterm.index.sources.loader import Reading, prepare
+from paperterm.index.sources.loader import Reading
+from paperterm.index.sources.preparing import prepare
 from paperterm.index.text.words import paper_words
 
 

@@ -181,7 +181,7 @@ def content_id(text: str) -> str:
     """A short id from the content alone: the same on every machine and in any file order.
     (Cached for the texts of late: a parser makes a record's id from its abstract, and
     preparing the record asks again whether its id is its abstract's,
-    `loader._is_content_id`: ~10 us an abstract of a plain-text list, whose ids all are.)"""
+    `preparing._is_content_id`: ~10 us an abstract of a plain-text list, whose ids all are.)"""
     return digest_id(normalize_for_id(text))
 
 

@@ -3,7 +3,7 @@ changed.
 
 A build does not hold its papers (500,000 arXiv rows would take gigabytes): each source's
 prepared records stay in its record file (`source_records.py`) and the build holds their
-merge keys and titles. Merging duplicates is planned on the keys (`loader.plan_merge`);
+merge keys and titles. Merging duplicates is planned on the keys (`joining.plan_merge`);
 the few records it changes (a paper that took in another's collections, an id given a
 suffix) are read and merged here and held, and every other record is read again from its
 file, a source at a time, when a part (`papers`) or the papers file (`paper_tuples`) is
@@ -27,7 +27,7 @@ from paperterm.index.search.source_records import SourceRecords, count_words, it
 from paperterm.index.search.whoosh.index import documents_digest
 from paperterm.index.sources.enrich import title_changes
 from paperterm.index.sources.joining import NOT_JOINED, absorb, given_fields, plan_merge
-from paperterm.index.sources.loader import Prepared
+from paperterm.index.sources.prepared import Prepared
 
 _COLLECTIONS = PAPER_FIELDS.index("collections")
 _TITLE = PAPER_FIELDS.index("title")

@@ -1,7 +1,7 @@
 """One source file's prepared records, as a build keeps them: read, prepared and saved once,
 then reused by every build until the file changes.
 
-A build keeps each source file's records (`loader.prepare`: rendered, enriched on their own,
+A build keeps each source file's records (`preparing.prepare`: rendered, enriched on their own,
 with their merge keys) in its `sources/` folder, one record file each (records.py), written
 as the file is read (`loader.Reading`: JSON Lines line by line), with the file's
 fingerprint, the problems found in it, the words of its papers (what the vocabulary counts),
@@ -35,7 +35,9 @@ from paperterm.index.search.records import (
 )
 from paperterm.index.search.whoosh.index import add_document
 from paperterm.index.sources.joining import given_fields
-from paperterm.index.sources.loader import MergeKey, Prepared, Reading, prepare
+from paperterm.index.sources.loader import Reading
+from paperterm.index.sources.prepared import MergeKey, Prepared
+from paperterm.index.sources.preparing import prepare
 from paperterm.index.text.words import paper_words
 
 #: A first launch shows the first papers of its first file when this many are prepared
@@ -72,7 +74,7 @@ class SourceRecords:
     fresh: bool = True
     size: int = 0
     #: The format the file was read as; how many of its records give each field
-    #: (`loader.given_fields`).
+    #: (`joining.given_fields`).
     format: str = ""
     fields: dict[str, int] = field(default_factory=dict)
 

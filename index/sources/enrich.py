@@ -2,7 +2,7 @@
 
 `render` gives it its display text: the abstract's and the title's, decoded by the one LaTeX
 decoder, so that the same abstract reads the same from every format; duplicates are then
-found on what the reader would see (`loader.merge_duplicates`). `enrich` runs once a paper
+found on what the reader would see (`preparing.merge_duplicates`). `enrich` runs once a paper
 is known to be unique: its links (the record's own, then the URLs its text mentions) and,
 when the source gave none, a derived name and headline. `distinct_titles` then runs over
 the whole corpus: no two rows of a list may read alike.

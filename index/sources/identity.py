@@ -1,5 +1,5 @@
 """The ids registries give a paper, which join the records of one paper from several
-sources (`loader.plan_merge`).
+sources (`joining.plan_merge`).
 
 A parser gives them in `Paper.fields` under these names, or as links (a record's own
 links, before enriching), from which they are read:

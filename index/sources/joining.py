@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from paperterm.index.papers import content_id
 
 if TYPE_CHECKING:
-    from paperterm.index.sources.loader import MergeKey, Prepared
+    from paperterm.index.sources.prepared import MergeKey, Prepared
 
 #: `plan_merge`'s place of a record it drops: one of a source without abstracts that joined
 #: no paper of another source (a source that only enriches: `plan_merge`).

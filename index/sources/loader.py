@@ -3,11 +3,12 @@
 Each format has a parser module (`text_list`, ...) exposing
 `parse(path, text, collection) -> tuple[list[Paper], list[Problem]]`; this module picks the
 parser (by extension, or by sniffing the content when the extension says nothing useful),
-decodes bytes, walks folders, and never lets one bad file stop the others. Parsers give the
+reads the file (`Reading`; bytes decoded by `decoding.py`), walks folders, and never lets
+one bad file stop the others. Parsers give the
 record as the source has it; every record is then bounded (`bounds.bound`: a value over its
 size limit is cut, with a warning), rendered (`enrich.render`) and prepared on
-its own (`prepare`: enriched as if it were the only record of its paper, with the keys that
-find its duplicates), and duplicates are merged (`merge_prepared`). Preparing is most of the
+its own (`preparing.prepare`: enriched as if it were the only record of its paper, with the
+keys that find its duplicates), and duplicates are merged (`preparing.merge_prepared`). Preparing is most of the
 work and needs nothing from other files: an index build prepares files in parallel and keeps
 each file's records for the next build.
 """
@@ -17,31 +18,29 @@ from __future__ import annotations
 import codecs
 import hashlib
 import os
-import re
 import stat
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
-from paperterm.index.links import Known, paper_links
 from paperterm.index.papers import (
     Paper,
-    content_id,
-    paper_tuple,
 )
 from paperterm.index.problems import Problem
 from paperterm.index.sources.bounds import rendered
+from paperterm.index.sources.decoding import (
+    SNIFF_BYTES,
+    decode,
+    line_text,
+    looks_binary,
+    wide_codec,
+)
 from paperterm.index.sources.detect import choose, format_name, parser_for
-from paperterm.index.sources.enrich import distinct_titles, enrich
 from paperterm.index.sources.files import DEFAULT_READ, FORMATS, ReadAs, SourceSpec, discover
-from paperterm.index.sources.identity import registry_ids
-from paperterm.index.sources.joining import NOT_JOINED, absorb, plan_merge
-from paperterm.index.text.person_names import family_name
-from paperterm.index.text.words import spaced_past_ascii
+from paperterm.index.sources.prepared import Prepared
+from paperterm.index.sources.preparing import merge_prepared, prepare
 
-_SNIFF_BYTES = 8192
 #: A BibTeX file this large is read a chunk of entries at a time (`bibtex.stream`); a
 #: smaller one is parsed whole (a PMLR volume of 1,000 papers is ~1.5 MB).
 BIBTEX_STREAM_BYTES = 4 << 20
@@ -50,14 +49,6 @@ BIBTEX_STREAM_BYTES = 4 << 20
 _FIRST_LINE_BYTES = 4 << 20
 #: Bytes read at a time from a file read in chunks.
 _READ_BLOCK = 1 << 20
-_NOT_WORD = re.compile(r"[\W_]+")
-#: ASCII's characters `_NOT_WORD` matches, to spaces: translating an ASCII abstract's bytes
-#: takes a tenth of the pattern's time (33 us an abstract, a tenth of preparing it).
-_ASCII_NOT_WORD = bytes(code if chr(code).isalnum() else 32 for code in range(256))
-#: `_ASCII_NOT_WORD` for UTF-8 bytes: the bytes of characters beyond ASCII kept.
-_ASCII_ONLY_NOT_WORD = bytes(
-    code if code > 127 or chr(code).isalnum() else 32 for code in range(256)
-)
 
 
 @dataclass(slots=True)
@@ -73,65 +64,6 @@ class Corpus:
             for name in paper.collections:
                 seen.setdefault(name, None)
         return list(seen)
-
-
-def looks_binary(data: bytes) -> bool:
-    """NUL bytes or a high share of control bytes in the first few KiB: not a text list."""
-    head = data[:_SNIFF_BYTES]
-    if not head:
-        return False
-    if b"\x00" in head:
-        return True
-    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13, 27))
-    return controls / len(head) > 0.05
-
-
-#: The byte order marks of the wide Unicode encodings (what Windows editors save as
-#: "Unicode"), UTF-32's first: its little-endian mark begins with UTF-16's.
-_WIDE_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
-
-
-def wide_codec(data: bytes) -> str | None:
-    """The codec of the byte order mark `data` begins with ("utf-16", "utf-32"), or None
-    (UTF-8, with or without its own)."""
-    return next((codec for bom, codec in _WIDE_BOMS if data.startswith(bom)), None)
-
-
-def decode(path: Path, data: bytes) -> tuple[str | None, list[Problem]]:
-    """Bytes to text: UTF-16 or UTF-32 with a byte order mark; else UTF-8 (with or without
-    BOM), a line that is not as Latin-1, with a warning at the first (as a build reads JSON
-    Lines, line by line: `Reading._lines`)."""
-    wide = wide_codec(data)
-    if wide is not None:
-        try:
-            return data.decode(wide), []
-        except UnicodeDecodeError as error:
-            line = data[: error.start].decode(wide, "replace").count("\n") + 1
-            reason = f"not valid {wide.upper()} text; save it as UTF-8"
-            return None, [Problem(str(path), line, reason)]
-    if looks_binary(data):
-        return None, [Problem(str(path), 0, "not a text file (binary content); skipped")]
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        warning = Problem(str(path), line, "not valid UTF-8; read as Latin-1")
-        lines = data.split(b"\n")
-        return "\n".join(_line_text(raw, i == 0)[0] for i, raw in enumerate(lines)), [warning]
-
-
-def _line_text(raw: bytes, first: bool) -> tuple[str, bool]:
-    """One line's text: UTF-8 (the first line's BOM dropped), else Latin-1; and whether it
-    was read as Latin-1."""
-    try:
-        return raw.decode("utf-8-sig" if first else "utf-8"), False
-    except UnicodeDecodeError:
-        return raw.decode("latin-1"), True
 
 
 def load_file(
@@ -206,7 +138,7 @@ class Reading:
                 from paperterm.index.sources import json_records
 
                 wide = wide_codec(first)
-                binary = wide is None and looks_binary(first[:_SNIFF_BYTES])
+                binary = wide is None and looks_binary(first[:SNIFF_BYTES])
                 streams = not (wide or binary or self.span) and json_records.streams(
                     self.path, first.decode("utf-8-sig", "replace")
                 )
@@ -310,7 +242,7 @@ class Reading:
         which only its end may tell)."""
         if not self._large_bibtex(handle):
             return False
-        head = handle.read(_SNIFF_BYTES)
+        head = handle.read(SNIFF_BYTES)
         handle.seek(0)
         return not looks_binary(head) and self._decodes(handle, "utf-8")
 
@@ -384,7 +316,7 @@ class Reading:
                 break
             self._digest.update(raw)
             self.size += len(raw)
-            line, as_latin1 = _line_text(raw[:-1] if raw.endswith(b"\n") else raw, number == 1)
+            line, as_latin1 = line_text(raw[:-1] if raw.endswith(b"\n") else raw, number == 1)
             if as_latin1 and not latin1:
                 warning = "not valid UTF-8; read as Latin-1"
                 self.problems.append(Problem(str(self.path), number, warning))
@@ -490,202 +422,3 @@ def prepare_file(
         else load_data(path, data, collection, read_as)
     )
     return [prepare(paper) for paper in papers], problems
-
-
-#: A record's id, identity digests, abstract digest, whether it is known only by its
-#: abstract, its title's digest and its first author's folded surname (`Prepared`).
-MergeKey = tuple[str, list[str], str, bool, str, str]
-#: A title joins records of different sources on its own (no id, DOI or abstract in
-#: common) only with at least this many words: "Preface" or "Keynote" name no one paper.
-TITLE_JOIN_WORDS = 3
-
-
-@dataclass(slots=True)
-class Prepared:
-    """A rendered record enriched as if no other record were the same paper, with what
-    merging needs to know about it (`merge_prepared`). Most papers are in one source only,
-    and then this is the paper."""
-
-    paper: Paper
-    #: The record's own links, before enriching (a merged paper's links are built from
-    #: every record's).
-    own_links: list[str]
-    #: Digests of what makes two records the same paper (`_identities`).
-    identities: list[str]
-    #: Digest of the folded abstract ("" without one); `anonymous`: the paper is known only
-    #: by its abstract (a content id, like the seeds', whose titles are derived).
-    abstract: str
-    anonymous: bool
-    #: Whether the source gave the title (a derived one does not count for the suffix an
-    #: id gets when another paper has it already).
-    titled: bool
-    #: A derived title's next headlines (`enrich.ALTERNATIVES`), for `distinct_titles`.
-    alternatives: list[str] = field(default_factory=list)
-    #: Digest of the folded title when it may join records on its own ("" otherwise:
-    #: `TITLE_JOIN_WORDS`), and the first author's folded surname, which tells apart two
-    #: papers with one title.
-    title_key: str = ""
-    surname: str = ""
-
-    def key(self) -> MergeKey:
-        """What `plan_merge` needs of the record."""
-        paper = self.paper
-        return (
-            paper.id,
-            self.identities,
-            self.abstract,
-            self.anonymous,
-            self.title_key,
-            self.surname,
-        )
-
-    def to_tuple(self) -> tuple[Any, ...]:
-        return (
-            paper_tuple(self.paper),
-            self.own_links,
-            self.identities,
-            self.abstract,
-            self.anonymous,
-            self.titled,
-            self.alternatives,
-            self.title_key,
-            self.surname,
-        )
-
-    @classmethod
-    def from_tuple(cls, row: tuple[Any, ...]) -> Prepared:
-        paper = Paper(*row[0])
-        return cls(paper, *row[1:])
-
-
-def prepare(paper: Paper) -> Prepared:
-    """`paper` (rendered) enriched on its own, with its merge keys."""
-    prepared = _keyed(paper, own_links=list(paper.links))
-    enrich(paper, prepared.alternatives)
-    return prepared
-
-
-def _keyed(paper: Paper, own_links: list[str]) -> Prepared:
-    abstract = _fold(paper.text)
-    title = _fold(paper.title) if paper.title and not paper.title_derived else ""
-    keys = _identities(paper, abstract, title)
-    return Prepared(
-        paper=paper,
-        own_links=own_links,
-        identities=[_digest(f"{kind}\n{key}") for kind, key in keys],
-        abstract=_digest(abstract) if abstract else "",
-        anonymous=bool(abstract) and _is_content_id(paper.id, paper.abstract),
-        titled=bool(paper.title),
-        title_key=_title_key(title),
-        surname=_accentless(_fold(family_name(paper.authors[0]))) if paper.authors else "",
-    )
-
-
-def _title_key(title: str) -> str:
-    """The digest a folded title joins records by, accents folded too ("" when it is too
-    short to: `TITLE_JOIN_WORDS`)."""
-    if title.count(" ") < TITLE_JOIN_WORDS - 1:
-        return ""
-    return _digest(_accentless(title))
-
-
-def _accentless(text: str) -> str:
-    """`text` without its combining marks ("Étude" -> "Etude")."""
-    if text.isascii():
-        return text
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
-def _is_content_id(paper_id: str, abstract: str) -> bool:
-    return len(paper_id) == 12 and paper_id == content_id(abstract)
-
-
-def _digest(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-
-
-def _fold(text: str) -> str:
-    """Text compared for duplicates: case, width, white space and punctuation folded.
-    (ASCII text has no width to fold, and its punctuation and white space both become the
-    spaces between its words: one pass over its bytes, ~6 us less an abstract.)"""
-    if text.isascii():
-        return b" ".join(text.lower().encode("ascii").translate(_ASCII_NOT_WORD).split()).decode()
-    # `normalize_for_id` without its white space made single: every white space becomes a
-    # space and is made single below anyway.
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    if folded.isascii():
-        return b" ".join(folded.encode("ascii").translate(_ASCII_NOT_WORD).split()).decode()
-    # Mostly ASCII (an arXiv abstract's few quotes, dashes and symbols): its ASCII bytes
-    # translated as above (no byte of a longer UTF-8 sequence is ASCII), then its few other
-    # characters that are not word characters made spaces, ~25 us where the pattern's
-    # `sub` over the whole text took ~85 (a fifth of arXiv abstracts have one), all in
-    # passes of bytes.
-    spaced = folded.encode("utf-8", "surrogatepass").translate(_ASCII_ONLY_NOT_WORD)
-    spaced = spaced_past_ascii(spaced, lambda char: not _NOT_WORD.match(char))
-    return b" ".join(spaced.split()).decode("utf-8", "surrogatepass")
-
-
-def _identities(paper: Paper, abstract: str, title: str) -> list[tuple[str, str]]:
-    """What makes two records the same paper: DOI, arXiv id, an id of a registry
-    (`identity.registry_ids`: OpenReview, PMLR, ACL Anthology, a conference's virtual
-    site), or title and abstract, both folded (none for a record without an abstract)."""
-    keys = []
-    if paper.doi:
-        keys.append(("doi", paper.doi.strip().lower()))
-    if paper.arxiv_id:
-        keys.append(("arxiv", paper.arxiv_id.strip().lower()))
-    keys += registry_ids(paper)
-    if abstract:
-        keys.append(("text", f"{title or _fold(paper.title)}\n{abstract}"))
-    return keys
-
-
-def merge_prepared(records: Iterable[Prepared]) -> list[Paper]:
-    """The papers of prepared records (`prepare`), duplicates merged (`merge_duplicates`):
-    a record that took in others gets its links built again from all of theirs, and
-    derived titles are made distinct from the headlines the records kept. (A build does
-    the same from the records' keys: `search.merged`.)"""
-    merged, absorbing = _merge(records)
-    for record in absorbing:
-        record.paper.links = paper_links(Known(urls=record.own_links, text=record.paper.text))
-    kept = {id(record.paper): record.alternatives for record in merged}
-    distinct_titles((record.paper for record in merged), lambda paper: kept[id(paper)])
-    return [record.paper for record in merged]
-
-
-def merge_duplicates(papers: list[Paper]) -> list[Paper]:
-    """The same paper from several sources becomes one record, with the first one's id,
-    listing every collection.
-
-    Records are compared as rendered (`enrich.render`): on the display text of title and
-    abstract, which reads the same whatever markup a source used (`{B}ayesian`, `\\'e`).
-    Same paper: the same DOI, the same arXiv id, or the same folded title and abstract.
-    A record known only by its abstract (a content id, like the seeds' papers, whose titles
-    are derived) also matches any record with the same abstract. Two different papers that
-    happen to share an id (e.g. the BibTeX key `preface` in two proceedings) are both kept,
-    the later one with a suffix from its content so the ids stay unique.
-    """
-    return [record.paper for record in _merge(_keyed(p, p.links) for p in papers)[0]]
-
-
-def _merge(records: Iterable[Prepared]) -> tuple[list[Prepared], list[Prepared]]:
-    """The records that stay (in order) and those of them that took in others."""
-    records = list(records)
-    into, ids = plan_merge(
-        [record.key() for record in records],
-        lambda i: (records[i].paper.title if records[i].titled else "", records[i].paper.abstract),
-        [record.paper.source for record in records],
-    )
-    merged: list[Prepared] = []
-    absorbing: dict[int, Prepared] = {}
-    for index, record in enumerate(records):
-        first = into[index]
-        if first == NOT_JOINED:
-            continue
-        if first == index:
-            record.paper.id = ids.get(index, record.paper.id)
-            merged.append(record)
-        else:
-            absorb(records[first], record)
-            absorbing[first] = records[first]
-    return merged, list(absorbing.values())

@@ -122,9 +122,9 @@ JSON_LINES = "jsonl"
 def stretch_kind(path: Path, handle: BinaryIO) -> StretchFormat | str | None:
     """How a build reads a stretch of the file: `JSON_LINES`, a format's reader, or None
     when the file is not one to cut (binary, UTF-16 or UTF-32, read whole)."""
+    from paperterm.index.sources.decoding import looks_binary, wide_codec
     from paperterm.index.sources.detect import choose
     from paperterm.index.sources.json_records import streams
-    from paperterm.index.sources.loader import looks_binary, wide_codec
 
     handle.seek(0)
     head = handle.read(BLOCK)

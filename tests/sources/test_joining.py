@@ -15,7 +15,7 @@ from paperterm.index.papers import Paper
 from paperterm.index.session import Session
 from paperterm.index.sources.enrich import render
 from paperterm.index.sources.identity import registry_ids
-from paperterm.index.sources.loader import merge_prepared, prepare
+from paperterm.index.sources.preparing import merge_prepared, prepare
 
 CONFERENCE = FIXTURES / "conference.json"
 ENRICH = FIXTURES / "conference_enrich.json"

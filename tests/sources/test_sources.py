@@ -22,13 +22,8 @@ from paperterm.index.sources import text_list as text_source
 from paperterm.index.sources.detect import pick_parser
 from paperterm.index.sources.enrich import render
 from paperterm.index.sources.files import SourceSpec, discover
-from paperterm.index.sources.loader import (
-    Reading,
-    _split_lines,
-    load_file,
-    load_sources,
-    merge_duplicates,
-)
+from paperterm.index.sources.loader import Reading, _split_lines, load_file, load_sources
+from paperterm.index.sources.preparing import merge_duplicates
 
 
 @given(st.lists(st.text(alphabet="ab\n", max_size=12), max_size=8))
@@ -495,15 +490,15 @@ def test_real_corpora_load_together_with_unique_ids():
 
 @given(st.text(alphabet=st.characters(max_codepoint=127)) | st.text())
 def test_text_is_folded_for_duplicates_as_its_normal_form_is(text):
-    """Merge keys fold case, width, white space and punctuation (`loader._fold`); ASCII
+    """Merge keys fold case, width, white space and punctuation (`preparing._fold`); ASCII
     text takes a shorter path to the same folded text."""
     from paperterm.index.papers import normalize_for_id
-    from paperterm.index.sources import loader
+    from paperterm.index.sources import preparing
 
-    assert loader._fold(text) == loader._NOT_WORD.sub(" ", normalize_for_id(text)).strip()
+    assert preparing._fold(text) == preparing._NOT_WORD.sub(" ", normalize_for_id(text)).strip()
 
 
-#: Mostly ASCII text with a few other characters (surrogates too): what `loader._fold`'s
+#: Mostly ASCII text with a few other characters (surrogates too): what `preparing._fold`'s
 #: path for text that is not ASCII mostly meets (an arXiv abstract's quotes and symbols).
 _MOSTLY_ASCII = st.lists(
     st.sampled_from(list("ab Z9_.,-\t\n")) | st.characters(exclude_categories=())
@@ -513,6 +508,6 @@ _MOSTLY_ASCII = st.lists(
 @given(_MOSTLY_ASCII)
 def test_mostly_ascii_text_is_folded_as_its_normal_form_is(text):
     from paperterm.index.papers import normalize_for_id
-    from paperterm.index.sources import loader
+    from paperterm.index.sources import preparing
 
-    assert loader._fold(text) == loader._NOT_WORD.sub(" ", normalize_for_id(text)).strip()
+    assert preparing._fold(text) == preparing._NOT_WORD.sub(" ", normalize_for_id(text)).strip()
