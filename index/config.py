@@ -330,7 +330,7 @@ BOUNDS = {
     # At least one result; 10,000 rows is already far more than anyone scrolls, and each
     # costs the reader a row to build on every keystroke.
     "search.limit": (1, 10_000),
-    # Above 2 s, "search as you type" no longer feels like it.
+    # Beyond this, "search as you type" no longer feels like it.
     "search.debounce_ms": (0, 2_000),
     # 40 columns is the smallest window the reader draws in; no terminal is 1,000 wide.
     "ui.side_by_side_min_width": (40, 1_000),

@@ -60,8 +60,7 @@ def urls_in(text: str) -> Iterator[tuple[int, int, str]]:
 def _url_matches(text: str) -> Iterator[re.Match[str]]:
     """`_URL.finditer(text)`, tried only where a match can start: 4 or 5 characters before
     each "://" ("http", "https"). The pattern, which cannot start with a fixed string (it
-    ignores case), was tried at every position after the first URL to the end: ~50 us an
-    abstract with one."""
+    ignores case), was tried at every position after the first URL to the end."""
     end = 0
     colon = text.find("://")
     while colon >= 0:
@@ -102,8 +101,8 @@ def safe_url(url: str) -> str:
 
 class Known(NamedTuple):
     """What a record says about where its paper lives; every field may be empty. A named
-    tuple, not a frozen dataclass: ~0.4 ms less to define as the reader starts (issue 14),
-    which imports this module for the detail pane's links and makes none."""
+    tuple, not a frozen dataclass: less to define as the reader starts, which imports this
+    module for the detail pane's links and makes none."""
 
     #: The record's own URLs (page, PDF, ...) in its order, or the links built so far.
     urls: Sequence[str] = ()

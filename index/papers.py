@@ -181,13 +181,13 @@ def content_id(text: str) -> str:
     """A short id from the content alone: the same on every machine and in any file order.
     (Cached for the texts of late: a parser makes a record's id from its abstract, and
     preparing the record asks again whether its id is its abstract's,
-    `preparing._is_content_id`: ~10 us an abstract of a plain-text list, whose ids all are.)"""
+    `preparing._is_content_id`, of every abstract of a plain-text list.)"""
     return digest_id(normalize_for_id(text))
 
 
 def digest_id(normalized: str) -> str:
     """`content_id` of text already passed through `normalize_for_id`. hashlib is imported
-    here: the reader's start needs no id made, and hashlib's OpenSSL load is ~2 ms of it."""
+    here: the reader's start needs no id made, and hashlib loads OpenSSL."""
     import hashlib
 
     return hashlib.sha256(normalized.encode("utf-8")).hexdigest()[:12]

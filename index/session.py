@@ -64,7 +64,7 @@ def check_sources(specs: list[SourceSpec]) -> None:
 
 class Check(NamedTuple):
     """What `Session.check` found. A named tuple, not a dataclass: less to define as the
-    reader starts (issue 14)."""
+    reader starts."""
 
     location: str
     papers: int
@@ -237,7 +237,7 @@ class Session:
         """Build what changed (or wait for another process's build of the same sources;
         `force` builds anew whatever is there), falling back to memory when the data dir
         cannot be written: the result's `location` is then ":memory:"."""
-        # Imported here: a start with a built index builds nothing (issue 14).
+        # Imported here: a start with a built index builds nothing.
         from paperterm.index.search.listener import Listener
 
         listener = listener or Listener(

@@ -42,8 +42,7 @@ class TomlSyntaxError(ValueError):
 
 def parse_toml(text: str) -> dict[str, Any]:
     """The TOML document in `text`; raises `TomlSyntaxError`. tomllib is imported on the
-    first parse: the reader's first frame reads no TOML (when there is no config file), and
-    tomllib is ~2 ms of its start."""
+    first parse: the reader's first frame reads no TOML (when there is no config file)."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only

@@ -111,7 +111,7 @@ class _CutTable(dict[str, str]):
     """Word as written -> its terms joined by spaces ("" for a stop word), cut on first
     sight. A word without CJK is one piece: its term is what the tokenizer makes of it,
     made here without a token stream (a corpus brings new words all along, authors' names
-    and coined ones: ~6 an arXiv row, a fifth of the time of cutting its fields)."""
+    and coined ones)."""
 
     def __init__(self, tokenizer: WordTokenizer) -> None:
         super().__init__()
@@ -178,8 +178,8 @@ class FieldAnalysis:
         """The index terms of `text` in `field` joined by single spaces: what the tantivy
         engine indexes (its whitespace tokenizer numbers them one after the other, as the
         analyzers number their positions), so that both engines hold the same terms. Cut
-        word by word through a table of the words seen, ~4 times faster than the
-        analyzer's token stream."""
+        word by word through a table of the words seen, faster than the analyzer's token
+        stream."""
         return self.joined_words(field, words_of(text))
 
     def joined_words(self, field: str, words: list[str]) -> str:

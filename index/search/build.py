@@ -193,8 +193,7 @@ class Builder(Reusing, Preparing):
         """Every source is read: merge their records and write what derives from them
         alone, the papers and rows files and the vocabulary. With worker processes this
         runs as soon as they have read their last file, while they write their last parts
-        (at 50,000 abstracts, ~1.3 s the build's process did alone after them, a core
-        idle)."""
+        (not after them, by the build's process alone, a core idle)."""
         from paperterm.index.search.vocabulary import Vocabulary
 
         assert self.tmp is not None

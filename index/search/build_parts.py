@@ -8,8 +8,8 @@ from pathlib import Path
 
 from paperterm.index.search.source_records import SourceRecords
 
-#: A part is closed at the end of the file that takes its postings past this (about 13,000
-#: abstracts: a segment of ~15 MB, built in ~110 MB of memory).
+#: A part is closed at the end of the file that takes its postings past this (a worker's
+#: memory follows the part it writes).
 PART_POSTINGS = 1_500_000
 #: A worker's first part is closed sooner, so that a first build is searchable early on.
 FIRST_PART_PAPERS = 2_000
@@ -47,8 +47,8 @@ class Written:
 def postings_per_part(bounded_writer: bool, size: int) -> int:
     """How many postings a part holds before it is closed: `PART_POSTINGS`, or with an
     engine whose writer's memory is bounded, enough that the bytes to read make at most
-    `MAX_PARTS` parts with room to spare (at 500,000 arXiv rows, parts of 13,000 papers
-    made 40 parts, and joining them again to 12 took the build's process 70 s)."""
+    `MAX_PARTS` parts with room to spare (joining many small parts again is slow work for
+    the build's process)."""
     if not bounded_writer:
         return PART_POSTINGS
     return max(PART_POSTINGS, size // BYTES_PER_POSTING // (MAX_PARTS // 2))

@@ -22,7 +22,7 @@ from paperterm.index.search.store import ENGINE_FOLDER, SOURCES_FOLDER
 from paperterm.index.sources.prepared import Prepared
 
 #: Below this many bytes to read, a build does not start worker processes (starting one
-#: costs ~0.3 s; preparing 1 MB of abstracts ~0.5 s).
+#: costs about as much as preparing that many bytes of abstracts).
 PARALLEL_BYTES = 1_500_000
 
 

@@ -102,7 +102,7 @@ class Reusing(BuildState):
         """(n, the papers of the generation taken from) when they are this build's first
         papers, those of its first n sources; else (0, None). Its papers and rows files
         then begin this build's, copied as they are, not read and written again a record
-        at a time (adding a 2,600-paper source to 50,000: ~1 s of the build's process).
+        at a time.
 
         They are when that generation was built of this build's first sources, in the same
         order, and of nothing else (its papers file holds what a build of those sources

@@ -3,8 +3,8 @@ has finished its run while another still has files it has not started, the end o
 handed over to it.
 
 Runs are first balanced by bytes (`split_runs`), but what a byte costs differs between files
-(the vocabulary grows, the machine's load changes): at 500,000 arXiv rows one worker ended
-17 s before the other, a core idle for 7% of the build. Handing over the end of a run keeps
+(the vocabulary grows, the machine's load changes): one worker could end well before the
+other, a core idle for the rest of the build. Handing over the end of a run keeps
 every worker's files consecutive, so a part still covers consecutive files of one worker.
 
 The hand-over is asked and confirmed (`Runs.heard`): the main process asks the busy worker

@@ -111,7 +111,7 @@ class BuildState:
 
     def _hold(self, source: SourceRecords) -> None:
         """Count a source's words in the vocabulary; its own counts are dropped unless a
-        reader watches (at 500,000 papers, 50 files' counts took 150 MB)."""
+        reader watches (a large corpus's counts, file by file, take much memory)."""
         self.words.update(source.words)
         if not self.watched:
             source.words = {}

@@ -86,7 +86,7 @@ class WorkerPool:
         self.workers: list[_Worker] = []
 
     def start(self) -> None:
-        """Start the workers (once); they take ~0.3 s to be at work."""
+        """Start the workers (once); they take a moment to be at work."""
         if not self.workers:
             task = (self.engine, str(self.tmp), self.part_sizes)
             self.workers = [_Worker(task) for _ in self.runs.runs]
@@ -208,8 +208,8 @@ class _Worker:
         self.buffer += chunk
         for message in _frames(self.buffer):
             if message[0] == "done":
-                # Done: not waiting for it to exit (at 50,000 abstracts its exit, freeing
-                # its objects, took ~0.2 s before the build could go on).
+                # Done: not waiting for it to exit (its exit, freeing its objects, would
+                # hold the build up).
                 self.said_done = self.done = True
             else:
                 messages.append(message)

@@ -39,8 +39,8 @@ MIN_TWO_EDITS = 7
 #: A word held by this many times fewer papers than a neighbour 1 edit away is a typo of
 #: it (measured: see the module's docstring and BENCHMARKS.md).
 RARE_RATIO = 200
-#: Words looked up per query at most (each scans the vocabulary's words of a near length,
-#: ~1 ms at 2,600 papers, ~10 ms at 150,000 words); words that cannot be typos are not.
+#: Words looked up per query at most (each scans the vocabulary's words of a near length);
+#: words that cannot be typos are not.
 MAX_LOOKUPS = 3
 #: The fields whose words are corrected (phrases, tags and ids never are).
 CORRECTED_FIELDS = (None, "title", "abstract", "name", "authors")

@@ -16,8 +16,8 @@ from paperterm.index.search.plan import Analysis, Plan
 
 #: (paper position, score), best first: a paper's position in the index's order (a Whoosh
 #: document's number, a tantivy document's row), which the searcher reads the paper at
-#: (an id would have it look the position up again, in a table of every id: 120 ms to
-#: make at 500,000 papers, on a first query).
+#: (an id would have it look the position up again, in a table of every id made on a first
+#: query).
 Scored = list[tuple[int, float]]
 
 

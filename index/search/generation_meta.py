@@ -10,8 +10,8 @@ import stat
 import time
 import zlib
 
-# hashlib's own blake2b, without importing hashlib: its OpenSSL load is ~2 ms of the
-# reader's start (issue 14).
+# hashlib's own blake2b, without importing hashlib: the reader's start need not load
+# OpenSSL.
 from _blake2 import blake2b
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields

@@ -112,9 +112,9 @@ class _Decisions(dict[str, bool]):
     word (as `WORD` cuts words) that could match begins: the query's words, its prefixes,
     and its stems but their last two letters (a word's Porter stem differs from it in its
     last letter at most, `happi`/`happy`). `found` looks for them in lower-case text with
-    `str.find`, which is C's work; deciding each of an abstract's ~170 words in Python took
-    0.1 ms a snippet. (A pattern of the starts did the same, but compiling it took 0.1 to
-    0.4 ms, every query's first run, and scanning with it was slower.)"""
+    `str.find`, which is C's work, not each of an abstract's words decided in Python. (A
+    pattern of the starts did the same, but was compiled at every query's first run, and
+    scanning with it was slower.)"""
 
     def __init__(self, matches: Callable[[str], bool], words: _Words) -> None:
         super().__init__()
@@ -242,7 +242,7 @@ class WordStarts:
     k-th word's first character, `word_at(position)` the word a position is in (0 before
     the first). A text whose words are each one space apart (nearly every abstract) is
     answered by counting and splitting on spaces, which is C's work; listing the starts of
-    ~170 words with a pattern was most of a snippet's time. Other texts list them."""
+    its words with a pattern was most of a snippet's time. Other texts list them."""
 
     def __init__(self, text: str) -> None:
         self.text = text

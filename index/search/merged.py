@@ -238,8 +238,7 @@ class Listing:
     def paper_tuples(self, first: int = 0) -> Iterator[tuple[Any, ...]]:
         """Every paper as merged (of source `first` on), with its listed title, as its
         `paper_tuple`, in corpus order: what the papers file holds. A record merging left
-        alone gives the tuple it holds, not made a `Paper` and a tuple again (the papers
-        file at 500,000: ~2 s)."""
+        alone gives the tuple it holds, not made a `Paper` and a tuple again."""
         absorbed, changed, titles = self.absorbed, self.changed, self.titles
         for spot, name in enumerate(self.files[first:], first):
             start = self.starts[spot]
@@ -254,8 +253,8 @@ class Listing:
                         row = stored[0]
                         record = changed.get(index)
                         if record is None and row[_COLLECTIONS]:
-                            # Only the listed title may differ: the tuple with it put in (a
-                            # synthetic 52,600 add renames 41,000 papers: ~1 s as `Paper`s).
+                            # Only the listed title may differ: the tuple with it put in,
+                            # not a `Paper` made (an add may rename most papers).
                             title = titles.get(index)
                             yield (
                                 row if title is None else (*row[:_TITLE], title, *row[_TITLE + 1 :])

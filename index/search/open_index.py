@@ -1,6 +1,6 @@
 """An index open for reading, and the papers it holds. Apart from the store (store.py): the
 reader's first frame shows the rows of a generation (`Store.open_rows`) and opens its
-engine after it, so defining this dataclass waits until then (issue 14)."""
+engine after it, so defining this dataclass waits until then."""
 
 from __future__ import annotations
 

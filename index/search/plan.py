@@ -52,9 +52,8 @@ PARTIAL_WEIGHT = 0.5
 #: A half-typed last word of a phrase: this many completions at most (each is a phrase).
 PHRASE_COMPLETIONS = 8
 #: What one query may read, in postings (one paper holding one of its words is one): its
-#: time grows with them, 2 to 10 µs each, so prefix and typo expansions and the fallback
-#: stop at this budget (benchmarks/bench_wild_queries.py: 200 ms at 2,600 papers, 1 s at
-#: 50,000). Plain words are always searched.
+#: time grows with them, so prefix and typo expansions and the fallback stop at this budget
+#: (benchmarks/bench_wild_queries.py). Plain words are always searched.
 MIN_POSTINGS_BUDGET = 20_000
 POSTINGS_PER_PAPER = 1.0
 #: What the completions of the word being typed may read: about what one common word reads
@@ -64,8 +63,8 @@ MIN_TYPING_BUDGET = 2_000
 TYPING_POSTINGS_PER_PAPER = 1.0
 #: The same for a word of one or two letters so far (`t`, `la`): a quarter. It has hundreds of
 #: completions, and which of them it will be is anyone's guess, so the most frequent ones
-#: stand for it; reading and scoring a posting per paper made these keys the slowest at
-#: 50,000 papers (35-40 ms in-process). Rarer completions weigh little anyway (`_weights`).
+#: stand for it; reading and scoring a posting per paper made these keys the slowest. Rarer
+#: completions weigh little anyway (`_weights`).
 SHORT_WORD = 2
 SHORT_TYPING_POSTINGS_PER_PAPER = 0.25
 #: "Did you mean" looks up this many unknown words at most (each scans the vocabulary).

@@ -70,8 +70,8 @@ class RecordFileError(ValueError):
 @contextmanager
 def no_collection() -> Iterator[None]:
     """The cyclic garbage collector paused: creating many objects that live on (50,000
-    papers, a segment's postings) makes it walk them all again and again, which took three
-    quarters of the time of loading a papers file (0.47 s instead of 0.14 s at 50,000)."""
+    papers, a segment's postings) makes it walk them all again and again, which took most
+    of the time of loading a papers file."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -89,9 +89,9 @@ class _Sink(Protocol):
 
 class _WriterThread:
     """Writes the pieces it is given to a file, in order, in a thread of its own: the
-    system call (copying into the page cache, allocating its pages: ~3 s a GB of this
-    machine's kernel time) runs without the GIL, beside the Python code making the next
-    records. A write that fails is raised by the next `write` or by `close`."""
+    system call (copying into the page cache, allocating its pages) runs without the GIL, beside the
+    Python code making the next records. A write that fails is raised by the next `write` or by
+    `close`."""
 
     def __init__(self, handle: BinaryIO) -> None:
         self._handle = handle
@@ -127,7 +127,8 @@ class RecordWriter:
     the file starts with where to find it.
 
     `thread`: the records are written by a thread of their own, a `_COPY_PIECE` at a time
-    (the papers file at 500,000: 1 GB, whose writing was ~4 s of the build's tail)."""
+    (the papers file of a large index, whose writing was a large part of the build's
+    tail)."""
 
     def __init__(self, path: Path, kind: bytes, *, thread: bool = False) -> None:
         self.path = path
@@ -216,7 +217,7 @@ class RecordFile:
 
     `header=False`: its records only, its header not read (`header` is empty), for a file
     with no blob: a source's header is its words, keys and titles, which the build holds
-    already, and reading the 50 of 500,000 arXiv rows again took ~0.8 s of its tail."""
+    already, and reading them again slowed its tail."""
 
     def __init__(self, path: Path, kind: bytes, *, header: bool = True) -> None:
         self.path = path
@@ -256,8 +257,8 @@ class RecordFile:
             raise RecordFileError(f"{path}: damaged header")
         if (end - table) % 8:
             raise RecordFileError(f"{path}: damaged offset table")
-        # Read in place, not copied: the table of a 500,000-paper index's two files is 8 MB,
-        # and copying it was ~5 ms of the reader's start (which reads a screenful of rows).
+        # Read in place, not copied: the table of a large index's two files is megabytes,
+        # and the reader's start reads a screenful of rows.
         self._offsets = memoryview(data)[table:end].cast("Q")
         end_of_records = self._base + self._offsets[-1]
         blob = self.header.get("blob")
@@ -288,7 +289,7 @@ class RecordFile:
     def copy_records(self, count: int, handle: _Sink) -> None:
         """Write the bytes of the first `count` records to `handle`, a piece at a time,
         read from the file (not the map: the pages of a map read count in the process's
-        memory, ~110 MB more for 50,000 papers)."""
+        memory)."""
         left = self._offsets[count]
         with open(self.path, "rb") as source:
             source.seek(self._base)
@@ -380,7 +381,7 @@ class _Rows:
                 "collections": list(self.collections),
                 "firsts": list(self.firsts),
             },
-            blob=self.ids,  # `PaperList.ids` without reading every row: 2 s at 500,000
+            blob=self.ids,  # `PaperList.ids` without reading every row
         )
         return count, list(self.collections)
 
@@ -470,8 +471,7 @@ class PaperList(Sequence[Paper]):
         self._file = papers
         self._rows = rows
         #: The papers read so far, by position: a dict, where a list of a `None` per paper
-        #: (500,000 at the largest) was walked by the garbage collector's first collections,
-        #: ~15 ms each, in a first query.
+        #: was walked by the garbage collector's first collections, in a first query.
         self._loaded: dict[int, Paper] = {}
         self._ids: tuple[str, ...] | None = None
         self._index: dict[str, int] | None = None
@@ -541,8 +541,8 @@ class PaperList(Sequence[Paper]):
     @property
     def ids(self) -> tuple[str, ...]:
         """Each paper's id, in order: a tuple, which the garbage collector stops walking
-        once it has seen it hold only strings (a list of 500,000 was walked by each of its
-        first collections, ~15 ms each, in the first queries)."""
+        once it has seen it hold only strings (a list was walked by each of its first
+        collections, in the first queries)."""
         if self._ids is None:
             self._ids = tuple(kept_ids(self._rows))
         return self._ids
@@ -554,12 +554,12 @@ class PaperList(Sequence[Paper]):
     @property
     def positions(self) -> dict[str, int]:
         """Paper id -> position (a later paper of the same id wins), made on first use: the
-        engines' id -> document tables are this one (at 500,000 papers each was another
-        ~50-100 ms of CPU, with the reader's search lock held, and ~40 MB)."""
+        engines' id -> document tables are this one (each was another table to make, with
+        the reader's search lock held)."""
         return self._index if self._index is not None else self._id_table()
 
     def warm(self) -> None:
-        """Make the id -> position table now (~11 ms at 50,000), not at the first look-up."""
+        """Make the id -> position table now, not at the first look-up."""
         if self._index is None:
             self._id_table()
 

@@ -2,11 +2,11 @@
 writes the papers file.
 
 Both files are written from the same records, after the build's worker processes have ended
-(the merge decides what they list), by the build's process alone: one core sat idle. At
-500,000 arXiv rows the rows file (reading each source's records again, a row of each paper,
-marshalled) took ~2.5 s of that; this process does it on the other core. It is started
-(`RowsProcess`) before the merge, so that its start (~0.3 s of imports) is done by the time
-it is given its task: the build's `Listing`, which pickles small, and where to write.
+(the merge decides what they list), by the build's process alone: one core sat idle. The
+rows file (reading each source's records again, a row of each paper, marshalled) was a large
+part of that; this process does it on the other core. It is started (`RowsProcess`) before
+the merge, so that its start (its imports) is done by the time it is given its task: the build's
+`Listing`, which pickles small, and where to write.
 
 It writes the same bytes as `records.write_papers` would (the same `write_rows` over the same
 records: a test compares them). When it fails, the build writes the rows file itself.
@@ -26,8 +26,7 @@ from paperterm.index.search.merged import Listing
 from paperterm.index.search.records import ROWS, RecordFile, write_rows
 
 #: Papers to list from which a build writes its rows file in a process of its own (below it,
-#: starting the process costs more than it takes off the build's process: 50,000 papers'
-#: rows take ~0.25 s).
+#: starting the process costs more than it takes off the build's process).
 ROWS_PROCESS_PAPERS = 200_000
 
 

@@ -38,8 +38,8 @@ __all__ = ["Hit", "Matcher", "Results", "Searcher", "Span", "mark", "snippet"]
 #: be megabytes, and scanning it all for matches took a second per hit.
 SNIPPET_SCAN_CHARS = 20_000
 #: Related papers are found from the key terms of the start of a paper's text: picking them
-#: from all of a 100 MB record held the reader's search lock for ~40 s. 20,000 characters
-#: are several abstracts' worth, and take ~30 ms.
+#: from all of a huge record held the reader's search lock too long. 20,000 characters
+#: are several abstracts' worth.
 SIMILAR_SCAN_CHARS = 20_000
 
 
@@ -76,8 +76,8 @@ class Searcher:
             positions = lambda: papers.positions  # noqa: E731 - one table for both
             self.by_id: Mapping[str, Paper] = papers.by_id
             # Read when first needed (a `tag:` filter, related papers), not here: hits are
-            # read by position, and 500,000 ids took ~15 ms to read, then as much again in
-            # the garbage collector's first collections, in the first queries.
+            # read by position, and reading every id, then the garbage collector's first
+            # collections of them, would slow the first queries.
             self._ids = lambda: papers.ids
         else:
             self.by_id = {paper.id: paper for paper in papers}
@@ -107,8 +107,8 @@ class Searcher:
 
     def field_words(self, fieldname: str) -> Vocabulary:
         """The words of the `authors` or `collection` field, on first use: the engine's term
-        list of the field with the papers holding each (a few ms at 50,000 papers), else
-        counted from the papers (every paper read: ~1 s at 50,000); other fields' words are
+        list of the field with the papers holding each, else counted from the papers (every
+        paper read); other fields' words are
         the main vocabulary's."""
         found = self._field_words.get(fieldname)
         if found is None:
@@ -132,7 +132,7 @@ class Searcher:
 
     def warm(self) -> None:
         """Load what the first filtered search would (call it off the UI thread): the
-        engine's id table, and the id -> paper table (~11 ms at 50,000 papers), which a
+        engine's id table, and the id -> paper table, which a
         `tag:` filter and related papers look ids up in (hits are read by position)."""
         self.engine.warm()
         if isinstance(self.papers, PaperList):
@@ -141,12 +141,12 @@ class Searcher:
     def warm_typing(self, letter: str, limit: int | None = None) -> None:
         """Search `letter` as the first key of a word, so that its most frequent completions'
         postings are cached (the engine keeps a term's postings from one query to the
-        next): a word's first letter is the costliest key to type, ~20-40 ms at 50,000
-        papers for reading and scoring a word most papers hold. No paper is read.
+        next): a word's first letter is the costliest key to type, reading and scoring a
+        word most papers hold. No paper is read.
 
         With `limit` (the reader's), the letter's results are kept too: typed as the whole
-        query (a search's first key), it is then answered without searching (7-11 ms at
-        500,000 papers with tantivy). Their papers are read when it is typed."""
+        query (a search's first key), it is then answered without searching. Their papers
+        are read when it is typed."""
         if limit is not None:
             self._typed[letter, limit] = self._search(letter, limit, None, False)
             return
@@ -212,7 +212,7 @@ class Searcher:
         results.matcher = plan.matcher
         if plan.everything:
             # Every paper, unranked (`the` being typed): only those shown are read, which
-            # of 50,000 in a `PaperList` took 250 ms when all were.
+            # of a `PaperList` would take long if all were.
             results.notes.extend(plan.notes)
             chosen: Sequence[int] = range(len(self.papers))
             if allowed is not None:

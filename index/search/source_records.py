@@ -40,15 +40,14 @@ from paperterm.index.sources.prepared import MergeKey, Prepared
 from paperterm.index.sources.preparing import prepare
 from paperterm.index.text.words import paper_words
 
-#: A first launch shows the first papers of its first file when this many are prepared
-#: (~60 ms), not when the whole file is (500 papers: ~0.4 s, more on a busy machine).
+#: A first launch shows the first papers of its first file when this many are prepared,
+#: not when the whole file is.
 EARLY_RECORDS = 100
 #: A build hears how far a file's reading is after this many records (its byte count).
 PROGRESS_RECORDS = 500
 #: Records are read, then prepared, then kept and counted this many at a time (the first
 #: `EARLY_RECORDS`), not each in turn through every step: each step's code and tables then
-#: stay in the processor's caches. Record by record took ~15% more CPU a record (10,000
-#: arXiv rows, on a 2-core machine shared with other builds: 590-670 against 470-530 us).
+#: stay in the processor's caches (record by record took more CPU a record).
 PREPARE_BATCH = 500
 
 #: A record's title, whether it was derived, and the other headlines kept for it.

@@ -42,8 +42,8 @@ import os
 import shutil
 import time
 
-# hashlib's own blake2b, without importing hashlib: its OpenSSL load is ~2 ms of the
-# reader's start (issue 14).
+# hashlib's own blake2b, without importing hashlib: the reader's start need not load
+# OpenSSL.
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -125,7 +125,7 @@ class Store:
     def engine(self) -> EngineFiles:
         """The engine's files, made when first used (opening or building its index): the
         reader's first frame reads only the meta and the row store, and tantivy's files
-        load its native module (17 MB, ~270 page faults; issue 14)."""
+        load its native module."""
         if self._engine is None:
             self._engine = ENGINES[self.engine_name]()
         return self._engine

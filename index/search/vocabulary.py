@@ -26,7 +26,7 @@ from paperterm.index.text.words import paper_words, words_of
 _LAST = "\U0010ffff"
 #: A prefix with more completions than this keeps its most frequent ones, `TOP_KEPT` of them,
 #: from the first time it is asked for: a one-letter prefix of a 150,000-word vocabulary has
-#: ~10,000 completions, and finding the most frequent among them takes ~3 ms each time.
+#: thousands of completions, and finding the most frequent among them each time is slow.
 #: Such prefixes are few (at most 1 in this many words at each length), so the lists are too.
 LONG_RANGE = 2_000
 TOP_KEPT = 64
@@ -72,7 +72,7 @@ class Vocabulary:
     def dumps(self) -> str:
         """The counts as JSON, in the words' order: loading them again (a reader's first
         query that needs them) sorts words already sorted, a pass over them, where sorting
-        the 150,000 words of 500,000 abstracts in the build's order took ~100 ms."""
+        the words in the build's order was slower."""
         counts = self.counts
         ordered = {word: counts[word] for word in self.words}
         return json.dumps(ordered, ensure_ascii=False, separators=(",", ":"))
@@ -112,21 +112,18 @@ class Vocabulary:
 
     def _most_frequent(self, words: Sequence[str], limit: int) -> list[str]:
         """The `limit` most frequent of `words` (in alphabetical order): the earlier first
-        among equals, as `nlargest` keeps them. Its key is a built-in method: a key made in
-        Python per word took ~7 ms for a one-letter prefix's 13,000 words at 500,000
-        papers, on the first query that typed it."""
+        among equals, as `nlargest` keeps them. Its key is a built-in method, not a key made
+        in Python per word."""
         return nlargest(limit, words, key=self.counts.__getitem__)
 
     def neighbours(self, word: str, max_distance: int) -> list[tuple[str, int]]:
         """Every word within `max_distance` edits (optimal string alignment: a swap of two
         neighbouring letters is one edit, as in `transfomer` / `trasnformer`), with its
         distance. Only words whose length is within `max_distance` of the word's can be, so
-        only those are compared; rapidfuzz compares them in C: a scan of a 150,000-word
-        vocabulary takes ~10 ms (benchmarks/bench_vocabulary.py)."""
+        only those are compared; rapidfuzz compares them in C (benchmarks/bench_vocabulary.py)."""
         if self._by_length is None:
-            # A stable sort by length, in C: ~7 ms at 190,000 words, where a loop putting
-            # each word in its length's list took ~16 ms (and ~100 ms on a first query);
-            # a length's words are found by bisecting on their lengths.
+            # A stable sort by length, in C, faster than a loop putting each word in its
+            # length's list; a length's words are found by bisecting on their lengths.
             self._by_length = tuple(sorted(self.words, key=len))
         words = self._by_length
         found: list[tuple[str, int]] = []

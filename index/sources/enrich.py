@@ -34,8 +34,8 @@ def render(paper: Paper) -> Paper:
 #: The headlines a paper with a derived title keeps besides it, for when another paper of the
 #: corpus has the same (`distinct_titles`; after them, a number): drawn with the first, from
 #: one reading of the abstract, so that making a corpus's titles distinct reads no abstract
-#: again. Each costs ~0.17 ms a paper (the first 0.29); deriving them again for each repeat
-#: took 1.7 of a 5.4 s build of 2,600 synthetic abstracts, whose headlines mostly repeat.
+#: again (deriving them again for each repeat was a large part of a build of synthetic
+#: abstracts, whose headlines mostly repeat).
 ALTERNATIVES = 1
 
 

@@ -8,9 +8,9 @@ one bad file stop the others. Parsers give the
 record as the source has it; every record is then bounded (`bounds.bound`: a value over its
 size limit is cut, with a warning), rendered (`enrich.render`) and prepared on
 its own (`preparing.prepare`: enriched as if it were the only record of its paper, with the
-keys that find its duplicates), and duplicates are merged (`preparing.merge_prepared`). Preparing is most of the
-work and needs nothing from other files: an index build prepares files in parallel and keeps
-each file's records for the next build.
+keys that find its duplicates), and duplicates are merged (`preparing.merge_prepared`). Preparing is
+most of the work and needs nothing from other files: an index build prepares files in parallel and
+keeps each file's records for the next build.
 """
 
 from __future__ import annotations

@@ -24,8 +24,7 @@ _HYPE = re.compile(r"\b(a|an|the) (?:novel|new) (?:and \w+ )?(?=([\w-]+))", re.I
 # Where a clause ends: one of these marks, with or without a space before it. Each starts
 # with a character (no class), so that the pattern made of them (`_CLAUSE_END`) starts with
 # a branch of characters, which lets `re` skip to the next " ", ";", ":", ".", "," before
-# trying it; written ` ?(?:[;:] |...)`, it was tried at each position (7 us a clause, 3
-# now: ~10 us of an untitled abstract's headlines).
+# trying it; written ` ?(?:[;:] |...)`, it was tried at each position.
 _CLAUSE_MARKS = (
     "; ", ": ", " [–—] ", r"\. ", r"\.$",
     r", (?:which|where|while|whereas|thus|and (?:we|it|then|thus|show|demonstrate)|but|leading|"
@@ -121,8 +120,8 @@ def ascii_lowered(text: str) -> str:
 
 def is_boilerplate(text: str) -> bool:
     """Whether the pattern of `_BOILERPLATE_PARTS`' alternatives finds something in `text`.
-    That pattern tries each alternative at each position (50 µs a sentence: half the
-    headlines' time); here only those whose words the text holds are searched, and a text
+    That pattern tries each alternative at each position (a large part of the headlines'
+    time); here only those whose words the text holds are searched, and a text
     without any of the words not at all."""
     lowered = ascii_lowered(text)
     if not any(map(lowered.__contains__, _BOILERPLATE_WORDS)):
@@ -170,7 +169,7 @@ _WORDS = re.compile(r"[\w'’-]+")
 
 # The bytes of the ASCII characters that `_WORDS` does not take made spaces: an ASCII text's
 # words are then what `str.split` gives. Translated as bytes (`str.translate` took as long as
-# `findall`, whose class tests each character's Unicode category): 1.8 us a headline, not 7.
+# `findall`, whose class tests each character's Unicode category).
 _ASCII_NOT_WORD = bytes(code if _WORDS.fullmatch(chr(code)) else 32 for code in range(256))
 
 
@@ -202,11 +201,11 @@ CONNECTIVES = (
 def without_connective(sentence: str) -> str:
     """`sentence` without its first connective and the comma after it:
     `_CONNECTIVE.sub("", sentence, count=1)`. The pattern is tried at every position of the
-    sentence (50 µs a sentence, a sixth of the headlines); a match ends on a comma and
+    sentence; a match ends on a comma and
     whitespace, and no connective holds a comma, so the first comma that ends one ends the
     first match, and its longest connective is where that match starts; `re.IGNORECASE`
-    matches a connective where `ascii_lowered` holds it (the pattern took 150 µs a
-    sentence beyond ASCII, a thirtieth of the 50,000 corpus's: 5% of its headlines)."""
+    matches a connective where `ascii_lowered` holds it (the pattern is slower still on a
+    sentence beyond ASCII)."""
     lowered = ascii_lowered(sentence)
     comma = lowered.find(",")
     while comma >= 0:

@@ -234,7 +234,7 @@ def _described_later(text: str, name: str) -> re.Match[str] | None:
     r"""The first "<name> is a/an/the ..." in `text` whose name is a whole word: what
     `re.search(r"(?<![\w-])<name> is " + _IS_DESCRIPTION)` finds, without compiling a
     pattern for each name (a name is seldom seen twice, so Python's pattern cache missed
-    every time: 4% of an index build)."""
+    every time)."""
     needle = f"{name} is "
     start = text.find(needle)
     while start >= 0:

@@ -29,14 +29,11 @@ Any other command shows its argument (`\\foo{x}` -> `x`), or, without one, the m
 of that name (`\\alpha` -> `α`) or nothing. `%` is a percent sign, never a comment: abstracts
 are not LaTeX files ("8.6% on ...").
 
-It is hand-written rather than pylatexenc's latex2text (2.11), measured on the 2,600
-abstracts of `benchmarks/corpus.py` built from MIDL 2024, ENLSP 2024 and seed sentences:
-pylatexenc took 4.1 ms of CPU an abstract, 52 times this module's display text (0.08 ms),
-which is minutes for an arXiv-sized file; and it reads `%` as a comment ("by 8.6% on
-ImageNet and 75% of the time" -> "by 8.6"), takes "$5 and $10" for math ("5 and10"), turns
-PMLR's `individual\\'s` into "individualś", sets `\\mathsf{DirMixE}` in sans-serif math
-letters and has no Unicode sub- or superscripts. Groups are read without recursion, so any
-nesting depth is safe.
+It is hand-written rather than pylatexenc's latex2text (2.11): pylatexenc is far slower
+(BENCHMARKS.md), which is minutes for an arXiv-sized file; and it reads `%` as a comment ("by 8.6%
+on ImageNet and 75% of the time" -> "by 8.6"), takes "$5 and $10" for math ("5 and10"), turns PMLR's
+`individual\\'s` into "individualś", sets `\\mathsf{DirMixE}` in sans-serif math letters and has no
+Unicode sub- or superscripts. Groups are read without recursion, so any nesting depth is safe.
 """
 
 from __future__ import annotations
@@ -143,7 +140,7 @@ def decode(text: str, hold: Held) -> str:
     """One paragraph of LaTeX-laden text as Unicode; finished pieces are left to `hold`
     (the caller restores them once it has done its own rewriting, such as markdown)."""
     # (Each two-character or longer string is looked for only when a character of it is
-    # there, which is found at memchr's speed: an abstract was ~9 us of such looking.)
+    # there, which is found at memchr's speed.)
     if "\\" in text and ("\\url" in text or "\\href" in text):
         text = _HREF_MACRO.sub(lambda m: _href(m, hold), text)
         text = _URL_MACRO.sub(lambda m: hold(unescape_url(m[1].strip())), text)

@@ -1,8 +1,8 @@
 """`compile_later`: a regular expression compiled on its first use.
 
-The reader's start (issue 14) imports some sixty of paperterm's modules and needs none of
-their patterns before its first frame (the rows and the detail come from the row store,
-already made displayable): compiled at import they were ~4 ms of it. Patterns at module
+The reader's start imports some sixty of paperterm's modules and needs none of their
+patterns before its first frame (the rows and the detail come from the row store, already
+made displayable): compiled at import they were a noticeable part of it. Patterns at module
 level in the modules the start imports are therefore made with `compile_later`
 (tests/tui/test_reader_startup.py checks that none is compiled before the first frame).
 """

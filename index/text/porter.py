@@ -2,7 +2,7 @@
 stems of every index built so far), in about half its time.
 
 A build stems every word it has not met before (~2 an arXiv row: authors' names, coined
-words), ~4 us each in Whoosh's version, most of it in its suffix patterns
+words); Whoosh's version spends most of its time in its suffix patterns
 (`^(.+?)(ational|tional|...)$`), which try every alternative at every position of the word.
 Here a suffix is looked for with `str.endswith`; the measure patterns, anchored at the
 start, are Whoosh's own. Whoosh's quirks are kept: `_at_bl_iz` and `_step1b` are `match`ed,

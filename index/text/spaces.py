@@ -1,7 +1,7 @@
 """White space made single without cutting a text into words when it has nothing to change.
 
-`" ".join(text.split())` makes an object of every word: ~15 us for an abstract, and a build
-did it three times an abstract (cleaning a JSON field, rendering each paragraph, one_line)
+`" ".join(text.split())` makes an object of every word, and a build did it three times an
+abstract (cleaning a JSON field, rendering each paragraph, one_line)
 to texts that mostly had nothing to change. `single_spaced` looks first, with passes that
 make nothing.
 """
@@ -17,8 +17,8 @@ _BYTES_FROM = 100
 
 
 def is_printable(text: str) -> bool:
-    """`text.isprintable()`, in a fifth of its time for a long ASCII text (~2 us an abstract,
-    not 10: `str.isprintable` looks up every character's Unicode record): ASCII text is
+    """`text.isprintable()`, in less of its time for a long ASCII text (`str.isprintable`
+    looks up every character's Unicode record): ASCII text is
     printable when deleting its bytes from space to tilde leaves none."""
     if len(text) >= _BYTES_FROM and text.isascii():
         return not text.encode("ascii").translate(None, _ASCII_PRINTABLE)

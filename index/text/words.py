@@ -4,9 +4,8 @@ Shared by the Whoosh analyzers and by the code that finds a query's words in a t
 must agree with the index about what a word is. Imports nothing heavy (the Porter stemmer,
 Whoosh's to the letter, is one small module, imported on the first stem not cached).
 
-The CJK patterns are compiled on first use: their wide character ranges take ~3 ms to
-compile, a noticeable part of the reader's start (issue 14), which needs no word of text
-before its first frame.
+The CJK patterns are compiled on first use: their wide character ranges are slow to
+compile, and the reader's start needs no word of text before its first frame.
 """
 
 from __future__ import annotations
@@ -39,8 +38,8 @@ HAS_CJK = compile_later(f"[{_CJK}]")
 def has_cjk(text: str) -> bool:
     """Whether `text` has a CJK character (`HAS_CJK.search`), without compiling a pattern:
     text with no character as high as CJK's first (nearly every abstract) is answered by
-    `max`, and other text by its distinct characters (compiling `HAS_CJK` took a search's
-    first snippet of such a text ~3 ms)."""
+    `max`, and other text by its distinct characters (compiling `HAS_CJK` would slow a
+    search's first snippet of such a text)."""
     lowest = _CJK_RANGES[0][0]
     if not text or max(text) < lowest:
         return False
@@ -111,7 +110,7 @@ def words_of(text: str) -> list[str]:
 
 
 def ascii_words(text: str) -> list[str]:
-    """`WORD.findall` of ASCII text, a quarter of its time (~10 us an abstract, not 40):
+    """`WORD.findall` of ASCII text, in less of its time:
     what is neither a word character nor a dot is a space, and so is a dot that does not
     join two word characters; the words are what is between the spaces."""
     spaced = text.encode("ascii").translate(_ASCII_NOT_WORD_OR_DOT).decode("ascii")
@@ -146,7 +145,7 @@ def spaced_past_ascii(data: bytes, keep: Callable[[str], object]) -> bytes:
 
 def utf8_words(text: str) -> list[str]:
     """`WORD.findall` of any text, in half its time when most of it is ASCII (an arXiv
-    abstract with a few accents, quotes or symbols: ~15 us, not 30): as `ascii_words`, over
+    abstract with a few accents, quotes or symbols): as `ascii_words`, over
     the text's UTF-8, once each character past ASCII that is not a word character (`\\w`
     is `str.isalnum` or "_") is a space. Every byte left past ASCII is then part of a word
     character (UTF-8 sequences are found only whole: no byte of one is ASCII), and every

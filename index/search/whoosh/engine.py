@@ -17,7 +17,8 @@ from paperterm.index.search.whoosh.scorer import PlanScorer
 
 
 def compile_plan(plan: Plan) -> Q.Query:
-    """The Whoosh query that matches and scores what `plan` says."""
+    """The Whoosh query that matches and scores what `plan` says: the reference the plan
+    scorer (`scorer.PlanScorer`) is tested against, score for score."""
     groups = [compile_group(group) for group in plan.required]
     query: Q.Query
     if not groups:
@@ -52,7 +53,7 @@ class WhooshEngine:
     """An `Engine` over one open Whoosh index. Not thread-safe: use one per thread (or a
     lock). `ids` are the papers' ids by document number: the store keeps a document's
     number its paper's row, so a hit's id is read from the rows, not its stored fields
-    (~10 µs a hit, and 0.5 s for the id -> document table of 50,000 papers)."""
+    (slow a hit, and a table of every paper's to make)."""
 
     def __init__(
         self,
@@ -81,8 +82,7 @@ class WhooshEngine:
 
     def field_counts(self, field: str) -> dict[str, int] | None:
         """The field's term list with each term's document frequency, merged over the
-        segments: at 50,000 papers a few ms for `authors`, where counting the papers' words
-        read every paper (~1 s)."""
+        segments, where counting the papers' words would read every paper."""
         return {
             term.decode("utf-8"): int(info.doc_frequency())
             for term, info in self._searcher.reader().iter_field(field)
@@ -115,7 +115,7 @@ class WhooshEngine:
         self, plan: Plan, limit: int | None, allowed: set[str] | None
     ) -> tuple[Scored, int]:
         allow = None if allowed is None else {self.docnums[i] for i in allowed if i in self.docnums}
-        # Whoosh's own matchers score a match in ~40 µs, and their shortcuts (block-quality
+        # Whoosh's own matchers are slow a match, and their shortcuts (block-quality
         # skipping, pruning sub-queries that cannot reach the top N) dropped better-scoring
         # papers from multi-word results and undercounted the matches; the plan scorer
         # scores every match, exactly, term at a time (whoosh/scorer.py).
@@ -123,8 +123,8 @@ class WhooshEngine:
 
     def similar(self, paper_id: str, text: str, limit: int) -> Scored:
         """More-like-this over the key terms of `text`: Whoosh's `more_like` (its Bo1 key
-        terms, an `Or` of them weighted), scored by the plan scorer. Whoosh's matchers took
-        50-130 ms a paper at 50,000 abstracts, with the search lock held."""
+        terms, an `Or` of them weighted), scored by the plan scorer, not Whoosh's slower
+        matchers (the search lock is held)."""
         docnum = self.docnums.get(paper_id)
         if docnum is None:
             return []

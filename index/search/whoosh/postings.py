@@ -2,8 +2,8 @@
 documents, weights and positions from, with no unpickling.
 
 Whoosh keeps a term's postings in pickled, compressed blocks of 128, found through its
-term index (a hash file read a few bytes at a time): reading a term anew cost a query's
-first run ~0.3 ms (issue 14). The segment builder writes this file beside the segment's
+term index (a hash file read a few bytes at a time): reading a term anew slowed a query's
+first run. The segment builder writes this file beside the segment's
 own (`<segment id>.ptp`), from the same postings in the same pass: each term's documents
 (uint32), weights (float32, as Whoosh keeps them; one number when all are the same) and
 positions (uint32; a phrase's first run unpickled them document by document), found

@@ -2,11 +2,11 @@
 the work.
 
 Whoosh runs a query as a tree of matcher objects that step through the documents together,
-scoring each match with a few dozen Python calls: ~40 µs a matching paper, so `learning` at
-50,000 abstracts (30,000 matches) took 160 ms. This runs the same plan (plan.py) one term
-at a time: each term's postings are read from each segment's postings file
-(whoosh/postings.py: arrays, no unpickling), scored from a table of the 256 field lengths
-a document can have (Whoosh keeps lengths in one byte) and gathered in dicts; groups,
+scoring each match with a few dozen Python calls, so a frequent word is slow. This runs
+the same plan (plan.py) one term at a time: each term's postings are read from each
+segment's postings file (whoosh/postings.py: arrays, no unpickling), scored from a table
+of the 256 field lengths a document can have (Whoosh keeps lengths in one byte) and
+gathered in dicts; groups,
 phrases, boosts and exclusions are then set operations. Scores are Whoosh's BM25F (same
 idf, average lengths, B and K1, the same boosts), summed in another order, so they agree
 to ~1e-12; ties go to the earlier document, as in Whoosh (tests/search/test_whoosh_scorer.py
@@ -21,8 +21,8 @@ it is wanted it is read whole and kept, as the words typed so far come back at e
 
 Phrases need positions: those of a phrase's words are read from the same files, each kept as
 a set of (document, position) pairs made one number each, and a paper matches when the words
-follow each other there: found by looking up the phrase's starts in those sets, in C (a Python
-step per candidate paper took a phrase of two frequent words ~25 ms at 50,000 abstracts).
+follow each other there: found by looking up the phrase's starts in those sets, in C, not by
+a Python step per candidate paper.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ _Weights: TypeAlias = "Sequence[float] | float"
 _Block: TypeAlias = tuple[Sequence[int], int, _Weights, list[int]]
 #: Documents a plan's part is scored for (`PlanScorer._alternative`): a set, or a dict's
 #: keys (the dict: its `__contains__` is a built-in method, a keys view's a slot wrapper,
-#: which a `map` calls ~1.5x slower, as it does an int's `__add__` or a bytes'
+#: which a `map` calls slower, as it does an int's `__add__` or a bytes'
 #: `__getitem__`: the mapped steps below use `operator`'s functions and lists instead).
 Within: TypeAlias = "set[int] | dict[int, float]"
 #: Terms whose postings are kept from one query to the next (the words typed so far come
@@ -69,7 +69,7 @@ CACHE_VALUES = 400_000
 #: documents numbered below 2**32 (the postings file keeps them in 32 bits). A phrase's
 #: start is a word's place less the word's place in the phrase: its position may fall below
 #: 0, and stay that document's. The document in the low bits spreads places over a set's
-#: hash table (which its low bits index); positions there made a frozenset of places ~2x
+#: hash table (which its low bits index); positions there made a frozenset of places
 #: slower to build and to look up.
 DOC_BITS = 32
 _DOC = (1 << DOC_BITS) - 1

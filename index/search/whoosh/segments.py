@@ -3,7 +3,7 @@
 Whoosh's `SegmentWriter` spends most of an index build on per-posting Python work: every
 (term, document) pair becomes a tuple in an external sort pool, is sorted, read back and
 handed one at a time to the postings writer, which looks up the document's field length for
-each (92 of the 121 s a 50,000-abstract build took). `SegmentBuilder` keeps each term's
+each (most of a build's time). `SegmentBuilder` keeps each term's
 postings in compact arrays as documents come in (they arrive in document order, so nothing
 needs sorting), cuts text with one regex pass per value (a text two fields hold is cut once),
 and writes whole blocks through Whoosh's own codec classes. The segment is the one Whoosh
