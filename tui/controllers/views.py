@@ -9,13 +9,14 @@ the jump list before a search, a view change or a followed related paper.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from paperterm.index.library.filters import ALL, Filters, ViewKey
 from paperterm.index.library.op_store import LibraryError, LibrarySaveError
 from paperterm.index.library.place import Place
 from paperterm.index.library.sorting import DEFAULT_SORT, SORTS
 from paperterm.index.text.display import one_line
+from paperterm.tui.controllers.notice import Notice
 from paperterm.tui.state import JUMP_DEPTH
 from paperterm.tui.view import PaperRows, Row, ViewEntry, view_entries
 
@@ -24,13 +25,6 @@ if TYPE_CHECKING:
 
 #: What the zoom key cycles through: both panes, the list only, the detail only.
 ZOOMS = ("both", "list", "detail")
-
-
-class Notice(NamedTuple):
-    """A message for the user and its severity ("information", "warning", "error")."""
-
-    text: str
-    severity: str = "information"
 
 
 def next_zoom(zoom: str) -> str:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from textual import events, on, work
 from textual.message import Message
-from textual.notifications import SeverityLevel
 from textual.timer import Timer
 from textual.widgets import Input
 
@@ -373,7 +372,7 @@ class MainScreen(ListScreen):
 
     def save_search(self, name: str, query: str) -> None:
         notice, kept = view_rules.save_search(self.state, name, query)
-        self.app.notify(notice.text, severity=_severity(notice.severity), markup=False)
+        self.app.notify(notice.text, severity=notice.severity, markup=False)
         if kept:
             self.post_message(self.SearchSaved())
             self.update_status()
@@ -393,10 +392,6 @@ class MainScreen(ListScreen):
             box = self.search_input
             box.value = pin_words(box.value, [typed for typed, _ in self.view.corrections])
             box.cursor_position = len(box.value)
-
-
-def _severity(severity: str) -> SeverityLevel:
-    return "error" if severity == "error" else "warning" if severity == "warning" else "information"
 
 
 def _title(row: Row) -> str:
