@@ -71,8 +71,6 @@ def test_the_reader_controllers_need_no_textual():
             paperterm.tui.controllers.__path__, "paperterm.tui.controllers."
         )
     ]
-    assert {"paperterm.tui.controllers.search", "paperterm.tui.controllers.library"} <= set(
-        names
-    )
+    assert {"paperterm.tui.controllers.search", "paperterm.tui.controllers.library"} <= set(names)
     imported = _imported_after(f"import {', '.join(names)}", ("textual",))
     assert imported == []
