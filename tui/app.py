@@ -116,9 +116,8 @@ class ReaderApp(ReaderFace):
         )
         self.library = LibraryControl(self.state, session.data_dir, self)
         self._stop = threading.Event()
-        # A built index's rows (a stat per source, a few small reads: ~1 ms at 2,600
-        # papers, ~6 ms at 50,000) are read before the first frame, which then shows them:
-        # a worker would have drawn a "Loading" frame first and the list ~50 ms later.
+        # A built index's rows (a stat per source, a few small reads) are read before the
+        # first frame, which then shows them: a worker would draw a "Loading" frame first.
         papers = session.open_papers()
         if papers is not None:
             self.state.corpus_loaded(papers, [], building=False)

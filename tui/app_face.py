@@ -117,8 +117,8 @@ class ReaderFace(App[int]):
 
     @property
     def copier(self) -> Clipboard:
-        """The routes to the clipboard, found on the first copy (not before the first
-        frame: the module is ~1 ms of the start)."""
+        """The routes to the clipboard, found on the first copy (the first frame does
+        without the module)."""
         if self._copier is None:
             from paperterm.tui.clipboard import Clipboard
 
