@@ -137,9 +137,13 @@ def test_the_note_says_why_search_waits(tmp_path):
     control = SearchControl(state)
     control.waiting_for_index = True
     state.index_percent = 40
-    assert control.note_parts("x") == ["search starts when the index is ready (40%)"]
+    assert control.note_parts(lambda: "x") == ["search starts when the index is ready (40%)"]
     state.index_state, state.index_error = "failed", "disk full"
-    assert control.note_parts("x") == ["search is off: disk full"]
+    assert control.note_parts(lambda: "x") == ["search is off: disk full"]
+    control.waiting_for_index = False
+    state.searchable = 1200
+    assert control.note_parts(lambda: "x") == ["searching the 1,200 papers indexed so far"]
+    assert control.note_parts(lambda: "tag:ml ") == []
 
 
 # --- sorting ------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ overwrite a newer one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.index.library.filters import ALL, Filters, allowed_ids
@@ -227,9 +227,10 @@ class SearchControl:
             return ["No bookmarks yet.", f"Press {key} on a paper to bookmark it."]
         return ["No papers in view."]
 
-    def note_parts(self, text: str) -> list[str]:
+    def note_parts(self, box: Callable[[], str]) -> list[str]:
         """The note under the search box: a correction and the key that undoes it, the
-        fallback, a budget cut, or why search waits."""
+        fallback, a budget cut, or why search waits. `box` gives the box's text, read
+        only when the note depends on it."""
         state = self.state
         view = self.view
         parts: list[str] = []
@@ -245,6 +246,6 @@ class SearchControl:
             how = state.key_text("search_as_typed")
             parts += correction_note(view.corrected, view.corrections, how)
         parts += view.notes
-        if not view.notes and state.searchable and has_clauses(text):
+        if not view.notes and state.searchable and has_clauses(box()):
             parts.append(f"searching the {state.searchable:,} papers indexed so far")
         return parts

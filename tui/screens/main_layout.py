@@ -244,7 +244,7 @@ class MainLayout(PaperScreen):
 
     def _update_note(self) -> None:
         """The note under the search box, in two lines at most, fitted to the width."""
-        parts = self.search_ctl.note_parts(self.search_input.value)
+        parts = self.search_ctl.note_parts(lambda: self.search_input.value)
         shown = (tuple(parts), max(self.size.width - 2, 10))
         if shown == self._note_for:
             return  # the start asks several times with the same parts
