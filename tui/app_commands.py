@@ -5,21 +5,41 @@ exports, the warnings."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.screen import Screen
 
 from paperterm.index.library.filters import ViewKey
 from paperterm.index.library.sorting import SORTS
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
+from paperterm.tui.screens.main import MainScreen
+from paperterm.tui.state import ReaderState
 
-if TYPE_CHECKING:
-    from paperterm.tui.app import ReaderApp
+
+class CommandHost(Protocol):
+    """What the commands act on: the reader app."""
+
+    state: ReaderState
+
+    @property
+    def main(self) -> MainScreen: ...
+
+    def run_action(self, action: str, default_namespace: Screen | None = None) -> object:
+        """Run a key's action (on the app when `default_namespace` is None)."""
+
+    def export_view(self, kind: str) -> None:
+        """Write the papers in view as `kind`."""
+
+    def export_bookmarks(self, kind: str) -> None:
+        """Write the bookmarks as `kind`."""
+
+    def show_warnings(self) -> None:
+        """Show the problems found at start-up."""
 
 
-def system_commands(app: ReaderApp, screen: Screen) -> Iterator[SystemCommand]:
+def system_commands(app: CommandHost, screen: Screen) -> Iterator[SystemCommand]:
     """The reader's commands while `screen` is shown (the main screen's only over it)."""
     from paperterm.index.library.export import EXPORTERS
 
@@ -29,7 +49,7 @@ def system_commands(app: ReaderApp, screen: Screen) -> Iterator[SystemCommand]:
             continue
         if spec.scope == "main" and screen is not main:
             continue
-        target: App | Screen = app if spec.scope == "app" else main
+        target: Screen | None = None if spec.scope == "app" else main
         key = app.state.key_text(spec.id)
         yield SystemCommand(
             palette_text(f"{spec.description} · {key}"),
