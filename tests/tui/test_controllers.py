@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from paperterm.index.config import Config
 from paperterm.index.library.bookmarks import BookmarkStore
@@ -298,3 +300,28 @@ def test_an_export_of_the_view_is_written_to_the_data_dir(tmp_path):
     (tmp_path / "bookmarks-export.md").mkdir()
     library.export_bookmarks("markdown")
     assert face.said[-1][1] == "error" and "cannot write the export" in face.said[-1][0]
+
+
+@given(
+    read=st.lists(st.booleans(), min_size=1, max_size=12),
+    start=st.integers(-1, 12),
+    step=st.sampled_from([1, -1]),
+    unread=st.booleans(),
+)
+def test_the_neighbour_is_the_nearest_row_that_way(read, start, step, unread):
+    """From a row (or just outside the list), `step` rows on; with `unread`, to the nearest
+    unread paper that way (never a bookmark whose paper is gone)."""
+    start = min(start, len(read))
+    ids = [f"p{i}" for i in range(len(read))]
+    done = {paper_id for paper_id, is_read in zip(ids, read, strict=True) if is_read}
+    rows = [
+        Row(paper_id, None if paper_id == "p3" else Paper(paper_id, "A", "")) for paper_id in ids
+    ]
+    found = view_rules.neighbour_index(ids, rows.__getitem__, start, step, unread, done)
+    wanted = [
+        i
+        for i in range(len(ids))
+        if (i - start) * step > 0 and (not unread or (ids[i] not in done and i != 3))
+    ]
+    nearest = min(wanted, key=lambda i: abs(i - start)) if wanted else None
+    assert found == nearest
