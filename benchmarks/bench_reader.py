@@ -38,7 +38,7 @@ like       "Like my bookmarks" as functions, CPU time, in fresh processes: the t
 Pilot is not used for timing: its waits for the CPU to go idle add tens of milliseconds.
 
     python benchmarks/bench_reader.py [--quick] [--sizes N ...] [--keep DIR]
-        [--engine whoosh|tantivy] [--format text|jsonl]
+        [--engine whoosh|tantivy] [--format text|jsonl|json]
         [startup|keystroke|first|list|reading|like ...]
 
 With `--keep DIR` the corpus of N abstracts is DIR/N/corpus (written in `--format` if absent,
@@ -717,7 +717,10 @@ def main() -> None:
     )
     parser.add_argument("--engine", choices=("whoosh", "tantivy"), help="the reader's engine")
     parser.add_argument(
-        "--format", choices=("text", "jsonl"), default="text", help="a corpus written anew"
+        "--format",
+        choices=("text", "jsonl", "json"),
+        default="text",
+        help="a corpus written anew (json: one array)",
     )
     args = parser.parse_args()
     fresh_bytecode()

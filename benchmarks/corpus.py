@@ -281,7 +281,20 @@ def write_jsonl(
     return paths
 
 
-WRITERS = {"text": write_text, "bibtex": write_bibtex, "jsonl": write_jsonl}
+def write_json(folder: Path, abstracts: list[Abstract], per_file: int = PER_FILE) -> list[Path]:
+    """One `papers.json`: a JSON array of {title, abstract, authors, venue}, indented, as a
+    conference site's export is (`per_file` is not used)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "papers.json"
+    records = [
+        {"title": a.title, "abstract": a.text, "authors": a.authors, "venue": a.collection}
+        for a in abstracts
+    ]
+    path.write_text(json.dumps(records, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return [path]
+
+
+WRITERS = {"text": write_text, "bibtex": write_bibtex, "jsonl": write_jsonl, "json": write_json}
 
 
 def main() -> None:

@@ -295,6 +295,7 @@ def quality(queries: list[Query], searches: dict[str, Search]) -> None:
 # --- the choices, measured -------------------------------------------------------------------
 
 _MINIMUMS: dict[str, Callable[[int], int]] = {
+    "1": lambda n: 1,
     "ceil(n/2)": lambda n: -(-n // 2),
     "ceil(2n/3)": lambda n: -(-2 * n // 3),
     "n-1": lambda n: max(1, n - 1),
@@ -310,7 +311,7 @@ def sweep(queries: list[Query], searcher: Searcher, only: list[str] | None) -> N
     #: (what, module, name, values): the values each choice was measured with; the first
     #: is what the code ships.
     choices = [
-        ("minimum of n words", plan_module, "minimum_of_most", ["ceil(n/2)", "ceil(2n/3)", "n-1"]),
+        ("minimum of n words", plan_module, "fallback_minimum", ["1", "ceil(n/2)", "ceil(2n/3)"]),
         ("correct a rare word at ratio", correction_module, "RARE_RATIO", [200, 10, 20, 50, 10**9]),
         ("completion weight", plan_module, "PARTIAL_WEIGHT", [0.5, 0.3, 0.8, 1.0]),
         ("typing postings per paper", plan_module, "TYPING_POSTINGS_PER_PAPER", [1.0, 0.5, 2.0]),

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from paperterm.index.config import Config
 from paperterm.index.private_files import NotPrivateError, check_private
 from paperterm.index.search.records import PaperList
-from paperterm.index.search.store import Meta, Progress, SourceFile, Store
+from paperterm.index.search.store import Meta, Progress, SourceFile, Store, set_key
 from paperterm.index.sources.files import SourceSpec, bundled_seeds, discover
 
 if TYPE_CHECKING:
@@ -115,6 +115,11 @@ class Session:
     def engine(self) -> str:
         """The engine the index is built for: "auto" is Whoosh."""
         return "tantivy" if self.config.engine == "tantivy" else "whoosh"
+
+    @property
+    def sources_key(self) -> str:
+        """The name of this set of sources (`store.set_key`)."""
+        return set_key(self.specs)
 
     @property
     def store(self) -> Store:

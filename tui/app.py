@@ -174,7 +174,8 @@ class ReaderApp(ReaderFace):
         nothing the user made is in it)."""
         if self.state.papers:
             with contextlib.suppress(OSError):
-                save_place(self.session.data_dir, self.main.place())
+                place = self.main.place()._replace(sources=self.session.sources_key)
+                save_place(self.session.data_dir, place)
 
     def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         """Read the bookmarks and start the index worker once the main screen's widgets

@@ -12,6 +12,7 @@ from textual.notifications import SeverityLevel
 
 from paperterm.index.links import split_links
 from paperterm.index.text.display import one_line, safe_text
+from paperterm.tui.notices import PREVIEW_LIMIT, capped, opened, url_too_long
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.state import ReaderState
 from paperterm.tui.view import Row, can_open_browser, link_or_citation
@@ -75,8 +76,10 @@ class ReaderFace(App[int]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Every toast (the screens' too): in a small window it replaces the one shown (at
-        most one at a time, laid over the footer: app.tcss) and goes sooner."""
+        """Every toast (the screens' too): at most `notices.NOTICE_LIMIT` characters; in a
+        small window it replaces the one shown (at most one at a time, laid over the footer:
+        app.tcss) and goes sooner."""
+        message = capped(message)
         if self.has_class("-small"):
             self.clear_notifications()
             if timeout is None:
@@ -131,6 +134,7 @@ class ReaderFace(App[int]):
         from paperterm.tui.clipboard import CopyReport, copy_message
 
         self.copy_to_clipboard(text)
+        preview = capped(preview, PREVIEW_LIMIT)
         if self.copier.routes():
             self._copy_by_routes(what, text, preview)
         else:
@@ -159,9 +163,16 @@ class ReaderFace(App[int]):
             self.say(f"This paper has no link ({key} copies its citation).", "warning")
 
     def follow_link(self, url: str, what: str = "") -> None:
-        """Open `url` in a browser; where none would be seen (over SSH), copy it."""
+        """Open `url` in a browser; where none would be seen (over SSH), copy it. A URL no
+        browser can be given (`notices.url_too_long`) is refused."""
         if can_open_browser(self.environ):
-            self.say(f"{what}: opening {url}" if what else f"Opening {url}")
+            if url_too_long(url):
+                key = self.state.key_text("copy_link")
+                size = len(url.encode("utf-8", "replace")) // 1024
+                self.say(f"Not opened: the link is too long ({size} KiB); {key} copies it", "error")
+                return
+            shown = capped(url, PREVIEW_LIMIT)
+            self.say(f"{what}: opening {shown}" if what else f"Opening {shown}")
             self._open_in_browser(url)
         else:
             self.copy_text("link", url, f"{url} (no local browser here: SSH?)")
@@ -192,8 +203,14 @@ class ReaderFace(App[int]):
     def _open_in_browser(self, url: str) -> None:
         # webbrowser may start a console browser that blocks: never on the UI thread.
         if self.url_opener is not None:
-            self.url_opener(url)
+            result = self.url_opener(url)
         else:
             import webbrowser  # only when a link is opened: it is slow to import
 
-            webbrowser.open(url)
+            result = webbrowser.open(url)
+        if not opened(result):
+            key = self.state.key_text("copy_link")
+            said = (
+                f"Could not open {capped(url, PREVIEW_LIMIT)}: no browser started; {key} copies it"
+            )
+            self.call_from_thread(self.say, said, "error")

@@ -73,7 +73,7 @@ class IndexLoader:
     def run(self) -> None:
         # The reading state and where the reader was (a big reading.toml takes a while to
         # parse: not on the UI thread); a built index's rows were read before the first frame.
-        self.state.load_library()
+        self.state.load_library(self.session.sources_key)
         papers = self.state.papers if isinstance(self.state.papers, PaperList) else None
         if papers is not None:
             # The rows' ids and the id -> place table, which the unread count and the

@@ -255,7 +255,10 @@ class ReaderState:
         papers = opened.papers
         same = papers is self.papers or list(paper_ids(papers)) == list(paper_ids(self.papers))
         if papers is not self.papers:
+            ranking = self.ranking
             self.set_papers(papers)
+            if same:  # the same papers: their "like" scores (by id) stand
+                self.ranking = ranking
         self.searcher = searcher
         self.searchable = 0
         self.index_state = "memory" if opened.location == ":memory:" else "ready"
@@ -339,9 +342,9 @@ class ReaderState:
     def saved_searches(self) -> list[SavedSearch]:
         return all_searches(self.config.searches, self.searches)
 
-    def load_library(self) -> None:
+    def load_library(self, sources: str = "") -> None:
         """Read the reading state and the saved searches (a problem with either is shown,
-        never fatal), and where the reader was."""
+        never fatal), and where the reader was in the set of sources named `sources`."""
         for name, store in (("reading", self.reading), ("searches", self.searches)):
             try:
                 store.load()
@@ -349,7 +352,7 @@ class ReaderState:
                 self.problems[name] = _problem(error, store)
             else:
                 self.problems.pop(name, None)
-        self.place, self.place_warnings = load_place(self.bookmarks.path.parent)
+        self.place, self.place_warnings = load_place(self.bookmarks.path.parent, sources)
 
     def reload_reading(self) -> bool:
         """Pick up what another paperterm (or `paperterm read`) saved; True when what the

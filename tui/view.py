@@ -18,7 +18,7 @@ from typing import NamedTuple
 from rich.cells import cell_len
 
 from paperterm.index.library.bookmarks import Bookmark
-from paperterm.index.library.filters import ALL, ViewKey, all_tags, paper_ids
+from paperterm.index.library.filters import ALL, Filters, ViewKey, all_tags, paper_ids
 from paperterm.index.library.searches import SavedSearch
 from paperterm.index.links import primary_link
 from paperterm.index.papers import Paper
@@ -231,6 +231,17 @@ def count_text(in_view: int, total: int, filtered: bool) -> str:
     if filtered:
         return f"{in_view} of {total} {noun}"
     return f"{total} {noun}"
+
+
+def no_match_text(query: str, filters: Filters) -> str:
+    """What an empty list says of a query that matched nothing in it, naming what narrowed
+    the papers searched (`No unread papers in “tag: ssl” match “diffusion”.`): the query
+    alone is not to blame."""
+    narrowed = (("unread", filters.unread_only), ("bookmarked", filters.bookmarks_only))
+    kinds = [word for word, on in narrowed if on]
+    view = filters.view
+    where = "" if view == ALL else f" in “{one_line(view.label, 40)}”"
+    return f"No {' '.join([*kinds, 'papers'])}{where} match “{query}”."
 
 
 def unread_text(unread: int, shown: int, in_view: int) -> str:

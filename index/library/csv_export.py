@@ -1,5 +1,10 @@
 """CSV out: one row per paper, for spreadsheets and scripts (`csv` module, Excel dialect:
-values with commas, quotes or line breaks are quoted, so abstracts keep their paragraphs)."""
+values with commas, quotes or line breaks are quoted, so abstracts keep their paragraphs).
+
+No cell is read as a formula: a cell that starts with `=`, `+`, `-`, `@`, a tab or a
+carriage return gets a leading `'` (OWASP's rule for CSV injection), which spreadsheet tools
+show as text. A negative number or a title that starts with "-" gets it too.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +28,14 @@ COLUMNS = (
     "entry_type", "status", "type", "session", "room", "start", "end", "poster",
 )  # fmt: skip
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+#: What a spreadsheet reads as the start of a formula (or of a cell it may run as one).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert_cell(value: str) -> str:
+    """`value` as a cell no spreadsheet runs: a leading `'` where it could start a
+    formula (`FORMULA_STARTS`)."""
+    return f"'{value}" if value.startswith(FORMULA_STARTS) else value
 
 
 def _paragraphs(text: str) -> str:
@@ -64,7 +77,7 @@ def csv_row(item: ExportItem) -> dict[str, str]:
     # Only these two keep their paragraphs.
     row["abstract"] = _paragraphs(paper.text or paper.abstract) if paper is not None else ""
     row["note"] = _paragraphs(item.note)
-    return row
+    return {name: inert_cell(value) for name, value in row.items()}
 
 
 def export_csv(items: Iterable[ExportItem]) -> str:

@@ -18,6 +18,9 @@ from paperterm.index.papers import Paper
 from paperterm.index.text.field_text import plain
 
 _URL_UNSAFE = re.compile(r"[\s{}\\\"<>^`|\x00-\x1f\x7f]")
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
 _PDF = re.compile(r"\.pdf$|/pdf[/?]", re.IGNORECASE)
 
 
@@ -69,11 +72,13 @@ def paper_items(
 
 
 def plain_text(text: str) -> str:
-    """One line: white space collapsed, control and unpaired surrogate characters dropped."""
+    """One line: white space collapsed; control, bidi control and unpaired surrogate
+    characters dropped (a bidi override would reorder what follows it on the line)."""
     kept = "".join(
         " " if char.isspace() else char
         for char in text
-        if char.isspace() or unicodedata.category(char) not in ("Cc", "Cs")
+        if char.isspace()
+        or (unicodedata.category(char) not in ("Cc", "Cs") and char not in _BIDI_CONTROLS)
     )
     return " ".join(kept.split())
 

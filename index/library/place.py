@@ -1,5 +1,5 @@
 """Where the reader was: view, query, sort, filters and paper, kept in `place.toml` in the
-data dir so that the next start returns there.
+data dir so that the next start over the same sources returns there.
 
 It is the reader's own file, written whole when the reader ends (last one to quit wins; it
 holds nothing the user made). Reading it never fails: a missing file is the start of the
@@ -33,10 +33,14 @@ class Place(NamedTuple):
     unread_only: bool = False
     bookmarks_only: bool = False
     paper: str = ""
+    #: The set of sources it is a place in (`store.set_key`); "" of any.
+    sources: str = ""
 
 
-def load_place(data_dir: Path) -> tuple[Place, list[str]]:
-    """The place saved in the data dir, and warnings about what of it was ignored."""
+def load_place(data_dir: Path, sources: str = "") -> tuple[Place, list[str]]:
+    """The place saved in the data dir, and warnings about what of it was ignored. A place
+    in another set of sources than `sources` keeps only its sort and filters: its view,
+    query and paper are of the other corpus."""
     path = Path(data_dir) / PLACE_FILENAME
     try:
         data, _ = read_regular_file(path, _MAX_BYTES, "place file")
@@ -67,6 +71,10 @@ def load_place(data_dir: Path) -> tuple[Place, list[str]]:
     if ViewKey.parse(place.view) is None:
         warnings.append(f"{path}: view {place.view!r} ignored")
         place = Place(**{**values, "sort": place.sort, "view": "all"})  # type: ignore[arg-type]
+    if place.sources and sources and place.sources != sources:
+        place = Place(
+            sort=place.sort, unread_only=place.unread_only, bookmarks_only=place.bookmarks_only
+        )
     return place, warnings
 
 

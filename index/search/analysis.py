@@ -1,4 +1,5 @@
-"""Whoosh analyzers: English words stemmed, CJK runs cut into character bigrams.
+"""Whoosh analyzers: English words stemmed, CJK runs cut into character bigrams, super- and
+subscripts written plain (`S²IP` is indexed as `s2ip`, as the query `S2IP` is cut).
 
 Whoosh's tokenizer sees a run of Chinese or Japanese characters as one long "word", so
 `论文` would never match `论文列表`. We split such runs into overlapping two-character
@@ -18,6 +19,7 @@ from paperterm.index.text.words import (
     WORD,
     WORD_PATTERN,
     cjk_pieces,
+    fold_scripts,
     stem,
     words_of,
 )
@@ -83,7 +85,7 @@ class WordTokenizer(Tokenizer):  # type: ignore[misc]  # Whoosh has no type hint
                 pieces = cjk_pieces(word)
             for piece, start, end in pieces:
                 raw += 1
-                text = piece.lower()
+                text = fold_scripts(piece.lower())
                 if len(text) < minsize or text in STOP_WORDS:
                     if removestops:
                         continue
@@ -118,7 +120,7 @@ class _CutTable(dict[str, str]):
     def __missing__(self, word: str) -> str:
         tokenizer = self._tokenizer
         if word.isascii() or not HAS_CJK.search(word):
-            text = word.lower()
+            text = fold_scripts(word.lower())
             if len(text) < tokenizer.minsize or text in STOP_WORDS:
                 found = ""
             else:

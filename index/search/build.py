@@ -6,12 +6,12 @@ A build (`Builder.run`, with the set's build lock held):
    previous generation recorded keeps that generation's prepared records (`sources/*.bin`,
    hard-linked). The others are read record by record and prepared
    (`source_records.prepare_source`): in worker processes when there is enough of them
-   (`build_workers.py`). A large JSON Lines file is read as stretches, each a source
-   (`segments.py`), so that the workers share it. Papers flow from the parser to the
-   source's record file and to the engine's part being written (`build_workers.PartFeed`),
-   so most of the indexing happens while reading, and nothing holds a file's papers: a
-   build holds each record's merge keys and title, and memory follows the engine's writer,
-   not the corpus.
+   (`build_workers.py`). A large file (JSON Lines, a text list, BibTeX, a JSON array) is
+   read as stretches, each a source (`segments.py`), so that the workers share it. Papers
+   flow from the parser to the source's record file and to the engine's part being written
+   (`build_workers.PartFeed`), so most of the indexing happens while reading, and nothing
+   holds a file's papers: a build holds each record's merge keys and title, and memory
+   follows the engine's writer, not the corpus.
 2. Duplicates are merged on those keys, in corpus order (`merged.MergedCorpus`): the few
    records a merge changes are read and held; derived titles are made distinct.
 3. The engine's index is made of parts, each the papers of a run of consecutive source
@@ -88,6 +88,7 @@ from paperterm.index.search.store import (
 )
 from paperterm.index.search.whoosh_index import part_digest
 from paperterm.index.sources.loader import Prepared
+from paperterm.index.sources.stretches import NOTHING
 
 if TYPE_CHECKING:
     from paperterm.index.search.vocabulary import Vocabulary
@@ -254,7 +255,7 @@ class Builder:
         return _Listed(corpus, count, collections, vocabulary)
 
     def _stretched(self, base: tuple[Path, Meta] | None) -> list[SourceFile]:
-        """The build's sources: the files, a large JSON Lines file as its stretches
+        """The build's sources: the files, a large file as its stretches
         (`segments.py`): those recorded when it is unchanged, else new ones."""
         recorded: dict[tuple[str, str | None], list[SourceEntry]] = {}
         for entry in base[1].sources if base is not None else []:
@@ -431,7 +432,7 @@ class Builder:
         sizes_here = (0, self.part_postings, self.part_sources)
         parts = PartFeed(self.engine, self.tmp / ENGINE_FOLDER, sizes_here)
         candidates: list[_Candidate] = []
-        for source in fresh:
+        for number, source in enumerate(fresh):
             self.listener.check()
 
             def reading(records: int, read: int, key: str = source.file.key) -> None:
@@ -441,6 +442,7 @@ class Builder:
             prepared = prepare_source(
                 source.file,
                 self.tmp / SOURCES_FOLDER,
+                self._list_early if number == 0 and self.watched else None,
                 on_record=parts.add,
                 on_bytes=reading,
                 keep=self.watched,
@@ -498,8 +500,7 @@ class Builder:
             self._publish_partial(sources, candidates, expected())
 
         def early(records: list[Prepared]) -> None:
-            if self.listener.papers is not None:
-                self.listener.papers([record.paper for record in records])
+            self._list_early(records)
             pool.start()
 
         part_sizes = (FIRST_PART_PAPERS, self.part_postings, self.part_sources)
@@ -538,6 +539,11 @@ class Builder:
         finally:
             pool.stop()
         return candidates
+
+    def _list_early(self, records: list[Prepared]) -> None:
+        """Show the first papers of the first file read while a reader watches."""
+        if self.listener.papers is not None:
+            self.listener.papers([record.paper for record in records])
 
     def _publish_partial(
         self, sources: list[SourceRecords], candidates: list[_Candidate], expected: int
@@ -831,7 +837,8 @@ def _join_problems(sources: list[SourceRecords]) -> None:
     for parts in by_file.values():
         path = str(parts[0].file.path)
         latin1 = ": not valid UTF-8; read as Latin-1"
-        none = str(Problem(path, 0, "no papers found"))
+        nothing = {str(Problem(path, 0, said)) for said in NOTHING}
+        said_nothing = []
         warned = False
         for source in parts:
             kept = []
@@ -840,11 +847,13 @@ def _join_problems(sources: list[SourceRecords]) -> None:
                     if warned:
                         continue
                     warned = True
-                if problem != none:
+                if problem in nothing:
+                    said_nothing.append(problem)
+                else:
                     kept.append(problem)
             source.problems = kept
         if not any(source.count or source.problems for source in parts):
-            parts[-1].problems = [none]
+            parts[-1].problems = said_nothing[-1:]
 
 
 def _part_postings(bounded_writer: bool, size: int) -> int:

@@ -7,7 +7,8 @@ that names both and a way back (`=word` in the query, a key in the reader, `--ex
 CLI). Decided from the vocabulary and document frequencies alone, like the planner: any
 engine gets the same corrections.
 
-What is corrected (a plain word, not `=word`, not quoted, 4 letters or more):
+What is corrected (a plain word, not `=word`, not quoted, 4 letters or more, with no digit
+and no inner capital: `S2IP-LLM` and `ViT` are names, not typos):
 
 - a word whose term no paper holds (stemming counts: `segmentations` is found through
   `segment` and is no typo; so do longer words: `complement` finds `complementarity`, see
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from paperterm.index.search.plan import FIELD_OF, MIN_IMPLICIT_PREFIX, Planner
+from paperterm.index.search.plan import FIELD_OF, MIN_IMPLICIT_PREFIX, Planner, coined
 from paperterm.index.search.query import Clause, ParsedQuery, parse_query
 
 MIN_CORRECTED = 4
@@ -88,8 +89,8 @@ class Corrector:
         if clause.kind != "word" or clause.exact or clause.field not in CORRECTED_FIELDS:
             return None
         start, end = clause.span
-        if parsed.text[start:end] != clause.text:  # not a plain run of the query's text
-            return None
+        if parsed.text[start:end] != clause.text or coined(clause.text):
+            return None  # not a plain run of the query's text, or a coined name
         words = self.planner.analysis.words(clause.text)
         if len(words) != 1 or len(words[0]) < MIN_CORRECTED or not words[0].isalpha():
             return None

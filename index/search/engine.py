@@ -2,7 +2,7 @@
 
 An engine runs `Plan`s (plain data from `plan.py`) over its index and answers the planner's
 one question about it (how many papers hold a term). Snippets, highlighting, typo
-correction, the "most of your words" fallback and "did you mean" are the planner's and the
+correction, the any-word fallback and "did you mean" are the planner's and the
 searcher's, the same for every engine; an engine only has to honour a plan's semantics:
 weights on alternatives, `minimum` groups, and `coordination` (papers matching more groups
 first, then by score).

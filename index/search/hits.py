@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from paperterm.index.papers import Paper
-from paperterm.index.text.words import WORD, cjk_pieces, has_cjk, stem
+from paperterm.index.text.words import WORD, cjk_pieces, fold_scripts, has_cjk, stem
 
 SNIPPET_WORDS = 28
 
@@ -62,6 +62,7 @@ class Matcher:
         return bool(self.stemmed or self.plain or self.prefixes)
 
     def _matches(self, word: str) -> bool:
+        word = fold_scripts(word)
         return (
             word in self.plain
             or (bool(self.prefixes) and word.startswith(self.prefixes))
@@ -72,7 +73,7 @@ class Matcher:
         """Character ranges of the words in `text` that the query matched."""
         if not self or not text:
             return []
-        lower = text.lower()
+        lower = fold_scripts(text.lower())  # each character stays where it was
         # Only the words that could match are looked at (`_Decisions.starts`), where the
         # lower-case text keeps every character where it was (no letter becomes two, as
         # `İ` does) and no CJK run is to be cut into pieces: nearly every abstract, ASCII or

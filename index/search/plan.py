@@ -27,7 +27,7 @@ from paperterm.index.search.filter_fields import FILTER_FIELDS
 from paperterm.index.search.hits import Matcher
 from paperterm.index.search.query import Clause, ParsedQuery
 from paperterm.index.search.vocabulary import Vocabulary
-from paperterm.index.text.words import WORD_PATTERN
+from paperterm.index.text.words import WORD_PATTERN, fold_scripts
 
 #: The index field a `field:` clause searches; `abstract:` and plain words search `all`.
 FIELD_OF = {
@@ -70,8 +70,15 @@ SHORT_WORD = 2
 SHORT_TYPING_POSTINGS_PER_PAPER = 0.25
 #: "Did you mean" looks up this many unknown words at most (each scans the vocabulary).
 MAX_SUGGESTED = 3
-FALLBACK_NOTE = "no paper has all your words; showing papers with most of them"
-FALLBACK_RARER_NOTE = "no paper has all your words; showing papers with most of the rarer ones"
+FALLBACK_NOTE = "no paper has all your words; showing papers with any, most words first"
+FALLBACK_RARER_NOTE = "no paper has all your words; showing papers with the rarer ones first"
+#: When fewer papers than this have all the words of a query of `FEW_MATCHES_WORDS` words
+#: or more, the papers with fewer words follow them (the fallback's order): a pasted title
+#: that holds a word its paper's abstract lacks still finds it, while a word or two typed
+#: keeps narrowing the list.
+FEW_MATCHES = 10
+FEW_MATCHES_WORDS = 3
+FEW_MATCHES_NOTE = "few papers have all your words; papers with most of them follow"
 NOTHING_TO_SEARCH_NOTE = "nothing to search for in that query; showing all papers"
 
 
@@ -87,10 +94,20 @@ def typing_budget(papers: int, typed: int = SHORT_WORD + 1) -> int:
     return max(MIN_TYPING_BUDGET, int(per_paper * papers))
 
 
-def minimum_of_most(groups: int) -> int:
-    """How many of `groups` words "most of your words" means: half of them, rounded up
-    (never a minority)."""
-    return -(-groups // 2)
+def fallback_minimum(groups: int) -> int:
+    """How many of `groups` words a paper needs to be listed by the fallback: one. Those with
+    more words rank first, so a paper is never dropped for missing words its abstract lacks
+    (a pasted title's "Extended Abstract")."""
+    return 1
+
+
+def coined(token: str) -> bool:
+    """Whether a token as typed holds a digit or an inner capital (`S2IP-LLM`, `ViT`,
+    `PICLe`): a coined name, never a typo, so never corrected nor suggested. A word in
+    capitals only (`DIFUSION`) may be a typo."""
+    return any(char.isdigit() for char in token) or (
+        not token.isupper() and any(char.isupper() for char in token[1:])
+    )
 
 
 # --- the plan --------------------------------------------------------------------------------
@@ -351,7 +368,7 @@ class Planner:
         found = list(_WORD.finditer(clause.text))
         if not found:
             return _Step(None)
-        last = found[-1].group(0).lower()
+        last = fold_scripts(found[-1].group(0).lower())
         head = clause.text[: found[-1].start()]
         head_terms = tuple(self.analysis.terms(fieldname, head)) if head.strip() else ()
         lone_stop_word = not head_terms and not self.analysis.words(last)
@@ -461,12 +478,10 @@ class Planner:
         return kept
 
     def _fallback(self, plan: Plan) -> Plan:
-        """When no paper has every word: papers with most of them (half at least, never a
-        minority), those with more words first, without the title and name boosts. When
-        the budget cannot pay for every word, the rarest words it can pay for (at least
-        one). Scoring every paper that has any of 24 common words takes seconds (the boosts
-        alone are most of it, as the `all` field has the title and name words anyway), and
-        the rare words are the ones that tell papers apart."""
+        """When no paper has every word: every paper with any of them, those with more words
+        first, then by score, without the title and name boosts. When the budget cannot pay
+        for every word, the rarest words it can pay for (at least one): the rare words are
+        the ones that tell papers apart, and the budget bounds the query's time."""
         order = sorted(range(len(plan.required)), key=lambda index: plan.required[index].cost)
         kept: list[int] = []
         spent = 0
@@ -478,7 +493,7 @@ class Planner:
         whole = len(kept) == len(plan.required)
         return Plan(
             required=tuple(plan.required[index] for index in sorted(kept)),
-            minimum=minimum_of_most(len(kept)),
+            minimum=fallback_minimum(len(kept)),
             excluded=plan.excluded,
             matcher=plan.matcher,
             notes=(FALLBACK_NOTE if whole else FALLBACK_RARER_NOTE,),
@@ -487,15 +502,15 @@ class Planner:
 
     def suggest(self, parsed: ParsedQuery) -> str:
         """A "did you mean" made of real words from the corpus (never stems); "" when no
-        word needs changing."""
+        word needs changing. A coined token (`coined`) is kept as typed."""
         changed = False
         looked_up = 0
         out: list[str] = []
         for clause in parsed.positive:
-            if clause.kind not in ("word", "fuzzy") or clause.field not in (
-                None,
-                "title",
-                "abstract",
+            if (
+                clause.kind not in ("word", "fuzzy")
+                or clause.field not in (None, "title", "abstract")
+                or coined(clause.text)
             ):
                 out.append(clause.text)
                 continue

@@ -1,6 +1,6 @@
 """The user's query language, parsed by our own code into clauses (never by Whoosh's parser).
 
-    words                all must match (falls back to most of them when none has all)
+    words                all must match (else any, those with more first)
     "a phrase"           the words in this order
     field:value          name, title, abstract, author, collection, tag (`field:"a phrase"`),
                          and a conference's status, type, session, topic, track, aff, keyword

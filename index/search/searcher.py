@@ -2,9 +2,9 @@
 
 `Searcher` is what the CLI and the reader call. It parses the query, corrects its typos
 (correction.py), has the `Planner` plan it (plan.py: terms, expansions, budgets, the
-"most of your words" fallback; no engine in it) and the engine run the plan
-(whoosh_engine.py, or tantivy_engine.py), falls back when nothing matches, adds snippets
-and a "did you mean".
+any-word fallback; no engine in it) and the engine run the plan (whoosh_engine.py, or
+tantivy_engine.py), falls back when no paper (or, for a long query, too few) has every
+word, adds snippets and a "did you mean".
 `Searcher.search` never raises for any query string.
 """
 
@@ -20,7 +20,13 @@ from paperterm.index.search.engine import Engine, Scored
 from paperterm.index.search.engine_files import EngineIndex
 from paperterm.index.search.filter_fields import FILTER_FIELDS
 from paperterm.index.search.hits import Hit, Matcher, Results, Span, mark, snippet
-from paperterm.index.search.plan import Planner, postings_budget
+from paperterm.index.search.plan import (
+    FEW_MATCHES,
+    FEW_MATCHES_NOTE,
+    FEW_MATCHES_WORDS,
+    Planner,
+    postings_budget,
+)
 from paperterm.index.search.query import ParsedQuery, parse_query
 from paperterm.index.search.records import PaperList
 from paperterm.index.search.vocabulary import Vocabulary
@@ -214,10 +220,15 @@ class Searcher:
             results.total = len(chosen)
             return [(index, 0.0) for index in chosen[:limit]]
         scored, total = ([], 0) if plan.hopeless else self.engine.collect(plan, limit, allowed)
-        if total == 0 and plan.fallback is not None:
-            scored, total = self.engine.collect(plan.fallback, limit, allowed)
-            if total:
-                results.notes.extend(plan.fallback.notes)
+        few = total == 0 or (total < FEW_MATCHES and len(plan.required) >= FEW_MATCHES_WORDS)
+        if few and plan.fallback is not None:
+            # The fallback's papers include every one with all the words.
+            more, more_total = self.engine.collect(plan.fallback, limit, allowed)
+            if more_total > total:
+                results.notes.extend(plan.fallback.notes if not total else [FEW_MATCHES_NOTE])
+                shown = {position for position, _ in scored}
+                scored = [*scored, *(hit for hit in more if hit[0] not in shown)]
+                scored, total = scored[:limit] if limit is not None else scored, more_total
         results.total = total
         if total == 0:
             results.suggestion = self.planner.suggest(parsed)

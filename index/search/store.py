@@ -117,7 +117,7 @@ class BuildCancelled(Exception):
 # --- sources and their fingerprints ----------------------------------------------------------
 
 
-#: A stretch of a large JSON Lines file that a build reads as a source of its own: its
+#: A stretch of a large file that a build reads as a source of its own: its
 #: first byte, the byte after its last, and its first line's number (`segments.py`).
 Span = tuple[int, int, int]
 

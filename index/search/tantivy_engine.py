@@ -8,8 +8,8 @@ index), but its idf is its own; each term's boost puts Whoosh's in its place
 multiplies a word's weight in the name or title, not its score: the boost is what it makes
 of one occurrence in a field of average length).
 
-A plan that needs only most of its groups (the "most of your words" fallback) is run group
-by group and combined here, exactly as the plan says: papers matching more groups first.
+A plan that needs only some of its groups (the any-word fallback) is run group by group
+and combined here, exactly as the plan says: papers matching more groups first.
 Its groups fit the postings budget, so reading every match of each is bounded.
 """
 

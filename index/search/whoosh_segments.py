@@ -55,6 +55,7 @@ from paperterm.index.text.words import (
     WORD,
     ascii_words,
     cjk_pieces,
+    fold_scripts,
     stem,
 )
 
@@ -82,7 +83,7 @@ def cut(text: str) -> list[str]:
     words, and CJK runs as overlapping bigrams."""
     if text.isascii():
         return ascii_words(text.lower())
-    words = [word.lower() for word in WORD.findall(text)]
+    words = [fold_scripts(word.lower()) for word in WORD.findall(text)]
     if not HAS_CJK.search(text):
         return words
     pieces: list[str] = []

@@ -44,7 +44,7 @@ from paperterm.index.links import Known, arxiv_id, paper_links, pmlr_links
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem, sorted_out
 from paperterm.index.sources import bibtex_chunks
-from paperterm.index.sources.bibtex_chunks import Chunk, chunks, file_lines, parts
+from paperterm.index.sources.bibtex_chunks import Chunk, Window, chunks, file_lines, parts
 from paperterm.index.text.field_text import clean, plain
 
 # The splitter logs each malformed entry; we report those as Problems, and without a
@@ -377,6 +377,7 @@ def stream(
     collection: str | None = None,
     *,
     entries: int | None = None,
+    window: Window | None = None,
 ) -> Iterator[Paper | Problem]:
     """`parse`'s papers and problems (in the same order, problems by line) for a file read
     a chunk of `entries` blocks at a time (`bibtex_chunks`), so that a file of any size is
@@ -385,19 +386,20 @@ def stream(
     `@string`, every volume: an entry may use a string defined after it, and takes the
     file's first `@Proceedings` wherever it is), which reads only the chunks that declare
     one; then for the papers. Only a third-party failure differs: `parse` gives up the
-    file, this the chunk."""
+    file, this the chunk. `window`: only a stretch of the file (`bibtex_stretches`)."""
     entries = entries or bibtex_chunks.ENTRIES
     strings, volumes = _declarations(read, entries)
-    entry_lines: dict[str, int] = {}  # the library's entry keys: the line each was first at
-    string_lines: dict[str, int] = {}
+    window = window or Window(read(True))
+    entry_lines = dict(window.entries)  # the library's entry keys: the line each was first at
+    string_lines = dict(window.strings)
     # Problems wait for the next chunk: a chunk after a backslash-newline starts on the line
     # its predecessor ends on (the splitter does not count that newline), and `parse` has
     # the block's problems before the entries' on a line. (line, kind, order, problem):
     pending: list[tuple[int, int, int, Problem]] = []
     order = itertools.count()
     found = False
-    start = 0  # the file's line (0-based) the chunk starts on
-    for chunk in chunks(read(True), entries):
+    start = window.line  # the file's line (0-based) the chunk starts on
+    for chunk in chunks(window.pieces, entries, tail=window.head):
         pending.sort(key=lambda item: item[:3])
         while pending and pending[0][0] <= start:
             yield pending.pop(0)[3]

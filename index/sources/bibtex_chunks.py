@@ -26,7 +26,7 @@ import itertools
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 #: A line-start block start, as bibtexparser's `_BLOCK_START` with its `_is_at_line_start`
@@ -49,6 +49,20 @@ class Chunk:
     line: int
     lookahead: bool
     index: int
+
+
+@dataclass(slots=True)
+class Window:
+    """What `bibtex.stream` reads the papers of: the text `pieces` make, starting on the
+    file's line `line` (0-based), then `head`, the next block's `@type{` (its block to be
+    dropped; "" at the file's end); `entries` and `strings`: the keys of the blocks before
+    it that the library registers, with the line each was first at."""
+
+    pieces: Iterable[str]
+    line: int = 0
+    head: str = ""
+    entries: dict[str, int] = field(default_factory=dict)
+    strings: dict[str, int] = field(default_factory=dict)
 
 
 def counted_lines(text: str) -> int:
@@ -88,8 +102,11 @@ def file_lines(text: str, blocks: Iterable[Any]) -> dict[int, int]:
     return lines
 
 
-def chunks(pieces: Iterable[str], entries: int = ENTRIES, chars: int = CHARS) -> Iterator[Chunk]:
-    """The chunks of the text `pieces` make, in order."""
+def chunks(
+    pieces: Iterable[str], entries: int = ENTRIES, chars: int = CHARS, tail: str = ""
+) -> Iterator[Chunk]:
+    """The chunks of the text `pieces` make, in order; `tail`: the `@type{` of a block
+    after the text, the last chunk's lookahead."""
     buffer = ""
     cuts: list[tuple[int, str]] = []  # (where, the `@type{`) of the cuts after the start
     searched = 0  # where the next search starts: a line start
@@ -111,7 +128,7 @@ def chunks(pieces: Iterable[str], entries: int = ENTRIES, chars: int = CHARS) ->
             searched -= start
             cuts = [(where - start, text) for where, text in cuts if where > start]
     if buffer or index == 0:
-        yield Chunk(buffer, line, False, index)
+        yield Chunk(buffer + tail, line, bool(tail), index)
 
 
 def _cuts(text: str, start: int, end: int) -> list[tuple[int, str]]:

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from paperterm.index.links import Known, arxiv_id, paper_links
 from paperterm.index.papers import Paper, content_id
 from paperterm.index.problems import Problem, sorted_out
+from paperterm.index.sources.bounds import SOURCE_LIMIT
 from paperterm.index.text.field_text import clean, plain
 
 _LIST_KEYS = ("papers", "items", "records")
@@ -83,46 +85,75 @@ def _after_space(text: str, index: int) -> int:
     return index
 
 
-def _array_items(text: str, start: int) -> tuple[list[tuple[int, Any]], str | None, int]:
-    """The values of the JSON array opening at `text[start]`, each with its line.
+def _array_values(
+    text: str, start: int, failures: list[tuple[str, int]]
+) -> Iterator[tuple[int, Any]]:
+    """The values of the JSON array opening at `text[start]`, each with its line, one at a
+    time; a syntax error ends them, its message and line appended to `failures`.
 
-    Decoding value by value (not `json.loads` on the whole) gives us line numbers, and keeps
-    the values before a syntax error. Returns (items, error message or None, error line).
+    Decoding value by value (not `json.loads` on the whole) gives us line numbers, keeps
+    the values before a syntax error, and lets a reader show the first papers while the
+    rest are read. Lines are counted from the value before, not from the start.
     """
     decoder = json.JSONDecoder()
-    items: list[tuple[int, Any]] = []
     index = start + 1
+    line, counted = _line_of(text, start), start
     while True:
         index = _after_space(text, index)
         if index < len(text) and text[index] == "]":
-            return items, None, 0
+            return
         try:
             value, end = decoder.raw_decode(text, index)
         except json.JSONDecodeError as error:
-            return items, error.msg, _line_of(text, error.pos)
+            failures.append((error.msg, _line_of(text, error.pos)))
+            return
         except RecursionError:
-            return items, "nested too deeply", _line_of(text, index)
-        items.append((_line_of(text, index), value))
+            failures.append(("nested too deeply", _line_of(text, index)))
+            return
+        line += text.count("\n", counted, index)
+        counted = index
+        yield line, value
         index = _after_space(text, end)
         if index < len(text) and text[index] == ",":
             index += 1
         elif index < len(text) and text[index] == "]":
-            return items, None, 0
+            return
         else:
-            return items, "Expecting ',' delimiter", _line_of(text, index)
+            failures.append(("Expecting ',' delimiter", _line_of(text, index)))
+            return
+
+
+def _array_items(text: str, start: int) -> tuple[list[tuple[int, Any]], str | None, int]:
+    """`_array_values` as a list: (items, error message or None, error line)."""
+    failures: list[tuple[str, int]] = []
+    items = list(_array_values(text, start, failures))
+    return (items, *failures[0]) if failures else (items, None, 0)
+
+
+def array_papers(path: Path, text: str, collection: str | None) -> Iterator[Paper | Problem]:
+    """The records of a .json file that holds an array, as `parse` reads them, one at a
+    time, each paper as soon as it is decoded: a paper, or the problem with a record, in
+    line order (a syntax error last: the rest is skipped)."""
+    start = len(text) - len(text.lstrip())
+    failures: list[tuple[str, int]] = []
+    for line, record in _array_values(text, start, failures):
+        yield _from_record(path, line, record, collection)
+    for message, line in failures:
+        yield Problem(str(path), line, f"not valid JSON: {message}; rest skipped")
+
+
+def holds_array(text: str) -> bool:
+    """Whether a .json file's text is an array (`array_papers` reads it)."""
+    return text.lstrip()[:1] == "["
 
 
 def _records(path: Path, text: str) -> tuple[list[tuple[int, Any]], list[Problem]]:
-    """(line, value) for every record of a .json file; JSON lines if it is not one document."""
+    """(line, value) for every record of a .json file that is not an array
+    (`array_papers` reads those); JSON lines if it is not one document."""
     stripped = text.lstrip()
     if not stripped:
         return [], [Problem(str(path), 0, "empty file")]
     start = len(text) - len(stripped)
-    if stripped[0] == "[":
-        items, error, line = _array_items(text, start)
-        if error is None:
-            return items, []
-        return items, [Problem(str(path), line, f"not valid JSON: {error}; rest skipped")]
     try:
         document = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
@@ -332,6 +363,7 @@ def _record_fields(record: dict[str, Any]) -> dict[str, str]:
 
 def _abstract(record: dict[str, Any]) -> str:
     raw = _text(record.get("abstract")) or _text(record.get("summary"))
+    raw = raw[:SOURCE_LIMIT]  # (a huge one is cut by the loader anyway: `bounds`)
     if "authors_parsed" in record or "versions" in record:
         raw = raw.strip()
         if "\n " in raw or "\n\t" in raw:
@@ -404,6 +436,8 @@ def parse(
 ) -> tuple[list[Paper], list[Problem]]:
     if path.suffix.lower() in (".jsonl", ".ndjson"):
         records, problems = _lines(path, text)
+    elif holds_array(text):
+        return sorted_out(path, array_papers(path, text, collection), [], "no papers found")
     else:
         records, problems = _records(path, text)
     found = (_from_record(path, line, record, collection) for line, record in records)

@@ -4,7 +4,8 @@ Each format has a parser module (`text_list`, ...) exposing
 `parse(path, text, collection) -> tuple[list[Paper], list[Problem]]`; this module picks the
 parser (by extension, or by sniffing the content when the extension says nothing useful),
 decodes bytes, walks folders, and never lets one bad file stop the others. Parsers give the
-record as the source has it; every record is then rendered (`enrich.render`) and prepared on
+record as the source has it; every record is then bounded (`bounds.bound`: a value over its
+size limit is cut, with a warning), rendered (`enrich.render`) and prepared on
 its own (`prepare`: enriched as if it were the only record of its paper, with the keys that
 find its duplicates), and duplicates are merged (`merge_prepared`). Preparing is most of the
 work and needs nothing from other files: an index build prepares files in parallel and keeps
@@ -31,8 +32,9 @@ from paperterm.index.papers import (
     paper_tuple,
 )
 from paperterm.index.problems import Problem
+from paperterm.index.sources.bounds import rendered
 from paperterm.index.sources.detect import choose, format_name, parser_for
-from paperterm.index.sources.enrich import distinct_titles, enrich, render
+from paperterm.index.sources.enrich import distinct_titles, enrich
 from paperterm.index.sources.files import DEFAULT_READ, FORMATS, ReadAs, SourceSpec, discover
 from paperterm.index.sources.identity import registry_ids
 from paperterm.index.sources.joining import NOT_JOINED, absorb, plan_merge
@@ -43,6 +45,9 @@ _SNIFF_BYTES = 8192
 #: A BibTeX file this large is read a chunk of entries at a time (`bibtex.stream`); a
 #: smaller one is parsed whole (a PMLR volume of 1,000 papers is ~1.5 MB).
 BIBTEX_STREAM_BYTES = 4 << 20
+#: The most of a file's first line read to tell its format (a JSON Lines record over it is
+#: over `bounds.ABSTRACT_LIMIT` too: the file is then read whole, which reads JSON Lines too).
+_FIRST_LINE_BYTES = 4 << 20
 #: Bytes read at a time from a file read in chunks.
 _READ_BLOCK = 1 << 20
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -152,10 +157,11 @@ def read_source(path: Path) -> tuple[bytes | None, list[Problem]]:
 
 class Reading:
     """One source file read record by record, for a build: JSON Lines line by line (a file
-    of any size, in memory one line at a time; or one stretch of it), a large BibTeX file a
-    chunk of entries at a time, other formats whole. As the papers
-    (rendered) come, `size` says how many bytes were read and `digest` hashes them (the
-    file's content digest once every paper was taken); `problems` gathers what was wrong."""
+    of any size, in memory one line at a time), a large BibTeX file a chunk of entries at a
+    time, other formats whole; or one stretch of a file a build cut (`sources.stretches`).
+    As the papers (rendered) come, `size` says how many bytes were read and `digest` hashes
+    them (the file's content digest once every paper was taken); `problems` gathers what
+    was wrong."""
 
     def __init__(
         self,
@@ -164,9 +170,9 @@ class Reading:
         span: tuple[int, int, int] | None = None,
         read_as: ReadAs = DEFAULT_READ,
     ) -> None:
-        """`span`: read only this stretch of a JSON Lines file (its first byte, the byte
-        after its last, its first line's number; `search.segments`); `read_as`: how the
-        source says to read it."""
+        """`span`: read only this stretch of the file (its first byte, the byte after its
+        last, its first line's number; `search.segments`); `read_as`: how the source says
+        to read it."""
         self.path = path
         self.collection = collection
         self.span = span
@@ -179,7 +185,6 @@ class Reading:
         self.problems: list[Problem] = []
         #: The format the file was read as (`detect.format_name`; "" until read).
         self.format = ""
-        self._formats: list[str] = []
         self._digest = hashlib.blake2b(digest_size=16)
 
     @property
@@ -194,21 +199,25 @@ class Reading:
                 self.problems.append(Problem(str(self.path), 0, reason))
                 return
             with open(self.path, "rb") as handle:
-                first = handle.readline()
+                # Its first line, or as much of it as could be one record: a file of one
+                # huge line is not held while it is read.
+                first = handle.readline(_FIRST_LINE_BYTES)
                 handle.seek(0)
                 from paperterm.index.sources import json_records
 
-                text = first.decode("utf-8-sig", "replace")
                 wide = wide_codec(first)
+                binary = wide is None and looks_binary(first[:_SNIFF_BYTES])
+                streams = not (wide or binary or self.span) and json_records.streams(
+                    self.path, first.decode("utf-8-sig", "replace")
+                )
+                del first
                 if wide is not None:
                     yield from self._wide(handle, wide)
-                elif looks_binary(first[:_SNIFF_BYTES]):
+                elif binary:
                     yield from self._whole(handle)
                 elif self.span is not None:
-                    handle.seek(self.span[0])
-                    first_line, length = self.span[2], self.span[1] - self.span[0]
-                    yield from self._lines(self._utf8_lines(handle, first_line, length), first_line)
-                elif self.by_lines and json_records.streams(self.path, text):
+                    yield from self._stretch(handle, self.span)
+                elif self.by_lines and streams:
                     yield from self._lines(self._utf8_lines(handle))
                 elif self._chunked_bibtex(handle):
                     yield from self._bibtex(handle, "utf-8-sig")
@@ -218,16 +227,65 @@ class Reading:
             reason = f"cannot read: {error.strerror or error}"
             self.problems.append(Problem(str(self.path), 0, reason))
 
+    def _stretch(self, handle: BinaryIO, span: tuple[int, int, int]) -> Iterator[Paper]:
+        """A stretch of a file a build cut (`search.segments`; `sources.stretches`)."""
+        from paperterm.index.sources.stretches import stretch_kind
+
+        kind = stretch_kind(self.path, handle)
+        handle.seek(span[0])
+        first_line, length = span[2], span[1] - span[0]
+        if kind is None or isinstance(kind, str):  # JSON Lines
+            yield from self._lines(self._utf8_lines(handle, first_line, length), first_line)
+            return
+        for found in kind.read(self.path, handle, span, self.collection):
+            if isinstance(found, Problem):
+                self.problems.append(found)
+            else:
+                yield rendered(found, self.problems, self.path)
+        self.size = length
+        self.complete = True
+
     def _whole(self, handle: BinaryIO) -> Iterator[Paper]:
+        """The file read whole and parsed; a JSON array's papers given as each is decoded
+        (a first launch shows the first while the rest are read), the others once all are."""
+        from paperterm.index.sources import json_records
+
         handle.seek(0)
         data = handle.read()
         self._digest.update(data)
         self.size = len(data)
-        papers, problems = load_data(self.path, data, self.collection, self.read_as, self._formats)
-        self.format = self._formats[0] if self._formats else ""
+        text, problems = decode(self.path, data)
+        del data  # a large file's bytes are not held while its text is parsed
         self.problems += problems
+        if text is None:
+            self.complete = True
+            return
+        module = choose(self.path, text, self.read_as)
+        self.format = format_name(module, self.path, self.read_as)
+        if module == "json_records" and json_records.holds_array(text):
+            yield from self._papers_of(json_records.array_papers(self.path, text, self.collection))
+            return
+        papers, problems = parser_for(module, self.read_as)(self.path, text, self.collection)
+        del text  # nor its text while its papers are taken
+        self.problems += problems
+        done = [rendered(paper, self.problems, self.path) for paper in papers]
         self.complete = True
-        yield from papers
+        yield from done
+
+    def _papers_of(self, found: Iterable[Paper | Problem]) -> Iterator[Paper]:
+        """The papers among `found`, rendered as they come; its problems kept (when there
+        is neither, "no papers found")."""
+        papers = problems = 0
+        for item in found:
+            if isinstance(item, Problem):
+                self.problems.append(item)
+                problems += 1
+            else:
+                papers += 1
+                yield rendered(item, self.problems, self.path)
+        self.complete = True
+        if not papers and not problems:
+            self.problems.append(Problem(str(self.path), 0, "no papers found"))
 
     def _wide(self, handle: BinaryIO, codec: str) -> Iterator[Paper]:
         """A UTF-16 or UTF-32 file (with a byte order mark), read as its UTF-8 file would
@@ -311,7 +369,7 @@ class Reading:
             if isinstance(found, Problem):
                 self.problems.append(found)
             else:
-                yield render(found)
+                yield rendered(found, self.problems, self.path)
         self.complete = True
 
     def _utf8_lines(
@@ -345,7 +403,7 @@ class Reading:
                 self.problems.append(found)
             elif found is not None:
                 papers += 1
-                yield render(found)
+                yield rendered(found, self.problems, self.path)
         self.complete = True
         if not papers and not self.problems:
             self.problems.append(Problem(str(self.path), 0, "no papers found"))
@@ -378,13 +436,27 @@ def load_data(
     """`load_file` of bytes already read from `path`; `formats` gets the name of the format
     it was read as (`detect.format_name`)."""
     text, problems = decode(path, data)
+    return parse_text(path, text, problems, collection, read_as, formats)
+
+
+def parse_text(
+    path: Path,
+    text: str | None,
+    problems: list[Problem],
+    collection: str | None = None,
+    read_as: ReadAs = DEFAULT_READ,
+    formats: list[str] | None = None,
+) -> tuple[list[Paper], list[Problem]]:
+    """The records of `path`'s decoded text (None: it is not text), rendered and bounded;
+    `problems` (the decoding's) with the parser's added."""
     if text is None:
         return [], problems
     module = choose(path, text, read_as)
     if formats is not None:
         formats.append(format_name(module, path, read_as))
     papers, parse_problems = parser_for(module, read_as)(path, text, collection)
-    return [render(paper) for paper in papers], problems + parse_problems
+    problems += parse_problems
+    return [rendered(paper, problems, path) for paper in papers], problems
 
 
 def load_sources(specs: Iterable[SourceSpec]) -> Corpus:

@@ -11,7 +11,7 @@ from paperterm.index.problems import Problem
 _HEADER_MAX = 120
 
 
-def _looks_like_header(paragraph: list[str]) -> bool:
+def looks_like_header(paragraph: list[str]) -> bool:
     """A list name is one short line that does not read like a sentence."""
     if len(paragraph) != 1:
         return False
@@ -40,7 +40,7 @@ def parse(
 
     problems: list[Problem] = []
     name = collection
-    if paragraphs and _looks_like_header(paragraphs[0][1]):
+    if paragraphs and looks_like_header(paragraphs[0][1]):
         header = paragraphs.pop(0)[1][0]
         name = name or header
     if not name:

@@ -431,7 +431,7 @@ def _coinings(lowered: str) -> list[tuple[int, int]]:
     return sorted(found)
 
 
-_CUE_AFTER = frozenset((", ", "),", ") ", ": ", " (", " -", " –", " —"))
+_CUE_AFTER = frozenset((", ", "),", "):", ") ", ": ", " (", " -", " –", " —"))
 _IS_A_AFTER = (") is a", ") are a", " is a", " are a")
 
 

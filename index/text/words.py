@@ -49,6 +49,39 @@ def has_cjk(text: str) -> bool:
     )
 
 
+#: The blocks that hold the super- and subscript letters and digits (`S²`, `x₁`, `ᵃ`).
+SCRIPT_BLOCKS = (
+    (0x00AA, 0x00BA), (0x02B0, 0x02FF), (0x10FC, 0x10FC), (0x1D2C, 0x1DBF), (0x2070, 0x209F),
+    (0x2C7C, 0x2C7D), (0x2D6F, 0x2D6F), (0x3192, 0x319F), (0xA69C, 0xA69D), (0xA770, 0xA770),
+    (0xA7F0, 0xA7FF), (0xAB5C, 0xAB6F), (0x10780, 0x107BF), (0x1E030, 0x1E06D),
+)  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def _script_table() -> dict[int, str]:
+    """Each super- or subscript letter or digit -> its plain one in lower case (Unicode's
+    decomposition; `ᴬ` has no lower case of its own, its plain letter has)."""
+    import unicodedata
+
+    table: dict[int, str] = {}
+    for first, last in SCRIPT_BLOCKS:
+        for code in range(first, last + 1):
+            parts = unicodedata.decomposition(chr(code)).split()
+            if len(parts) == 2 and parts[0] in ("<super>", "<sub>"):
+                plain = chr(int(parts[1], 16))
+                if chr(code).isalnum() and plain.isalnum():
+                    table[code] = plain.lower()
+    return table
+
+
+def fold_scripts(word: str) -> str:
+    """`word` with its super- and subscript letters and digits written plain (`s²ip` ->
+    `s2ip`, `h₂o` -> `h2o`; a capital one in lower case, as the words folded are), so that
+    math typed in plain letters finds them; an ASCII word as it is. Word bounds do not
+    move: both sides are word characters."""
+    return word if word.isascii() else word.translate(_script_table())
+
+
 #: Word characters; a CJK run and an adjoining Latin word come out as one token and are
 #: split by `cjk_pieces`.
 WORD_PATTERN = r"\w+(?:\.\w+)*"
@@ -64,8 +97,9 @@ _LONE_DOT = re.compile(r"\.(?:(?!\w)|(?<!\w\.))", re.ASCII)
 
 
 def paper_words(paper: Paper) -> list[str]:
-    """The words the vocabulary counts of a paper: its name's, title's and text's."""
-    return words_of(f"{paper.name} {paper.title} {paper.text}".lower())
+    """The words the vocabulary counts of a paper: its name's, title's and text's (lower
+    case, super- and subscripts plain: `fold_scripts`)."""
+    return words_of(fold_scripts(f"{paper.name} {paper.title} {paper.text}".lower()))
 
 
 def words_of(text: str) -> list[str]:

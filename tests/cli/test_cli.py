@@ -65,7 +65,7 @@ def test_search_plain_output(run):
     code, out, _ = run("search", "persona elicitation")
     assert code == 0
     assert "PICLe" in out
-    assert "1 of 1 matches" in out
+    assert "1 of 1 matches" in out  # two words typed narrow: no paper with one follows
 
 
 def test_show_by_id_and_prefix(run):

@@ -128,6 +128,7 @@ REPORTED = (
     "broken.json",
     "empty.txt",
     "header-only.txt",
+    "huge-paragraph.txt",  # its 2 MB abstract is cut at the records' bound (1 MB)
     "latin1.txt",
     "nul-bytes.txt",
 )

@@ -147,6 +147,15 @@ def test_the_place_round_trips_and_a_damaged_one_is_ignored_with_warnings(tmp_pa
     assert "not UTF-8" in load_place(tmp_path)[1][0]
 
 
+def test_a_place_in_other_sources_keeps_only_its_sort_and_filters(tmp_path: Path):
+    place = Place(view="tag:x", query="dna", sort="title", unread_only=True, paper="p", sources="a")
+    save_place(tmp_path, place)
+    assert load_place(tmp_path, "a") == (place, [])
+    assert load_place(tmp_path, "b") == (Place(sort="title", unread_only=True), [])
+    save_place(tmp_path, place._replace(sources=""))  # a place of any sources
+    assert load_place(tmp_path, "b")[0].query == "dna"
+
+
 @pytest.mark.parametrize("sort", list(SORTS))
 def test_the_whole_corpus_in_order_is_the_corpus_sorted(sort):
     keys = SortKeys(PAPERS)

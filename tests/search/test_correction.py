@@ -68,6 +68,11 @@ def test_quoted_equals_fuzzy_prefix_and_short_words_are_left_alone():
         assert corrected(text) is None, text
 
 
+@pytest.mark.parametrize("text", ["Grahp2 ", "GrAhp ", "gRahp ", "grahp-2 ", "GrahpNet"])
+def test_a_token_with_a_digit_or_an_inner_capital_is_never_corrected(text):
+    assert corrected(text) is None
+
+
 def test_the_word_being_typed_is_corrected_only_when_no_word_starts_with_it():
     assert corrected("transf") is None  # a prefix of "transformer"
     found = correct("graph transfomer")

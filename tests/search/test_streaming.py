@@ -21,7 +21,7 @@ from paperterm.index.search.listener import Listener
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.store import file_digest
 from paperterm.index.session import Session
-from paperterm.index.sources import loader
+from paperterm.index.sources import bounds, loader
 from paperterm.index.sources.files import SourceSpec
 
 WORDS = [
@@ -70,7 +70,7 @@ class Held:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.parsed = self.written = self.most = 0
-        real_render = loader.render
+        real_render = bounds.render  # every record is rendered there (`bounds.rendered`)
         real_add = records_module.RecordWriter.add
 
         def render(paper):
@@ -83,7 +83,7 @@ class Held:
                 self.written += 1
             return real_add(writer, record)
 
-        monkeypatch.setattr(loader, "render", render)
+        monkeypatch.setattr(bounds, "render", render)
         monkeypatch.setattr(records_module.RecordWriter, "add", add)
 
 

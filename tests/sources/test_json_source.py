@@ -253,3 +253,45 @@ _ROW_PARTS = st.one_of(
 @given(st.lists(_ROW_PARTS, max_size=5))
 def test_a_row_is_named_as_any_author_item(row):
     assert json_source._listed_author(row) == json_source.plain(json_source._author_name(row))
+
+
+_RECORD_TEXT = st.sampled_from([
+    '{"title": "A", "abstract": "Alpha text."}', '{"title": "B"}', '{"abstract": "Only this."}',
+    "3", '"x"', "{}", '{"title": "C",, }', "[1]", '{"title": "D", "year": 2024}', "",
+])  # fmt: skip
+
+
+@given(
+    st.lists(_RECORD_TEXT, max_size=8),
+    st.sampled_from([",\n", ", ", ",\n\n  ", ",,"]),
+    st.booleans(),
+)
+def test_an_array_read_record_by_record_is_the_file_read_whole(tmp_path_factory, records, sep, end):
+    """A build reads a .json array a record at a time (`Reading`): the same papers, lines
+    and problems as the file parsed whole (`load_file`)."""
+    from paperterm.index.sources.loader import Reading
+
+    path = tmp_path_factory.mktemp("array") / "papers.json"
+    path.write_text("[\n" + sep.join(records) + ("\n]\n" if end else ""), encoding="utf-8")
+    papers, problems = load_file(path)
+    reading = Reading(path)
+    assert list(reading.papers()) == papers and reading.complete
+    assert [(p.line, p.message) for p in reading.problems] == [
+        (p.line, p.message) for p in problems
+    ]
+
+
+def test_an_arrays_first_paper_comes_before_the_rest_is_decoded(tmp_path, monkeypatch):
+    from paperterm.index.sources.loader import Reading
+
+    path = tmp_path / "papers.json"
+    records = [{"title": f"T{n}", "abstract": f"Abstract number {n}."} for n in range(50)]
+    path.write_text(json.dumps(records, indent=2), encoding="utf-8")
+    made = []
+    from_record = json_source._from_record
+    monkeypatch.setattr(
+        json_source, "_from_record", lambda *args: made.append(args[1]) or from_record(*args)
+    )
+    found = Reading(path).papers()
+    assert next(found).title == "T0" and len(made) == 1
+    assert [paper.line for paper in found] == made[1:] and len(made) == 50

@@ -4,6 +4,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from paperterm.index.sources.bounds import ABSTRACT_LIMIT
 from paperterm.index.sources.files import SourceSpec, bundled_seeds
 from paperterm.index.sources.loader import load_file, load_sources
 from paperterm.index.sources.text_list import parse
@@ -118,9 +119,13 @@ def test_any_text_parses_without_raising(text):
         assert paper.id
 
 
-def test_huge_paragraph_and_long_word_load_whole(hostile):
-    huge = load_sources([SourceSpec(hostile / "huge-paragraph.txt")]).papers
-    assert len(huge) == 1 and len(huge[0].abstract) >= 2_000_000
+def test_huge_paragraph_is_cut_at_the_bound_and_long_word_loads_whole(hostile):
+    loaded = load_sources([SourceSpec(hostile / "huge-paragraph.txt")])
+    huge = loaded.papers
+    assert len(huge) == 1 and len(huge[0].abstract) == ABSTRACT_LIMIT
+    assert [(problem.line, "too large" in problem.message) for problem in loaded.problems] == [
+        (3, True)
+    ]
     assert len(huge[0].title) <= 120
     long_word = load_sources([SourceSpec(hostile / "long-word.txt")]).papers
     assert len(long_word) == 1 and "w" * 20_000 in long_word[0].abstract

@@ -308,6 +308,7 @@ def test_sentences_found_mark_by_mark_are_those_of_one_pattern(text):
     assert names._sentences(text) == _sentences_one_pattern(text)
 
 
+@example("MC-ViT): a ")
 @given(st.lists(st.sampled_from([
     "We propose ", "we introduce a ", "called ", "our ", "Our method, ", "MC-ViT", "PICLe",
     "Caduceus", "Memory ViT ", "(", ")", ", a novel model", ", a model", ", or Xy", ": a ",

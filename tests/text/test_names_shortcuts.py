@@ -76,7 +76,7 @@ def _has_cue_as_it_was(
     lowered: str, sentence: tuple[int, int], coinings: list[tuple[int, int]], start: int, end: int
 ) -> bool:
     """The cheap test of a coining cue near a token, as it was before `_may_score` took it in."""
-    if lowered[end : end + 2] in (", ", "),", ") ", ": ", " (", " -", " –", " —"):
+    if lowered[end : end + 2] in (", ", "),", "):", ") ", ": ", " (", " -", " –", " —"):
         return True
     if any(max(sentence[0], start - 250) <= verb < start for verb, _ in coinings):
         return True
@@ -129,6 +129,7 @@ _GATE_PIECES = [
 @example("Then MC-ViT is a simple model")
 @example("Then MC-ViT was built, named PICLe. Our method, PICLe (X), a model")
 @example("x. MC-ViT - a model; PICLe: a model of our MC-ViT")
+@example("MC-ViT): a ")
 @settings(max_examples=300)
 @given(st.lists(st.sampled_from(_GATE_PIECES), max_size=30).map("".join))
 def test_the_gate_before_scoring_answers_as_the_two_tests_it_joins(text):

@@ -250,3 +250,23 @@ async def test_a_failed_save_is_kept_and_retried_at_exit(reader, data_dir):
         await pilot.press("q")
     assert app.return_code == 0
     assert on_disk(app).is_bookmarked(current.id)
+
+
+async def test_a_search_that_finds_nothing_in_a_narrowed_view_names_what_narrowed_it(reader):
+    app = reader()
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settle(pilot)
+        screen = app.main
+        marked = screen.paper_list.current.paper
+        assert "diffusion" not in marked.text.lower() and "diffusion" not in marked.title.lower()
+        await pilot.press("b", "B", "slash", *"diffusion")
+        await settle(pilot)
+        assert screen.paper_list.rows == []
+        text = screen_text(app)
+        assert "No bookmarked papers match “diffusion”." in text
+        assert "No papers match" not in text
+        await pilot.press("escape", "U")  # out of the box; unread only too
+        await settle(pilot)
+        assert screen.search_input.value == "diffusion"
+        assert "No unread bookmarked papers match “diffusion”." in screen_text(app)
+        assert app.state.searcher.search("diffusion").total  # the seeds' papers have it

@@ -3,6 +3,7 @@ papers as they are read and searches what is indexed so far."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 from pathlib import Path
@@ -195,3 +196,37 @@ async def test_a_query_typed_before_the_first_papers_come_is_kept(tmp_path, monk
             assert app.main.view.in_view == 200
     finally:
         release.set()
+
+
+async def test_a_first_launch_lists_a_json_arrays_first_papers_while_the_rest_is_read(
+    tmp_path, monkeypatch
+):
+    """A .json array is read a record at a time: its first papers are on screen while later
+    records are still to be decoded (the whole file was parsed before any row showed)."""
+    from paperterm.index.search.source_records import EARLY_RECORDS
+    from paperterm.index.sources import json_records
+
+    count = EARLY_RECORDS + 20
+    source = tmp_path / "papers.json"
+    records = [{"title": f"Paper {n}", "abstract": f"Abstract number {n}."} for n in range(count)]
+    source.write_text(json.dumps(records, indent=2), encoding="utf-8")
+    gate = threading.Event()
+    from_record = json_records._from_record
+
+    def held(path, line, record, collection):
+        if record["title"] == f"Paper {EARLY_RECORDS + 10}":
+            gate.wait(30)  # the rest of the file waits until the rows are seen
+        return from_record(path, line, record, collection)
+
+    monkeypatch.setattr(json_records, "_from_record", held)
+    app = reader_of([source], tmp_path / "data")
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: bool(app.main.paper_list.rows), "the first rows")
+            shown = len(app.main.paper_list.rows)
+            assert EARLY_RECORDS <= shown < count and not gate.is_set()
+            gate.set()
+            await settle(pilot)
+            assert len(app.main.paper_list.rows) == count
+    finally:
+        gate.set()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from reader_helpers import (
     INSTANT,
@@ -19,6 +20,7 @@ from test_reader_views import sidebar
 from paperterm.index.config import Config
 from paperterm.index.library.bookmarks import BookmarkStore
 from paperterm.index.library.reading import ReadingStore, mark_read
+from paperterm.index.session import Session
 from paperterm.tui.cli.main import main
 from paperterm.tui.rows import BOOKMARK_MARK as MARKER
 from paperterm.tui.rows import UNREAD_MARK as UNREAD
@@ -453,3 +455,30 @@ async def test_paperterm_read_shows_in_an_open_reader_at_its_own_poll(
         rows = [line.split("│")[1] for line in screen_text(app).splitlines()[1:5]]  # the list
         assert [UNREAD in row for row in rows] == [False, False, False, True]
         assert sidebar(app)[0] == "▸ All papers 35/38"
+
+
+async def test_like_my_bookmarks_is_not_left_ranking_when_the_first_build_ends(
+    gated_reader, monkeypatch
+):
+    """The first build's index replaces the papers listed while it ran, with the same ids:
+    the ranking made meanwhile stands (it was lost, and "ranking…" stayed until a restart)."""
+    built = Session.build
+
+    def build_without_listing_again(self, *args, listener=None, **kwargs):
+        # The gated build listed the papers already; a build lists them once.
+        listener = None if listener is None else replace(listener, papers=None)
+        return built(self, *args, listener=listener, **kwargs)
+
+    monkeypatch.setattr(Session, "build", build_without_listing_again)
+    app, session = gated_reader()
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settle(pilot, index=False)
+        await pilot.press("b")
+        app.main.set_sort("like")
+        await settle(pilot, index=False)
+        assert app.state.ranking is not None
+        session.gate.set()
+        await settle(pilot)
+        assert app.state.index_state == "ready"
+        assert "sort: like my bookmarks" in status_line(app)
+        assert "(ranking…)" not in status_line(app)

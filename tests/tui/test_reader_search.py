@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from reader_helpers import INSTANT, drain, screen_text, settle, type_text
+from reader_helpers import INSTANT, drain, reader_of, screen_text, settle, type_text
 from textual import events
 from textual.widgets import Input
 
@@ -54,7 +56,7 @@ async def test_results_update_while_typing_and_the_query_stays(reader):
         assert 1 < many < 38
         await pilot.press("space", *"video")
         await settle(pilot)
-        assert screen.view.in_view < many
+        assert screen.view.in_view < many  # a second word narrows
         assert screen.search_input.value == "transformer video"
 
 
@@ -374,3 +376,32 @@ async def test_the_sort_orders_wait_while_keys_come_and_keys_are_answered(reader
         clock.now += 1.0  # the pause
         await settle(pilot)
         assert set(app.state.sort_keys._orders) == {"title", "newest"}
+
+
+async def test_a_name_written_with_a_superscript_is_found_by_its_plain_letters(tmp_path):
+    """`S2IP-LLM` finds the paper that writes S²IP-LLM, and is no typo ("did you mean: skip
+    llm" it was)."""
+    corpus = tmp_path / "papers.json"
+    corpus.write_text(
+        json.dumps(
+            [
+                {"title": "Skip connections", "abstract": "We skip layers in LLM training."},
+                {"title": "Semantic space prompts", "abstract": "We propose S²IP-LLM for time."},
+            ]
+        ),
+        "utf-8",
+    )
+    app = reader_of([corpus], tmp_path / "data")
+    async with app.run_test(size=(100, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "S2IP-LLM ")
+        await settle(pilot)
+        screen = app.main
+        assert [row.paper.title for row in screen.paper_list.rows] == ["Semantic space prompts"]
+        assert "Did you mean" not in screen_text(app)
+        screen.search_input.value = ""
+        await type_text(pilot, "S3IP ")  # no paper has it; `skip` is one letter away
+        await settle(pilot)
+        assert screen.paper_list.rows == [] and not screen.view.suggestion
+        assert "Did you mean" not in screen_text(app)

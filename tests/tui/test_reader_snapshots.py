@@ -84,8 +84,8 @@ def test_empty_result(snap_compare, reader, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_corrected_query_with_its_note(snap_compare, reader, size):
-    # No paper has "xqzv": the papers with most of the words (one of two) show, with both
-    # notes. (With three words, "transformer persona xqzv", no paper has two: nothing.)
+    # No paper has "xqzv": the papers with any of the words show, most words first, with
+    # both notes.
     # j, k: the detail's scrollbar (on or off at this length: either fits) is decided from
     # the next paper's, not from whichever paper typing showed last.
     keys = ["slash", Typed("trasnformer xqzv "), "enter", "j", "k"]

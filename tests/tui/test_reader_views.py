@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import threading
 
-from reader_helpers import flat, row_ids, said, screen_text, settle, status_line, type_text, until
+from reader_helpers import (
+    flat,
+    reader_of,
+    row_ids,
+    said,
+    screen_text,
+    settle,
+    status_line,
+    type_text,
+    until,
+)
 
 from paperterm.index.config import parse_config
 from paperterm.index.library.bookmarks import BookmarkStore
@@ -156,6 +166,31 @@ async def test_quitting_and_reopening_returns_to_the_same_place(reader, data_dir
         assert row_ids(again) == rows
         assert screen.paper_list.current.id == place.paper
         assert screen.detail.row.id == place.paper
+
+
+async def test_another_corpus_starts_with_an_empty_search_box(reader, data_dir, tmp_path):
+    """The place saved over the seeds is not the other corpus's: its query is not restored,
+    and what is typed there is the whole query; the sort and filters carry over."""
+    app = reader()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("s", "slash")  # sorted by title
+        await type_text(pilot, "model")
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("q")
+    other = tmp_path / "other.json"
+    other.write_text('[{"title": "Weaving", "abstract": "Punched cards for looms."}]', "utf-8")
+    again = reader_of([other], data_dir)
+    async with again.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = again.main
+        assert screen.search_input.value == "" and screen.sort == "title"
+        await pilot.press("slash")
+        await type_text(pilot, "loom")
+        await settle(pilot)
+        assert screen.search_input.value == "loom"
+        assert [row.paper.title for row in screen.paper_list.rows] == ["Weaving"]
 
 
 async def test_a_damaged_place_file_is_ignored_with_a_warning(reader, data_dir):

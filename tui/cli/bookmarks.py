@@ -6,7 +6,13 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from paperterm.index.library.bookmarks import BookmarkStore
-from paperterm.tui.cli.context import BookmarkCommandError, Context, loaded, save_change
+from paperterm.tui.cli.context import (
+    BookmarkCommandError,
+    Context,
+    field,
+    loaded,
+    save_change,
+)
 from paperterm.tui.cli.exports import add_export_options, emit_export
 
 if TYPE_CHECKING:
@@ -76,10 +82,10 @@ def cmd_list(ctx: Context) -> int:
     for mark in store.bookmarks:
         paper = papers.get(mark.id)
         title = paper.title if paper else f"{mark.title or '(no title)'} [missing from corpus]"
-        tags = f"  #{' #'.join(mark.tags)}" if mark.tags else ""
-        ctx.line(f"{mark.id}  {mark.added:%Y-%m-%d}  {title}{tags}")
+        tags = f"  #{' #'.join(field(tag) for tag in mark.tags)}" if mark.tags else ""
+        ctx.line(f"{field(mark.id)}  {mark.added:%Y-%m-%d}  {field(title)}{tags}")
         if mark.note:
-            ctx.line(f"    note: {' '.join(mark.note.split())}")
+            ctx.line(f"    note: {field(mark.note)}")
     if not store.bookmarks:
         ctx.line("no bookmarks yet")
     return 0
@@ -95,7 +101,7 @@ def cmd_add(ctx: Context) -> int:
     for paper in papers:
         if not store.is_bookmarked(paper.id):
             save_change(partial(store.add, paper.id, paper.title))
-        ctx.line(f"bookmarked {paper.id}  {paper.title}")
+        ctx.line(f"bookmarked {field(paper.id)}  {field(paper.title)}")
     return 0
 
 
@@ -107,7 +113,7 @@ def cmd_remove(ctx: Context) -> int:
         except Exception:  # an unknown id is already "not bookmarked": idempotent
             paper_id = key
         save_change(partial(store.remove, paper_id))
-        ctx.line(f"removed {paper_id}")
+        ctx.line(f"removed {field(paper_id)}")
     return 0
 
 
@@ -125,7 +131,8 @@ def cmd_tag(ctx: Context) -> int:
     change = store.remove_tags if ctx.args.remove else store.add_tags
     save_change(lambda: change(paper_id, ctx.args.tags))
     mark = store.get(paper_id)
-    ctx.line(f"{paper_id}  tags: {', '.join(mark.tags) if mark and mark.tags else '(none)'}")
+    tags = ", ".join(field(tag) for tag in mark.tags) if mark and mark.tags else "(none)"
+    ctx.line(f"{field(paper_id)}  tags: {tags}")
     return 0
 
 
@@ -133,7 +140,7 @@ def cmd_note(ctx: Context) -> int:
     store = _store(ctx)
     paper_id = _bookmarked(ctx, store)
     save_change(lambda: store.set_note(paper_id, ctx.args.text))
-    ctx.line(f"{paper_id}  note {'set' if ctx.args.text.strip() else 'cleared'}")
+    ctx.line(f"{field(paper_id)}  note {'set' if ctx.args.text.strip() else 'cleared'}")
     return 0
 
 

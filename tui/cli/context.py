@@ -25,7 +25,7 @@ from paperterm.index.library.reading import ReadingStore
 from paperterm.index.library.searches import SavedSearch, SearchesStore, all_searches
 from paperterm.index.papers import Paper
 from paperterm.index.session import Session
-from paperterm.index.text.display import safe_text
+from paperterm.index.text.display import one_line, safe_text
 from paperterm.tui.cli.escape import escape_json_for_terminal
 
 if TYPE_CHECKING:
@@ -142,6 +142,13 @@ class Context:
         if matches:
             raise UsageError(f"paperterm: {shown!r} matches {len(matches)} papers; give more")
         raise UsageError(f"paperterm: no paper with id {shown!r}")
+
+
+def field(value: object) -> str:
+    """A record's value as plain-text output prints it: on one line, its line breaks,
+    control characters, escape sequences and bidi controls folded or removed, so that a
+    source cannot add a line of its own (a fake `Id:`)."""
+    return one_line(str(value))
 
 
 Store = TypeVar("Store", bound=OpLogStore[Any])

@@ -35,6 +35,7 @@ from paperterm.tui.cli.context import (
     CommandFailed,
     Context,
     UsageError,
+    field,
 )
 from paperterm.tui.cli.escape import user_text
 
@@ -190,7 +191,7 @@ def cmd_list(ctx: Context) -> int:
         ctx.emit_json([selection.record(paper) for paper in selection.papers], indent=1)
         return 0
     for paper in selection.papers:
-        ctx.line(f"{paper.id}  {paper.title}  [{', '.join(paper.collections)}]")
+        ctx.line(f"{field(paper.id)}  {field(paper.title)}  [{_collections(paper.collections)}]")
     return 0
 
 
@@ -271,14 +272,14 @@ def _print_results(ctx: Context, results: Results) -> None:
             f"({' · '.join(correction_note(results.corrected, results.corrections, '--exact'))})"
         )
     for note in results.notes:
-        ctx.line(f"({note})")
+        ctx.line(f"({field(note)})")
     if not results.hits:
         hint = f"; did you mean: {results.suggestion}" if results.suggestion else ""
-        ctx.line(f"no papers match {results.query!r}{hint}")
+        ctx.line(f"no papers match {results.query!r}{field(hint)}")
         return
     for rank, hit in enumerate(results.hits, start=1):
         paper = hit.paper
-        ctx.line(f"{rank:>2}. {paper.title}  [{paper.collection}]  {paper.id}")
+        ctx.line(f"{rank:>2}. {field(paper.title)}  [{field(paper.collection)}]  {field(paper.id)}")
         snippet = safe_text(hit.snippet, keep_newlines=False)
         if bold:
             # Spans index the snippet; safe_text keeps its length only if nothing was removed.
@@ -299,22 +300,27 @@ def cmd_show(ctx: Context) -> int:
     if ctx.args.json:
         ctx.emit_json(paper_record(paper, ctx.reading(), ctx.bookmarks()), indent=1)
         return 0
-    ctx.line(paper.title)
+    # Each field on its line, folded to one (`field`); the abstract's paragraphs below.
+    ctx.line(field(paper.title))
     if name_label(paper):
-        ctx.line(f"Name: {paper.name}")
-    ctx.line(f"Collection: {', '.join(paper.collections)}")
+        ctx.line(f"Name: {field(paper.name)}")
+    ctx.line(f"Collection: {_collections(paper.collections)}")
     if paper.authors:
-        ctx.line(f"Authors: {', '.join(credited_authors(paper))}")
+        ctx.line(f"Authors: {', '.join(field(name) for name in credited_authors(paper))}")
     if paper.year:
-        ctx.line(f"Year: {paper.year}")
+        ctx.line(f"Year: {field(paper.year)}")
     for label, value in record_lines(paper):
-        ctx.line(f"{label}: {value}")
+        ctx.line(f"{label}: {field(value)}")
     for link in paper.links:
-        ctx.line(f"Link: {link}")
-    ctx.line(f"Id: {paper.id}")
+        ctx.line(f"Link: {field(link)}")
+    ctx.line(f"Id: {field(paper.id)}")
     ctx.line()
     ctx.line(paper.text)
     return 0
+
+
+def _collections(names: Sequence[str]) -> str:
+    return ", ".join(field(name) for name in names)
 
 
 def cmd_index(ctx: Context) -> int:

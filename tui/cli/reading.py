@@ -24,7 +24,7 @@ from paperterm.index.library.filters import (
 from paperterm.index.library.reading import ReadingStore, mark_read, mark_unread
 from paperterm.index.library.sorting import DEFAULT_SORT, SORTS, SortKeys, effective_sort
 from paperterm.index.papers import Paper
-from paperterm.tui.cli.context import Context, UsageError, save_change
+from paperterm.tui.cli.context import Context, UsageError, field, save_change
 from paperterm.tui.cli.exports import add_export_options, emit_export
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def cmd_read(ctx: Context) -> int:
     papers = [ctx.paper(key) for key in ctx.args.ids]  # every id checked before any change
     save_change(lambda: store.apply(mark_read(paper.id for paper in papers)))
     for paper in papers:
-        ctx.line(f"read {paper.id}  {paper.title}")
+        ctx.line(f"read {field(paper.id)}  {field(paper.title)}")
     return 0
 
 
@@ -84,7 +84,7 @@ def cmd_unread(ctx: Context) -> int:
     ids = [_read_id(ctx, store, key) for key in ctx.args.ids]
     save_change(lambda: store.apply(mark_unread(ids)))
     for paper_id in ids:
-        ctx.line(f"unread {paper_id}")
+        ctx.line(f"unread {field(paper_id)}")
     return 0
 
 

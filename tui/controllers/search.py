@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from paperterm.index.library.filters import ALL, Filters, allowed_ids
 from paperterm.index.search.query_text import blank_query
 from paperterm.index.text.display import one_line
-from paperterm.tui.view import Row
+from paperterm.tui.view import Row, no_match_text
 
 if TYPE_CHECKING:
     from paperterm.index.library.sorting import SortKeys
@@ -205,7 +205,7 @@ class SearchControl:
                 return ["Reading the sources…"]
             return ["No papers. Add sources in the config file (see config.example.toml)."]
         if parsed is not None and parsed.clauses:
-            lines = [f"No papers match “{one_line(text.strip(), 60)}”."]
+            lines = [no_match_text(one_line(text.strip(), 60), self.filters)]
             if self.view.suggestion:
                 lines.append(f"Did you mean: {one_line(self.view.suggestion, 60)}?")
                 lines.append("Press Enter in the search box to search for it.")

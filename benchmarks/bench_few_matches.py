@@ -1,0 +1,65 @@
+"""What listing the papers with fewer words after the few with all of them costs a keystroke.
+
+Builds (or reuses, in DIR) an index of N synthetic abstracts (`corpus.py`), then searches
+every keystroke state of the clean 3-word queries of `typing_quality.py` (limit 50, with
+snippets) in this process, with the listing off (`searcher.FEW_MATCHES = 1`: the fallback
+only when no paper has every word) and on (as shipped), twice each, and prints the CPU ms
+per state. The queries come from the real titles in `<repo>/../shared/corpora/`.
+
+    python benchmarks/bench_few_matches.py DIR [--papers 50000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+import corpus
+import typing_quality
+from measure import load_average
+
+from paperterm.index.config import Config
+from paperterm.index.search import searcher as searcher_module
+from paperterm.index.search.searcher import Searcher
+from paperterm.index.session import Session
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path, help="where the corpus and its index stay")
+    parser.add_argument("--papers", type=int, default=50_000)
+    args = parser.parse_args()
+    bibs = corpus.titled_sources()
+    if not bibs:
+        return
+    source = args.folder / "corpus"
+    if not source.exists():
+        corpus.write_text(source, corpus.make_abstracts(args.papers))
+    opened, _ = Session.create(args.folder / "data", [source], Config()).open()
+    searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
+    _, titles = typing_quality.hidden_title_corpus(bibs)
+    queries = typing_quality.make_queries(titles, typing_quality.SEED)
+    states = [state for query in queries for state in typing_quality.keystrokes(query.clean)]
+    shipped = searcher_module.FEW_MATCHES
+    print(f"{len(opened.papers)} papers, {len(states)} keystroke states")
+    for few in (1, shipped, 1, shipped):
+        searcher_module.FEW_MATCHES = few
+        times = []
+        for state in states:
+            started = time.process_time()
+            searcher.search(state, limit=50, snippets=True)
+            times.append(1000 * (time.process_time() - started))
+        times.sort()
+        print(
+            f"FEW_MATCHES {few}: mean {statistics.mean(times):.2f} ms, "
+            f"p50 {times[len(times) // 2]:.2f}, p95 {times[int(len(times) * 0.95)]:.2f}, "
+            f"max {times[-1]:.1f}"
+        )
+    searcher_module.FEW_MATCHES = shipped
+    print(f"load average {load_average()}")
+
+
+if __name__ == "__main__":
+    main()

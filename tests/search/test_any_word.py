@@ -1,0 +1,83 @@
+"""Searching a few hand-written papers with each engine: the any-word fallback lists every
+paper holding any word of the query (more words first, never one dropped), and math written
+with super- or subscripts is found by its plain letters."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from engine_choice import engine_config
+
+from paperterm.index.search.plan import FALLBACK_NOTE
+from paperterm.index.search.searcher import Searcher
+from paperterm.index.session import Session
+
+PAPERS = [
+    {
+        "title": "Online Newton Method for Bandit Convex Optimisation",
+        "abstract": "We give an online Newton method for bandit convex optimisation, with a "
+        "regret bound that grows with the square root of the horizon.",
+    },
+    {
+        "title": "Planning by Search",
+        "abstract": "This extended abstract is the workshop version of our planning work.",
+    },
+    {
+        "title": "Graph Networks",
+        "abstract": "An extended abstract on graph networks, in its workshop version.",
+    },
+    {
+        "title": "Protein Folding",
+        "abstract": "Folding proteins with language models trained on sequences.",
+    },
+    {
+        "title": "S²IP-LLM: Semantic Space Informed Prompt Learning",
+        "abstract": "We propose S²IP-LLM, which aligns time series with the semantic space of "
+        "a language model; it also reads x₁ and H₂O and the energy E=mc².",
+    },
+]
+
+
+@pytest.fixture(scope="module")
+def searcher(engine: str, tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    folder = tmp_path_factory.mktemp(f"any-word-{engine}")
+    source = folder / "papers.json"
+    source.write_text(json.dumps(PAPERS), encoding="utf-8")
+    opened, _ = Session.create(folder / "data", [source], engine_config(engine)).open()
+    return Searcher(opened.ix, opened.papers, opened.vocabulary())
+
+
+def _title(searcher: Searcher, query: str) -> list[str]:
+    return [hit.paper.title for hit in searcher.search(query, limit=None, snippets=False).hits]
+
+
+def test_a_pasted_title_with_words_its_paper_lacks_finds_it_first(searcher):
+    pasted = "Online Newton Method for Bandit Convex Optimisation Extended Abstract"
+    found = _title(searcher, pasted)
+    assert found[0] == "Online Newton Method for Bandit Convex Optimisation"
+
+
+def test_the_fallback_keeps_a_paper_holding_a_minority_of_the_words(searcher):
+    """Two of six words: listed after the papers with four, never dropped."""
+    results = searcher.search("newton bandit extended abstract workshop version ", limit=None)
+    titles = [hit.paper.title for hit in results.hits]
+    assert results.notes == [FALLBACK_NOTE]
+    assert sorted(titles[:2]) == ["Graph Networks", "Planning by Search"]
+    assert titles[2:] == ["Online Newton Method for Bandit Convex Optimisation"]
+    assert results.total == 3
+
+
+@pytest.mark.parametrize(
+    "query", ["S2IP", "s2ip-llm", "S2IP-LLM", "x1", "H2O", "mc2", "S²IP-LLM", "h₂o"]
+)
+def test_super_and_subscripts_are_found_by_their_plain_letters(searcher, query):
+    results = searcher.search(query + " ", limit=None, snippets=False)
+    assert [hit.paper.title for hit in results.hits] == [PAPERS[4]["title"]]
+    assert results.suggestion == "" and results.corrected == ""
+
+
+def test_the_plain_letters_highlight_the_written_scripts(searcher):
+    results = searcher.search("s2ip h2o ", limit=1)
+    text = results.hits[0].paper.text
+    assert {text[start:end] for start, end in results.matcher.spans(text)} == {"S²IP", "H₂O"}
