@@ -42,6 +42,8 @@ _TOP_KEYS = {
     "keys": dict,
     "reading": dict,
     "searches": list,
+    "agenda": dict,
+    "watch": dict,
 }
 _SEARCH_KEYS: dict[str, type] = {"limit": int, "debounce_ms": int}
 _UI_KEYS: dict[str, type] = {"theme": str, "side_by_side_min_width": int, "footer": bool}
@@ -52,6 +54,9 @@ _SOURCE_KEYS: dict[str, type] = {
 }  # fmt: skip
 _READING_KEYS: dict[str, type] = {"mark_on_dwell_ms": int}
 _SAVED_SEARCH_KEYS: dict[str, type] = {"name": str, "query": str}
+_AGENDA_KEYS: dict[str, type] = {"default_minutes": int}
+#: (Arrays of strings, checked item by item: `_strings`.)
+_WATCH_KEYS: dict[str, type] = {"authors": object, "words": object, "author_ids": object}
 #: Every key the config takes, by table ("" is the top level; `[keys]` takes binding ids).
 SCHEMA: dict[str, Mapping[str, type]] = {
     "": _TOP_KEYS,
@@ -60,6 +65,8 @@ SCHEMA: dict[str, Mapping[str, type]] = {
     "ui": _UI_KEYS,
     "reading": _READING_KEYS,
     "searches": _SAVED_SEARCH_KEYS,
+    "agenda": _AGENDA_KEYS,
+    "watch": _WATCH_KEYS,
 }
 
 
@@ -83,6 +90,12 @@ class Config:
     #: Mark a paper read once the cursor has rested on it this long (0: only when opened).
     mark_on_dwell_ms: int = 0
     searches: list[SavedSearch] = field(default_factory=list)
+    #: How long an agenda session lasts when the data gives no end, in minutes.
+    agenda_default_minutes: int = 60
+    #: `[watch]`: author names, words and OpenReview author ids to watch.
+    watch_authors: tuple[str, ...] = ()
+    watch_words: tuple[str, ...] = ()
+    watch_author_ids: tuple[str, ...] = ()
     keys: dict[str, str] = field(default_factory=dict)
     key_lines: dict[str, int] = field(default_factory=dict)
     #: Lines of the values checked after loading (by the reader), by dotted key.
@@ -215,6 +228,16 @@ def parse_config(text: str, path: Path | None = None) -> Config:
         reading, "mark_on_dwell_ms", config.mark_on_dwell_ms, "reading", path, locate
     )
     config.searches = _saved_searches(raw.get("searches", []), path, locate)
+    agenda = raw.get("agenda", {})
+    _check_keys(agenda, _AGENDA_KEYS, "agenda", path, locate)
+    config.agenda_default_minutes = _number(
+        agenda, "default_minutes", config.agenda_default_minutes, "agenda", path, locate
+    )
+    watch = raw.get("watch", {})
+    _check_keys(watch, _WATCH_KEYS, "watch", path, locate)
+    config.watch_authors = _strings(watch, "authors", path, locate)
+    config.watch_words = _strings(watch, "words", path, locate)
+    config.watch_author_ids = _strings(watch, "author_ids", path, locate)
     for name, value in raw.get("keys", {}).items():
         line = locate.key("keys", name)
         if not isinstance(value, str) or not value.strip():
@@ -313,6 +336,8 @@ BOUNDS = {
     "ui.side_by_side_min_width": (40, 1_000),
     # 0 is off; past a minute on one row nobody is skimming any more.
     "reading.mark_on_dwell_ms": (0, 60_000),
+    # A session of at least a minute and at most a day.
+    "agenda.default_minutes": (1, 1_440),
 }
 
 
@@ -334,6 +359,18 @@ def _number(
             )
         )
     return value
+
+
+def _strings(
+    table: dict[str, Any], key: str, path: Path | None, locate: _Locator
+) -> tuple[str, ...]:
+    """An array of non-blank strings (`[watch]`), each once."""
+    value = table.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(
+            _where(path, locate.key("watch", key), f"watch.{key}", "must be an array of names")
+        )
+    return tuple(dict.fromkeys(" ".join(v.split()) for v in value))
 
 
 def _check_keys(

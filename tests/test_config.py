@@ -84,6 +84,10 @@ def test_values_are_read(tmp_path):
         ("colour = 'red'\n", "c.toml:1: colour: unknown key"),
         ("\nengine = 'lucene'\n", "c.toml:2: engine: must be one of auto, whoosh, tantivy"),
         ("engine = 2\n", "c.toml:1: engine: must be a string"),
+        ("[agenda]\ndefault_minutes = 0\n", "c.toml:2: agenda.default_minutes: must be between"),
+        ("[agenda]\nlength = 3\n", "c.toml:2: agenda.length: unknown key"),
+        ("[watch]\nauthors = 'Ada'\n", "c.toml:2: watch.authors: must be an array of names"),
+        ("[watch]\n\nwords = ['', 'x']\n", "c.toml:3: watch.words: must be an array of names"),
     ],
 )
 def test_errors_name_file_line_and_key(tmp_path, text, expected):
@@ -150,3 +154,17 @@ def test_the_engine_is_the_option_else_the_environment_else_the_config(monkeypat
     monkeypatch.setenv("PAPERTERM_ENGINE", "sphinx")
     with pytest.raises(ConfigError, match="PAPERTERM_ENGINE: must be one of auto, whoosh"):
         resolve_engine(None, config)
+
+
+def test_agenda_and_watch_are_read(tmp_path):
+    text = (
+        "[agenda]\ndefault_minutes = 45\n"
+        "[watch]\nauthors = ['Ada  Lovelace', 'Ada Lovelace']\nwords = ['diffusion']\n"
+        "author_ids = ['~Ada_Lovelace1']\n"
+    )
+    config = parse_config(text, tmp_path / "c.toml")
+    assert config.agenda_default_minutes == 45
+    assert config.watch_authors == ("Ada Lovelace",)
+    assert config.watch_words == ("diffusion",)
+    assert config.watch_author_ids == ("~Ada_Lovelace1",)
+    assert parse_config("").agenda_default_minutes == 60

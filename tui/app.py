@@ -234,8 +234,11 @@ class ReaderApp(ReaderFace):
         self.main.index_changed()
 
     def on_index_ready(self, message: IndexReady) -> None:
+        replaced = message.opened.papers is not self.state.papers
         if self.state.index_ready(message.opened, message.searcher, message.warnings):
             self.main.papers_changed()
+        elif replaced:  # the same papers read again: a first build's joined records
+            self.main.papers_refreshed()
         self.main.index_changed()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

@@ -131,6 +131,8 @@ class FileFormat(Generic[E]):
     #: Appended to a refused change: "(not saved: {read_only_text})".
     read_only_text: ClassVar[str] = "the file is read-only until it is fixed"
     max_bytes: ClassVar[int] = 16 << 20
+    #: The versions `parse` reads; a save writes the last one (older ones migrate then).
+    versions: ClassVar[tuple[int, ...]] = (FORMAT_VERSION,)
 
     def parse(self, raw: dict[str, Any], text: str, path: Path) -> Document[E]:
         raise NotImplementedError
@@ -153,14 +155,16 @@ def parse_file(data: bytes, path: Path, fmt: FileFormat[E]) -> Document[E]:
         raise LibraryFileError(path, error.why, error.line, error.column) from None
     if not raw:
         return Document()  # an empty file holds nothing
+    newest = fmt.versions[-1]
     if "version" not in raw:
-        raise LibraryFileError(path, f"missing 'version = {FORMAT_VERSION}'", 1)
+        raise LibraryFileError(path, f"missing 'version = {newest}'", 1)
     version = raw.pop("version")
-    if type(version) is not int or version != FORMAT_VERSION:
+    if type(version) is not int or version not in fmt.versions:
+        readable = " or ".join(str(v) for v in fmt.versions)
         raise LibraryFileError(
             path,
             f"version {version!r} is not supported (this paperterm reads version "
-            f"{FORMAT_VERSION}); the file is left untouched",
+            f"{readable}); the file is left untouched",
             line_of(_VERSION_LINE, text, 0),
         )
     return fmt.parse(raw, text, path)

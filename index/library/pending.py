@@ -1,5 +1,5 @@
 """Changes that could not be saved, as `paperterm bookmarks ...` / `paperterm read ...` /
-`paperterm searches ...` commands.
+`paperterm decide ...` / `paperterm searches ...` commands.
 
 When the reader ends with changes it could not save (a full disk, a read-only folder), it
 prints these once it has left the screen, so the user can run them when the problem is
@@ -17,6 +17,7 @@ from datetime import datetime
 
 from paperterm.index.library.bookmark_ops import Add, ChangeTags, EditNote, Remove, SetNote
 from paperterm.index.library.bookmarks import Bookmark
+from paperterm.index.library.decisions import ClearDecision, SetDecision
 from paperterm.index.library.op_store import Operation, Restore
 from paperterm.index.library.reading_ops import MarkRead, MarkUnread
 from paperterm.index.library.saved_search import SavedSearch
@@ -75,6 +76,24 @@ def reading_commands(ops: Iterable[Operation[datetime]], options: Sequence[str] 
             lines.append([*base, "read", "--", *read])
         if unread:
             lines.append([*base, "unread", "--", *unread])
+    return _unique_lines(lines)
+
+
+def decision_commands(ops: Iterable[Operation[str]], options: Sequence[str] = ()) -> list[str]:
+    """`paperterm decide keep|maybe|skip|clear -- ID...` lines with the changes' effect
+    (the read mark a decision brings is the reading state's own change)."""
+    base = ["paperterm", *options, "decide"]
+    lines: list[list[str]] = []
+    for op in ops:
+        if isinstance(op, SetDecision):
+            lines.append([*base, op.decision, "--", *op.ids])
+        elif isinstance(op, ClearDecision):
+            lines.append([*base, "clear", "--", *op.ids])
+        elif isinstance(op, Restore):
+            for paper_id, decision in op.entries:
+                lines.append([*base, decision or "clear", "--", paper_id])
+        else:
+            raise TypeError(f"no command for {op!r}")
     return _unique_lines(lines)
 
 

@@ -2,17 +2,22 @@
 
 The file (in the data dir) is plain TOML a person can edit::
 
-    version = 1
+    version = 2
+
+    [decision]                                  # triage decisions (decisions.py)
+    3f2a9c01b7de = "keep"                       # "keep", "maybe" or "skip"
 
     [read]
     3f2a9c01b7de = 2024-05-01T12:00:00+00:00   # paper id = when it was first read (UTC)
     "an id with spaces" = 2024-05-02T09:30:00+00:00
 
-Every paper not in `[read]` is unread. It is kept with the same guarantees as bookmarks
-(`OpLogStore`: changes are operations merged into the file as it is on disk under a lock,
-saved atomically, a damaged file never overwritten, failed saves retried); entries whose
-paper left the corpus are kept. The reader stages its changes (they show at once) and saves
-them from a worker thread, so a keystroke never waits for the disk.
+Every paper not in `[read]` is unread, every paper not in `[decision]` undecided; a
+version 1 file (no `[decision]`) is read as it is and written as version 2 on its first
+save. It is kept with the same guarantees as bookmarks (`OpLogStore`: changes are operations
+merged into the file as it is on disk under a lock, saved atomically, a damaged file never
+overwritten, failed saves retried); entries whose paper left the corpus are kept. The
+reader stages its changes (they show at once) and saves them from a worker thread, so a
+keystroke never waits for the disk.
 """
 
 from __future__ import annotations
@@ -25,7 +30,6 @@ from typing import TYPE_CHECKING, Any
 
 from paperterm.index.library.bookmarks import DateOutOfRange, as_utc, utc_now
 from paperterm.index.library.op_store import (
-    FORMAT_VERSION,
     Document,
     FileFormat,
     LibraryFileError,
@@ -37,10 +41,15 @@ if TYPE_CHECKING:
     from paperterm.index.library.reading_ops import MarkRead, MarkUnread
 
 READING_FILENAME = "reading.toml"
+#: Version 2 adds `[decision]`; a version 1 file is read as it is and written as 2.
+READING_VERSION = 2
+#: The triage decisions, in the order they are offered.
+DECISIONS = ("keep", "maybe", "skip")
 #: A line is ~45 bytes: 16 MiB holds some 350,000 papers read, far past any corpus here.
 READING_MAX_BYTES = 16 << 20
 _HEADER = (
-    "# paperterm reading state: paper id = when you first read it (UTC); unlisted = unread.\n"
+    "# paperterm reading state: [decision] paper id = keep, maybe or skip (unlisted =\n"
+    "# undecided); [read] paper id = when you first read it (UTC) (unlisted = unread).\n"
     "# You may edit this file by hand (comments are not kept when paperterm saves it).\n\n"
 )
 _BARE_KEY = compile_later(r"[A-Za-z0-9_-]+")
@@ -54,40 +63,80 @@ class ReadingFormat(FileFormat[datetime]):
     what = "reading state file"
     read_only_text = "the reading state is read-only until the file is fixed"
     max_bytes = READING_MAX_BYTES
+    versions = (1, READING_VERSION)
 
     def parse(self, raw: dict[str, Any], text: str, path: Path) -> Document[datetime]:
-        table = raw.pop("read", {})
-        if not isinstance(table, dict):
-            raise LibraryFileError(path, "'read' must be a table ([read] section)")
-        entries: dict[str, datetime] = {}
-        for paper_id, value in table.items():
-            try:
-                when = as_utc(value)
-            except DateOutOfRange as error:
-                raise LibraryFileError(
-                    path, f"read.{paper_id!r}: {error}", _line_of_key(text, paper_id)
-                ) from None
-            if when is None or not paper_id.strip():
-                why = (
-                    "an empty paper id"
-                    if not paper_id.strip()
-                    else f"read.{paper_id!r} must be a TOML date-time (like 2024-05-01T12:00:00Z)"
-                )
-                raise LibraryFileError(path, why, _line_of_key(text, paper_id))
-            entries[paper_id] = when
-        return Document(entries, raw)
+        reads, decisions = parse_reading_tables(raw, text, path)
+        return Document(reads, {**raw, "decision": decisions})
 
     def render(self, document: Document[datetime]) -> str:
-        """Written by hand, not by tomli_w: a save of 50,000 entries takes 60 ms this way
-        and 0.5 s through tomli_w (it runs in a worker, but holds the GIL meanwhile)."""
-        import tomli_w  # written on a save only: the reader's start writes nothing (issue 14)
+        extra = dict(document.extra)
+        decisions = extra.pop("decision", {})
+        assert isinstance(decisions, dict)
+        return render_reading_file(document.entries, decisions, extra)
 
-        head = {"version": FORMAT_VERSION, **document.extra}
-        lines = [_HEADER + tomli_w.dumps(head), "[read]"]
-        for paper_id, when in sorted(document.entries.items(), key=lambda item: item[1]):
-            key = paper_id if _BARE_KEY.fullmatch(paper_id) else _quoted(paper_id)
-            lines.append(f"{key} = {when.isoformat()}")
-        return "\n".join(lines) + "\n"
+
+def parse_reading_tables(
+    raw: dict[str, Any], text: str, path: Path
+) -> tuple[dict[str, datetime], dict[str, str]]:
+    """The `[read]` and `[decision]` tables, checked and removed from `raw`."""
+    table = raw.pop("read", {})
+    if not isinstance(table, dict):
+        raise LibraryFileError(path, "'read' must be a table ([read] section)")
+    entries: dict[str, datetime] = {}
+    for paper_id, value in table.items():
+        try:
+            when = as_utc(value)
+        except DateOutOfRange as error:
+            raise LibraryFileError(
+                path, f"read.{paper_id!r}: {error}", _line_of_key(text, paper_id, "read")
+            ) from None
+        if when is None or not paper_id.strip():
+            why = (
+                "an empty paper id"
+                if not paper_id.strip()
+                else f"read.{paper_id!r} must be a TOML date-time (like 2024-05-01T12:00:00Z)"
+            )
+            raise LibraryFileError(path, why, _line_of_key(text, paper_id, "read"))
+        entries[paper_id] = when
+    table = raw.pop("decision", {})
+    if not isinstance(table, dict):
+        raise LibraryFileError(path, "'decision' must be a table ([decision] section)")
+    decisions: dict[str, str] = {}
+    for paper_id, value in table.items():
+        if value not in DECISIONS or not paper_id.strip():
+            why = (
+                "an empty paper id"
+                if not paper_id.strip()
+                else f"decision.{paper_id!r} must be one of {', '.join(map(repr, DECISIONS))}"
+            )
+            raise LibraryFileError(path, why, _line_of_key(text, paper_id, "decision"))
+        decisions[paper_id] = value
+    return entries, decisions
+
+
+def render_reading_file(
+    reads: dict[str, datetime], decisions: dict[str, str], extra: dict[str, object]
+) -> str:
+    """The whole file, always at the newest version. Written by hand, not by tomli_w,
+    which is several times slower on a large `[read]` table."""
+    import tomli_w  # written on a save only: the reader's start writes nothing
+
+    head = {"version": READING_VERSION, **extra}
+    lines = [_HEADER + tomli_w.dumps(head)]
+    if decisions:
+        lines.append("[decision]")
+        for paper_id, decision in sorted(decisions.items()):
+            lines.append(f'{_key(paper_id)} = "{decision}"')
+        lines.append("")
+    lines.append("[read]")
+    for paper_id, when in sorted(reads.items(), key=lambda item: item[1]):
+        lines.append(f"{_key(paper_id)} = {when.isoformat()}")
+    return "\n".join(lines) + "\n"
+
+
+def _key(paper_id: str) -> str:
+    return paper_id if _BARE_KEY.fullmatch(paper_id) else _quoted(paper_id)
 
 
 def _quoted(key: str) -> str:
@@ -97,10 +146,15 @@ def _quoted(key: str) -> str:
     return tomli_w.dumps({key: 0}).rsplit(" = ", 1)[0].strip()
 
 
-def _line_of_key(text: str, key: str) -> int | None:
+def _line_of_key(text: str, key: str, table: str) -> int | None:
+    """The line of `key` in `[table]` (the first after the table's header)."""
     pattern = re.compile(rf"^[ \t]*(?:{re.escape(key)}|\"{re.escape(key)}\"|'{re.escape(key)}')")
+    header = re.compile(rf"^[ \t]*\[[ \t]*{table}[ \t]*\]")
+    inside = False
     for number, line in enumerate(text.split("\n"), start=1):
-        if pattern.match(line):
+        if line.lstrip().startswith("["):
+            inside = bool(header.match(line))
+        elif inside and pattern.match(line):
             return number
     return None
 

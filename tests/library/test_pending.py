@@ -91,3 +91,22 @@ def test_reading_changes_and_undo_steps_become_commands() -> None:
         f"{base} bookmarks note -- m 'a note'",
         f"{base} bookmarks remove -- n",
     ]
+
+
+def test_decisions_and_their_undo_become_commands() -> None:
+    from paperterm.index.library.decisions import ClearDecision, SetDecision
+    from paperterm.index.library.op_store import Restore
+    from paperterm.index.library.pending import decision_commands
+
+    ops = [
+        SetDecision(("a", "b"), "keep"),
+        ClearDecision(("c",)),
+        Restore((("a", None), ("c", "maybe"))),
+    ]
+    base = "paperterm --data-dir '/home/me/my data' decide"
+    assert decision_commands(ops, OPTIONS) == [
+        f"{base} keep -- a b",
+        f"{base} clear -- c",
+        f"{base} clear -- a",
+        f"{base} maybe -- c",
+    ]

@@ -44,11 +44,11 @@ def open_store(path: Path) -> ReadingStore:
     return store
 
 
-def test_the_file_is_version_1_and_a_read_table_of_ids_and_times(path: Path) -> None:
+def test_the_file_is_version_2_and_a_read_table_of_ids_and_times(path: Path) -> None:
     store = open_store(path)
     store.apply(MarkRead(("3f2a9c01b7de", "an id with spaces"), WHEN))
     raw = tomllib.loads(path.read_text("utf-8"))
-    assert raw == {"version": 1, "read": {"3f2a9c01b7de": WHEN, "an id with spaces": WHEN}}
+    assert raw == {"version": 2, "read": {"3f2a9c01b7de": WHEN, "an id with spaces": WHEN}}
     assert "\n3f2a9c01b7de = 2024-05-01T12:00:00+00:00\n" in path.read_text("utf-8")
     assert path.stat().st_mode & 0o777 == 0o600
 
@@ -97,8 +97,8 @@ def test_entries_of_papers_that_left_the_corpus_and_unknown_keys_are_kept(path: 
     ("text", "where"),
     [
         ("version = 1\n[read]\nabc = 12\n", ":3: read.'abc' must be a TOML date-time"),
-        ("version = 2\n", ":1: version 2 is not supported"),
-        ("[read]\nabc = 2020-01-01\n", ":1: missing 'version = 1'"),
+        ("version = 3\n", ":1: version 3 is not supported"),
+        ("[read]\nabc = 2020-01-01\n", ":1: missing 'version = 2'"),
         ("version = 1\nread = 3\n", ": 'read' must be a table"),
         ('version = 1\n[read]\nabc = "x', ":3:"),
     ],

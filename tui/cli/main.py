@@ -11,7 +11,7 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, TextIO
@@ -101,10 +101,11 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         common_parser,
         positive_int,
     )
-    from paperterm.tui.cli.planning import add_planning_commands
+    from paperterm.tui.cli.planning import add_agenda_and_watch_commands, add_planning_commands
     from paperterm.tui.cli.reading import add_reading_commands, add_view_options
     from paperterm.tui.cli.searches import add_search_commands
     from paperterm.tui.cli.sources import add_sources_command
+    from paperterm.tui.cli.triage import add_triage_commands
 
     common = common_parser()
     parser = TopParser(
@@ -175,6 +176,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     add_bookmark_commands(commands, common)
     add_reading_commands(commands, common)
     add_planning_commands(commands, common)
+    add_agenda_and_watch_commands(commands, common)
+    add_triage_commands(commands, common)
     add_search_commands(commands, common)
     add_sources_command(commands, common)
     return parser
@@ -195,7 +198,7 @@ def cmd_list(ctx: Context) -> int:
     return 0
 
 
-def _search_json(results: Results) -> dict[str, object]:
+def _search_json(results: Results, decisions: Mapping[str, str]) -> dict[str, object]:
     return {
         "query": results.query,
         "total": results.total,
@@ -208,6 +211,7 @@ def _search_json(results: Results) -> dict[str, object]:
                 "score": round(hit.score, 4),
                 "collection": hit.paper.collection,
                 "snippet": hit.marked_snippet(),
+                "decision": decisions.get(hit.paper.id),
             }
             for hit in results.hits
         ],
@@ -226,6 +230,11 @@ def cmd_search(ctx: Context) -> int:
     query = " ".join(ctx.args.query)
     searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
     marks: dict[str, Bookmark] | None = None
+    decisions: dict[str, str] = {}
+    if ctx.args.json:
+        from paperterm.tui.cli.reading import decisions_of
+
+        decisions = decisions_of(ctx)
 
     def run(text: str) -> None:
         nonlocal marks
@@ -244,7 +253,7 @@ def cmd_search(ctx: Context) -> int:
             )
         results = searcher.search(text, limit=ctx.args.limit, allowed=allowed, exact=ctx.args.exact)
         if ctx.args.json:
-            ctx.emit_json(_search_json(results))
+            ctx.emit_json(_search_json(results, decisions))
         else:
             _print_results(ctx, results)
 
@@ -294,11 +303,14 @@ def _print_results(ctx: Context, results: Results) -> None:
 
 def cmd_show(ctx: Context) -> int:
     from paperterm.index.record_view import credited_authors, record_lines
-    from paperterm.tui.cli.reading import paper_record
+    from paperterm.tui.cli.planning import watch_matcher
+    from paperterm.tui.cli.reading import decisions_of, paper_record
 
     paper = ctx.paper(ctx.args.id)
     if ctx.args.json:
-        ctx.emit_json(paper_record(paper, ctx.reading(), ctx.bookmarks()), indent=1)
+        watcher = watch_matcher(ctx, ctx.open().papers)
+        record = paper_record(paper, ctx.reading(), ctx.bookmarks(), decisions_of(ctx), watcher)
+        ctx.emit_json(record, indent=1)
         return 0
     # Each field on its line, folded to one (`field`); the abstract's paragraphs below.
     ctx.line(field(paper.title))

@@ -1,11 +1,11 @@
 """`paperterm read ID...`, `paperterm unread ID...`, and one view of the papers for `list` and
-`export` (a reading list): `--view NAME`, `--unread` / `--read`, `--sort KEY` (same store and
-rules as the reader: index/library/reading.py, filters.py, sorting.py; the formats are
-index/library/export.py's)."""
+`export` (a reading list): `--view NAME`, `--unread` / `--read`, `--decision`, `--watched`,
+`--sort KEY` (same store and rules as the reader: index/library/reading.py, decisions.py,
+filters.py, sorting.py; the formats are index/library/export.py's)."""
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.index.library.bookmarks import Bookmark
@@ -21,14 +21,16 @@ from paperterm.index.library.filters import (
     query_matches,
     resolve_view,
 )
-from paperterm.index.library.reading import ReadingStore, mark_read, mark_unread
+from paperterm.index.library.reading import DECISIONS, ReadingStore, mark_read, mark_unread
 from paperterm.index.library.sorting import DEFAULT_SORT, SORTS, SortKeys, effective_sort
 from paperterm.index.papers import Paper
-from paperterm.tui.cli.context import Context, UsageError, field, save_change
+from paperterm.tui.cli.context import Context, UsageError, field, loaded, save_change
 from paperterm.tui.cli.exports import add_export_options, emit_export
 
 if TYPE_CHECKING:
     import argparse
+
+    from paperterm.index.planning.watch import WatchMatcher
 
 
 def add_reading_commands(
@@ -61,6 +63,17 @@ def add_view_options(parser: argparse.ArgumentParser) -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--unread", action="store_true", help="only papers not read yet")
     which.add_argument("--read", action="store_true", help="only papers already read")
+    parser.add_argument(
+        "--decision",
+        choices=[*DECISIONS, "none"],
+        metavar="DECISION",
+        help="only papers kept, maybe or skipped (`paperterm decide`), or none: undecided",
+    )
+    parser.add_argument(
+        "--watched",
+        action="store_true",
+        help="only papers by an author or with a word you watch (`paperterm watch`)",
+    )
     parser.add_argument(
         "--sort",
         choices=list(SORTS),
@@ -108,14 +121,36 @@ class Selection(NamedTuple):
     reading: ReadingStore
     marks: dict[str, Bookmark]
     view: ViewKey = ALL
+    decisions: Mapping[str, str] = {}
+    watcher: WatchMatcher | None = None
 
     def record(self, paper: Paper) -> dict[str, object]:
-        return paper_record(paper, self.reading, self.marks)
+        return paper_record(paper, self.reading, self.marks, self.decisions, self.watcher)
 
 
-def paper_record(paper: Paper, reading: ReadingStore, marks: Container[str]) -> dict[str, object]:
-    """The paper's JSON record (`list --json`, `show --json`) with `read` and `bookmarked`."""
-    return {**paper.to_json(), "read": reading.is_read(paper.id), "bookmarked": paper.id in marks}
+def paper_record(
+    paper: Paper,
+    reading: ReadingStore,
+    marks: Container[str],
+    decisions: Mapping[str, str],
+    watcher: WatchMatcher | None,
+) -> dict[str, object]:
+    """The paper's JSON record (`list --json`, `show --json`) with `read`, `bookmarked`,
+    `decision` (null when undecided) and `watched` (labels: "author:NAME", "word:WORD")."""
+    return {
+        **paper.to_json(),
+        "read": reading.is_read(paper.id),
+        "bookmarked": paper.id in marks,
+        "decision": decisions.get(paper.id),
+        "watched": watcher.watched(paper) if watcher is not None else [],
+    }
+
+
+def decisions_of(ctx: Context) -> dict[str, str]:
+    """The triage decisions by paper id; a damaged reading.toml is a usage error."""
+    from paperterm.index.library.decisions import DecisionStore
+
+    return loaded(DecisionStore.in_dir(ctx.data_dir)).entries
 
 
 def select(ctx: Context) -> Selection:
@@ -156,6 +191,17 @@ def select(ctx: Context) -> Selection:
         chosen = [paper for paper in papers if allowed is None or paper.id in allowed]
     if args.read:
         chosen = [paper for paper in chosen if reading.is_read(paper.id)]
+    decisions = decisions_of(ctx) if args.json or args.decision else {}
+    if args.decision:
+        wanted = None if args.decision == "none" else args.decision
+        chosen = [paper for paper in chosen if decisions.get(paper.id) == wanted]
+    watcher = None
+    if args.json or args.watched:
+        from paperterm.tui.cli.planning import watch_matcher
+
+        watcher = watch_matcher(ctx, papers)
+    if args.watched:
+        chosen = [p for p in chosen if watcher is not None and watcher.watched(p)]
     scores = None
     if sort == "like":
         from paperterm.index.library.affinity import TermVectors  # the reader starts without
@@ -169,18 +215,26 @@ def select(ctx: Context) -> Selection:
         bookmarked=marks,
         scores=scores,
     )
-    return Selection(chosen, reading, marks, view)
+    return Selection(chosen, reading, marks, view, decisions, watcher)
+
+
+#: `--decision` in an export's heading.
+_DECISION_WORDS = {"keep": "kept", "maybe": "maybe", "skip": "skipped", "none": "undecided"}
 
 
 def cmd_export(ctx: Context) -> int:
     """The view's papers in the chosen format, in the view's order; Markdown's heading names
-    the view (and `unread` / `read` when only those are in it)."""
+    the view (and `unread` / `read`, the decision and `watched` when only those are in it)."""
     from paperterm.index.library.export import EXPORTERS  # see tui/cli/exports.py
     from paperterm.index.library.export_items import paper_items
 
     selection = select(ctx)
     args = ctx.args
     title = list_title(selection.view, unread=args.unread, read=args.read)
+    if args.decision:
+        title += f" · {_DECISION_WORDS[args.decision]}"
+    if args.watched:
+        title += " · watched"
     items = paper_items(selection.papers, selection.marks)
     written = f"{len(items)} paper{'s' * (len(items) != 1)}"
     emit_export(ctx, EXPORTERS[args.format].text(items, title), written)

@@ -1,0 +1,81 @@
+"""Facet counts (index/library/facets.py) over a whole corpus, against the 100 ms budget.
+
+For each size, a `corpus.py` corpus is given conference fields drawn with a fixed seed
+(status, type, session or only a start, topic, track, a second collection for some), a
+bookmark with tags on one paper in ten, decisions on one in five and reads on one in three;
+`count_facets` runs `--runs` times over all of it (the reader's worst case: an empty query).
+Prints wall p50, p95 and max and CPU p50, in milliseconds.
+
+    python benchmarks/bench_facets.py [--sizes 2610 50000] [--runs 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from dataclasses import replace
+from datetime import datetime, timezone
+
+from bench_topics import corpus_papers
+from measure import machine, summary_ms, table
+
+from paperterm.index.library.bookmark_record import Bookmark
+from paperterm.index.library.facets import count_facets
+from paperterm.index.papers import Paper
+
+BUDGET_MS = 100
+WHEN = datetime(2025, 1, 1, tzinfo=timezone.utc)
+
+
+def conference(papers: list[Paper], seed: int = 29) -> list[Paper]:
+    rng = random.Random(seed)
+    shaped = []
+    for paper in papers:
+        status = rng.choice(["Poster"] * 8 + ["Spotlight", "Oral"])
+        timed_only = rng.random() < 0.1
+        shaped.append(
+            replace(
+                paper,
+                status=status,
+                type=status,
+                session="" if timed_only else f"Poster Session {rng.randint(1, 6)}",
+                start=f"2024-07-{rng.randint(23, 26)}T11:30:00+02:00",
+                topic=f"Topic {rng.randint(1, 40)}",
+                track=rng.choice(["Main", "Position"]),
+                collections=[paper.collection, *(["Extra"] if rng.random() < 0.2 else [])],
+            )
+        )
+    return shaped
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[2610, 50_000])
+    parser.add_argument("--runs", type=int, default=30)
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    rows = []
+    for n in args.sizes:
+        papers = conference(corpus_papers(n))
+        marks = {
+            p.id: Bookmark(p.id, WHEN, tags=(f"tag{i % 7}",)) for i, p in enumerate(papers[::10])
+        }
+        decisions = {p.id: ("keep", "maybe", "skip")[i % 3] for i, p in enumerate(papers[::5])}
+        read = {p.id: WHEN for p in papers[::3]}
+        seconds, cpu = [], []
+        for _ in range(args.runs):
+            started, cpu_started = time.perf_counter(), time.process_time()
+            count_facets(papers, marks, decisions, read)
+            seconds.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - cpu_started)
+        ms, cpu_ms = summary_ms(seconds), summary_ms(cpu)
+        verdict = "met" if ms["p95"] <= BUDGET_MS else "MISSED"
+        rows.append([f"{n:,}", f"{ms['p50']:.1f}", f"{ms['p95']:.1f}", f"{ms['max']:.1f}",
+                     f"{cpu_ms['p50']:.1f}", verdict])  # fmt: skip
+    headers = ["papers", "p50 ms", "p95 ms", "max ms", "CPU p50 ms", f"p95 <= {BUDGET_MS} ms"]
+    print(table(headers, rows))
+
+
+if __name__ == "__main__":
+    main()
