@@ -160,8 +160,12 @@ def test_rows_come_in_the_sort_order_and_the_whole_corpus_is_kept(tmp_path):
     assert [row.id for row in sorting.rows({"p1", "p3"}, "newest")] == ["p3", "p1"]
     hits = [Row("p1", state.by_id["p1"]), Row("p2", state.by_id["p2"])]
     assert [row.id for row in sorting.sorted(hits, "title")] == ["p2", "p1"]
+    sorting.like_seeds = ("p1",)
+    sorting.papers_refreshed()
+    assert sorting.all_rows == {} and sorting.like_seeds == ("p1",)
+    sorting.rows(None, "title")
     sorting.papers_changed()
-    assert sorting.all_rows == {}
+    assert sorting.all_rows == {} and sorting.like_seeds is None
 
 
 def test_a_sort_wait_starts_one_worker_per_job_and_takes_only_its_own(tmp_path):

@@ -89,6 +89,11 @@ class SortControl:
         self.all_rows = {}
         self.like_seeds = None
 
+    def papers_refreshed(self) -> None:
+        """The same papers (by id) read again: the rows are made anew; the "like" seeds
+        and ranking, by id, stand."""
+        self.all_rows = {}
+
     def effective(self, searching: bool) -> str:
         """The sort that applies now (relevance only orders a search)."""
         sort = effective_sort(self.sort, searching)

@@ -101,9 +101,8 @@ class MainScreen(ListScreen):
 
     def papers_refreshed(self) -> None:
         """The same papers (by id) read again: the rows are made anew; rankings by id stand."""
-        self._all_rows = {}
-        current = self.current_row()
-        self.run_search(keep_id=current.id if current else None)
+        self.sort_ctl.papers_refreshed()
+        self.run_search(keep_id=self._current_id())
 
     def progress_changed(self, done: int, total: int) -> None:
         bar = self._progress_bar()
