@@ -80,7 +80,7 @@ class MainScreen(ListScreen):
             self.papers_changed()
         self.update_status()
         # The app's workers start once the first frame is drawn: a worker thread holds the
-        # GIL half the time, and the first frame (the list and its count) would wait for it.
+        # GIL much of the time, and the first frame (the list and its count) would wait for it.
         self.call_after_refresh(self.post_message, self.Ready())
 
     def _size_classes(self, width: int, height: int) -> None:
