@@ -43,7 +43,7 @@ READING_FILENAME = "reading.toml"
 READING_VERSION = 2
 #: The triage decisions, in the order they are offered.
 DECISIONS = ("keep", "maybe", "skip")
-#: A line is ~45 bytes: 16 MiB holds some 350,000 papers read, far past any corpus here.
+#: One line a paper read: 16 MiB holds far more papers than any corpus here.
 READING_MAX_BYTES = 16 << 20
 _HEADER = (
     "# paperterm reading state: [decision] paper id = keep, maybe or skip (unlisted =\n"
