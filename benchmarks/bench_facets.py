@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from bench_topics import corpus_papers
 from measure import machine, summary_ms, table
 
-from paperterm.index.library.bookmark_record import Bookmark
+from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.facets import count_facets
 from paperterm.index.papers import Paper
 

@@ -58,3 +58,19 @@ def test_the_reader_state_and_view_rules_need_no_textual():
     statement = "import paperterm.tui.state, paperterm.tui.view, paperterm.tui.status"
     imported = _imported_after(statement, ("textual",))
     assert imported == []
+
+
+def test_the_reader_controllers_need_no_textual():
+    """The screens wire the controllers to widgets; the controllers import no Textual, so
+    their rules are tested without a terminal."""
+    import paperterm.tui.controllers
+
+    names = [
+        module.name
+        for module in pkgutil.walk_packages(
+            paperterm.tui.controllers.__path__, "paperterm.tui.controllers."
+        )
+    ]
+    assert {"paperterm.tui.controllers.search", "paperterm.tui.controllers.library"} <= set(names)
+    imported = _imported_after(f"import {', '.join(names)}", ("textual",))
+    assert imported == []

@@ -2,11 +2,11 @@
 
 A start creates objects by the hundred thousand (Textual's modules, the screen's widgets,
 their styles) and nearly all of them live as long as the reader does: the collector walked
-them again and again before the first frame, a full collection among them, ~33 ms of the
-~330 ms of CPU from process start to the first frame (a bare Textual app: ~12 ms). So it is
-paused from the start of the reader (`paperterm` with no sub-command) until the first frame
-is drawn; then what is alive is moved out of its sight (`gc.freeze`: the later collections,
-while one types, no longer walk the start's objects either) and it runs as usual.
+them again and again before the first frame, a full collection among them, a large share
+of the CPU from process start to the first frame. So it is paused from the start of the
+reader (`paperterm` with no sub-command) until the first frame is drawn; then what is
+alive is moved out of its sight (`gc.freeze`: the later collections, while one types, no
+longer walk the start's objects either) and it runs as usual.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 
 class KeySpec(NamedTuple):
     """One binding: `scope` says where it acts (and groups it in the help screen). A named
-    tuple, not a frozen dataclass: ~0.4 ms less to define as the reader starts (issue 14)."""
+    tuple, not a frozen dataclass: cheaper to define as the reader starts."""
 
     id: str
     keys: str
@@ -305,8 +305,8 @@ def raw_keys(keys: str) -> list[str]:
 class KeyContext(NamedTuple):
     """Bindings active at once, as binding ids in layers, innermost (the focused widget)
     first: a key of an inner layer shadows the same key further out. `name` says where, in
-    an error: "in the list". A named tuple, not a frozen dataclass: ~0.3 ms less to define
-    as the reader starts (issue 14), where none is made before the first frame."""
+    an error: "in the list". A named tuple, not a frozen dataclass: cheaper to define as
+    the reader starts, where none is made before the first frame."""
 
     name: str
     layers: tuple[tuple[str, ...], ...]

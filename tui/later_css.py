@@ -1,6 +1,6 @@
 """The rules of what the reader shows after its first frame (later.tcss), read when the
 first of it is made: the widgets mounted once (tui/widgets/mount_once.py) and the
-full-screen reader. Parsing them with app.tcss was ~2 ms of the start (issue 14).
+full-screen reader. Parsing them with app.tcss slowed the start.
 
 They are added to the app's stylesheet as app.tcss's own are (user rules, after app.tcss's:
 the same priority as before they were moved). Textual parses only what is new when it next

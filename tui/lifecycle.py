@@ -199,7 +199,6 @@ class Ending:
         searches = state.searches.pending
         if not marks and not reading and not searches:
             return self.app.return_code or 0
-        # Imported here: the changes' classes (bookmark_ops.py) are not needed by a start.
         from paperterm.index.library.pending import (
             reading_commands,
             replay_commands,

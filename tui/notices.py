@@ -8,7 +8,7 @@ limit for one argument is 128 KiB), so the call would fail or open nothing.
 
 from __future__ import annotations
 
-NOTICE_LIMIT = 200
+NOTICE_LIMIT = 400
 #: The part of a toast that quotes outside text (a URL, a copied text), so that the words
 #: around it, which say what happened, stay within `NOTICE_LIMIT`.
 PREVIEW_LIMIT = 120

@@ -41,8 +41,8 @@ Cell = tuple[str, str]
 
 
 class RowText(NamedTuple):
-    """What one row shows, as plain one-line strings (a named tuple: ~0.3 ms less to define
-    than a frozen dataclass as the reader starts, issue 14)."""
+    """What one row shows, as plain one-line strings (a named tuple: cheaper to define than
+    a frozen dataclass as the reader starts)."""
 
     id: str
     title: str
@@ -141,7 +141,7 @@ def _tail(row: RowText, room: int, show_collection: bool) -> list[Cell]:
 def snippet_cells(text: str, matcher: Matcher, width: int) -> list[Cell]:
     """The line under a search result: where the query matched in `text`, its words marked,
     in exactly `width` cells (indented under the title)."""
-    # Imported here: a search's, not the first frame's (hits.py is ~2 ms of the start).
+    # Imported here: a search's, not the first frame's (hits.py would slow the start).
     from paperterm.index.search.hits import snippet
 
     if width <= MARKS_WIDTH:

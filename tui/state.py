@@ -71,8 +71,8 @@ class Timing(NamedTuple):
     measures time with. `quiet`: the index worker's work after the index is ready (the
     sort orders) waits until no key was typed into the search box for this long.
 
-    A named tuple, not a frozen dataclass: ~0.5 ms less to define as the reader starts
-    (issue 14); change one with `_replace`.
+    A named tuple, not a frozen dataclass: cheaper to define as the reader starts; change
+    one with `_replace`.
     """
 
     debounce: float
@@ -95,8 +95,8 @@ JUMP_DEPTH = 50
 
 class UndoStep(NamedTuple):
     """One change and how to take it back: `restore` puts `store`'s entries as they were.
-    A named tuple, not a frozen dataclass: ~0.3 ms less to define as the reader starts
-    (issue 14), where none is made before the first frame."""
+    A named tuple, not a frozen dataclass: cheaper to define as the reader starts, where
+    none is made before the first frame."""
 
     store: OpLogStore[Any]
     restore: Restore[Any]
@@ -295,8 +295,8 @@ class ReaderState:
             return hits
 
     def term_vectors(self) -> TermVectors:
-        """The papers' term vectors for "like my bookmarks", built on first use (0.2 s at
-        2,600 papers: call it from a worker)."""
+        """The papers' term vectors for "like my bookmarks", built on first use (slow on a
+        large corpus: call it from a worker)."""
         from paperterm.index.library.affinity import TermVectors  # "like" only
 
         papers = self.papers

@@ -27,8 +27,8 @@ from paperterm.index.text.display import one_line
 
 class Row(NamedTuple):
     """One line of the list: a paper, or a bookmark whose paper left the corpus. A named
-    tuple, not a frozen dataclass: ~0.3 ms less to define as the reader starts (issue 14),
-    and cheaper to make (a row is made for every row the list draws)."""
+    tuple, not a frozen dataclass: cheaper to define as the reader starts, and cheaper to
+    make (a row is made for every row the list draws)."""
 
     id: str
     paper: Paper | None
@@ -41,8 +41,8 @@ class Row(NamedTuple):
 
 class PaperRows(Sequence[Row]):
     """The rows of the papers at `positions` (None: every paper, in corpus order). A row is
-    made when the list looks at it (the paper read then, from a `PaperList`): 50,000 rows,
-    ~24 on screen."""
+    made when the list looks at it (the paper read then, from a `PaperList`): only the rows
+    on screen are ever made."""
 
     def __init__(self, papers: Sequence[Paper], positions: Sequence[int] | None = None) -> None:
         self.papers = papers
@@ -119,8 +119,8 @@ def missing_rows(
 class ViewEntry(NamedTuple):
     """A line of the views sidebar: a view with its unread and total counts (None while a
     saved search waits for the index), or a heading (`key` None). A named tuple, not a
-    frozen dataclass: ~0.3 ms less to define as the reader starts (issue 14), where none is
-    made before the first frame."""
+    frozen dataclass: cheaper to define as the reader starts, where none is made before the
+    first frame."""
 
     key: ViewKey | None
     label: str
@@ -137,8 +137,8 @@ def view_entries(
     matches: Mapping[str, Sequence[str]],
 ) -> list[ViewEntry]:
     """The sidebar: all papers, then the collections, the tags and the saved searches, each
-    with its counts. Counting is one pass over each view's ids, in C (`map`): 50,000 papers
-    in 100 collections take ~5 ms, where Python loops took 25."""
+    with its counts. Counting is one pass over each view's ids, in C (`map`): Python loops
+    were much slower on a large library."""
 
     def counted(key: ViewKey, label: str, ids: Sequence[str] | None) -> ViewEntry:
         if ids is None:

@@ -7,11 +7,10 @@ dot product with the centroid, which ranks as the cosine does (the centroid's le
 same for every paper). Why a paper ranks high is the few terms that give most of its score,
 shown as words of its own text.
 
-Building the vectors reads every word once (0.16 s of CPU for 2,600 synthetic abstracts,
-in a fresh process); they are built once per corpus and kept, and a ranking then takes
-22-45 ms (3 to 200 bookmarks): benchmarks/bench_reader.py, part `like`. The loops that touch
-every term run in C (`Counter`, `map`, set intersections); Python-level loops over the
-250,000 terms of 2,600 abstracts cost twice as much.
+Building the vectors reads every word once; they are built once per corpus and kept, so a
+ranking only walks the vectors (benchmarks/bench_reader.py, part `like`, times both). The
+loops that touch every term run in C (`Counter`, `map`, set intersections), which is cheaper
+than Python-level loops over the terms.
 """
 
 from __future__ import annotations
@@ -143,7 +142,7 @@ class PieceTerms(dict[str, tuple[str, ...]]):
 
 def paper_terms(paper: Paper, term_of: PieceTerms) -> Counter[str]:
     """The terms (stems) of a paper's title and text, counted. The text is cut at white
-    space (2.5x faster than the word pattern over the whole text) and each piece looked up
-    in `term_of`, so the counting runs in C."""
+    space (faster than the word pattern over the whole text) and each piece looked up in
+    `term_of`, so the counting runs in C."""
     pieces = f"{paper.title} {paper.text}".lower().split()
     return Counter(chain.from_iterable(map(term_of.__getitem__, pieces)))

@@ -11,8 +11,8 @@ The file (in the data dir) is plain TOML a person can edit::
     tags = ["read", "ssl"]              # optional (paperterm writes one tag a line)
     note = "compare with table 2"       # optional
 
-Every change is an operation (`Add`, `Remove`, `ChangeTags`, ...: bookmark_ops.py, imported
-where one is made) applied, under a lock, to the file as it is on disk, and saved at once: the
+Every change is an operation (`Add`, `Remove`, `ChangeTags`, ..., at the end of this module)
+applied, under a lock, to the file as it is on disk, and saved at once: the
 guarantees (merging across processes, atomic saves, a damaged file never overwritten, failed
 saves kept pending and retried) are `OpLogStore`'s (op_store.py), which the reading state
 shares. Bookmarks whose paper left the corpus are kept; `missing()` finds them and their
@@ -22,14 +22,12 @@ stored `title` names them.
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-# The bookmark itself is bookmark_record.py's (below the operations, which make them).
-from paperterm.index.library.bookmark_record import Bookmark as Bookmark
-from paperterm.index.library.bookmark_record import normalize_tags as normalize_tags
 from paperterm.index.library.op_store import (
     FORMAT_VERSION,
     Document,
@@ -39,16 +37,42 @@ from paperterm.index.library.op_store import (
     LibraryReadOnlyError,
     LibrarySaveError,
     OpLogStore,
+    Restore,
     one_line,
 )
 from paperterm.index.text.lazy_pattern import compile_later
 
-if TYPE_CHECKING:
-    from paperterm.index.library.bookmark_ops import Operation
+# --- a bookmark as held in memory ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Bookmark:
+    """One saved paper. `added` is timezone-aware UTC; `extra` keeps keys this version
+    does not know, so that saving never drops what a person or a newer paperterm wrote."""
+
+    id: str
+    added: datetime
+    title: str = ""
+    tags: tuple[str, ...] = ()
+    note: str = ""
+    extra: Mapping[str, object] = field(default_factory=dict, hash=False)
+
+
+def normalize_tags(tags: Iterable[str]) -> tuple[str, ...]:
+    """Tags on one line (white space runs as one space: a line end inside a tag would come
+    back from the TOML file as another line end, `\r\n` as `\n`), without empty ones or
+    repeats, in first-seen order."""
+    seen: dict[str, None] = {}
+    for tag in tags:
+        tag = one_line(tag)
+        if tag:
+            seen.setdefault(tag, None)
+    return tuple(seen)
+
 
 BOOKMARKS_FILENAME = "bookmarks.toml"
-#: tomllib reads about 5.5 MB/s (20,000 bookmarks with tags and notes are 4.4 MB and take
-#: 0.8 s): 16 MiB, some 70,000 bookmarks, is a 3 s read; anything larger is not ours.
+#: 16 MiB holds far more bookmarks than a person keeps, and tomllib still reads it soon
+#: enough; anything larger is not ours.
 BOOKMARKS_MAX_BYTES = 16 << 20
 
 _HEADER = (
@@ -65,9 +89,6 @@ BookmarksError = LibraryError
 BookmarksFileError = LibraryFileError
 BookmarksReadOnlyError = LibraryReadOnlyError
 BookmarksSaveError = LibrarySaveError
-
-
-# --- operations: `Add`, `Remove`, ... are in bookmark_ops.py ------------------------------------
 
 
 def utc_now() -> datetime:
@@ -123,7 +144,7 @@ class BookmarksFormat(FileFormat[Bookmark]):
                 entry["note"] = mark.note
             entry.update(mark.extra)
             entries.append(entry)
-        import tomli_w  # written on a save only: the reader's start writes nothing (issue 14)
+        import tomli_w  # written on a save only: the reader's start writes nothing
 
         body = {"version": FORMAT_VERSION, **document.extra, "bookmarks": entries}
         # Notes read best as multi-line strings, but tomli_w writes a CR LF inside one as a
@@ -236,12 +257,10 @@ class BookmarkStore(OpLogStore[Bookmark]):
 
     def add(self, paper_id: str, title: str = "") -> None:
         """Bookmark a paper; `title` is stored to name it should it leave the corpus."""
-        from paperterm.index.library.bookmark_ops import Add
 
         self.apply(Add(paper_id, one_line(title), utc_now()))
 
     def remove(self, paper_id: str) -> None:
-        from paperterm.index.library.bookmark_ops import Remove
 
         self.apply(Remove(paper_id))
 
@@ -254,20 +273,17 @@ class BookmarkStore(OpLogStore[Bookmark]):
         return True
 
     def add_tags(self, paper_id: str, tags: Iterable[str]) -> None:
-        from paperterm.index.library.bookmark_ops import ChangeTags
 
         self._require(paper_id)
         self.apply(ChangeTags(paper_id, add=normalize_tags(tags)))
 
     def remove_tags(self, paper_id: str, tags: Iterable[str]) -> None:
-        from paperterm.index.library.bookmark_ops import ChangeTags
 
         self._require(paper_id)
         self.apply(ChangeTags(paper_id, remove=normalize_tags(tags)))
 
     def set_note(self, paper_id: str, note: str) -> None:
         """Set the note; an empty (or blank) note clears it."""
-        from paperterm.index.library.bookmark_ops import SetNote
 
         self._require(paper_id)
         self.apply(SetNote(paper_id, clean_note(note)))
@@ -282,3 +298,96 @@ class BookmarkStore(OpLogStore[Bookmark]):
     def _require(self, paper_id: str) -> None:
         if not self.is_bookmarked(paper_id):
             raise BookmarksError(f"{one_line(paper_id)} is not bookmarked")
+
+
+# --- the changes to bookmarks, each applied under the store's lock to the file on disk -----
+
+
+Marks = dict[str, Bookmark]
+
+
+@dataclass(frozen=True, slots=True)
+class Add:
+    """Bookmark `id` (kept as it is when already there, except a missing title is filled)."""
+
+    id: str
+    title: str
+    added: datetime
+
+    def apply(self, marks: Marks) -> None:
+        old = marks.get(self.id)
+        if old is None:
+            marks[self.id] = Bookmark(self.id, self.added, self.title)
+        elif self.title and not old.title:
+            marks[self.id] = replace(old, title=self.title)
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    id: str
+
+    def apply(self, marks: Marks) -> None:
+        marks.pop(self.id, None)
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeTags:
+    """Add and remove tags relative to what is on disk, so concurrent taggers merge."""
+
+    id: str
+    add: tuple[str, ...] = ()
+    remove: tuple[str, ...] = ()
+
+    def apply(self, marks: Marks) -> None:
+        if self.id in marks:
+            old = marks[self.id]
+            kept = [tag for tag in old.tags if tag not in self.remove]
+            marks[self.id] = replace(old, tags=normalize_tags([*kept, *self.add]))
+
+
+@dataclass(frozen=True, slots=True)
+class SetNote:
+    id: str
+    note: str
+
+    def apply(self, marks: Marks) -> None:
+        if self.id in marks:
+            marks[self.id] = replace(marks[self.id], note=self.note)
+
+
+#: Between a note saved elsewhere and the one saved over it when both are kept.
+NOTE_SEPARATOR = "\n\n---\n\n"
+
+
+@dataclass(frozen=True, slots=True)
+class EditNote:
+    """An editor's result: `note` replaces the note only if it is still `shown` (what the
+    editor opened with). If another process changed it meanwhile, both are kept, theirs
+    first, joined by `NOTE_SEPARATOR`; an editor that cleared the note then keeps theirs.
+    A bookmark removed meanwhile (or never there) is added with the note: the user just
+    wrote it, and dropping it would lose their text."""
+
+    id: str
+    shown: str
+    note: str
+    title: str
+    added: datetime
+
+    def apply(self, marks: Marks) -> None:
+        old = marks.get(self.id)
+        if old is None:
+            if self.note:
+                marks[self.id] = Bookmark(self.id, self.added, self.title, note=self.note)
+            return
+        if self.note == self.shown or old.note == self.note:
+            return  # nothing edited, or the same text saved elsewhere
+        if old.note == self.shown or not old.note:
+            merged = self.note
+        elif not self.note:
+            merged = old.note
+        else:
+            merged = f"{old.note}{NOTE_SEPARATOR}{self.note}"
+        marks[self.id] = replace(old, note=merged)
+
+
+Operation = Add | Remove | ChangeTags | SetNote | EditNote | Restore[Bookmark]

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paperterm.index.library.bookmark_ops import Add, ChangeTags, EditNote, Operation
 from paperterm.index.library.bookmarks import (
+    Add,
     Bookmark,
     BookmarkStore,
+    ChangeTags,
+    EditNote,
+    Operation,
     clean_note,
     normalize_tags,
     utc_now,

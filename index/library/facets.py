@@ -17,7 +17,7 @@ from collections.abc import Container, Iterable, Mapping
 from itertools import chain
 from operator import attrgetter
 
-from paperterm.index.library.bookmark_record import Bookmark
+from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.reading import DECISIONS
 from paperterm.index.papers import Paper
 

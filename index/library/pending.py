@@ -15,13 +15,11 @@ import shlex
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from paperterm.index.library.bookmark_ops import Add, ChangeTags, EditNote, Remove, SetNote
-from paperterm.index.library.bookmarks import Bookmark
+from paperterm.index.library.bookmarks import Add, Bookmark, ChangeTags, EditNote, Remove, SetNote
 from paperterm.index.library.decisions import ClearDecision, SetDecision
 from paperterm.index.library.op_store import Operation, Restore
-from paperterm.index.library.reading_ops import MarkRead, MarkUnread
-from paperterm.index.library.saved_search import SavedSearch
-from paperterm.index.library.search_ops import DeleteSearch, SaveSearch
+from paperterm.index.library.reading import MarkRead, MarkUnread
+from paperterm.index.library.searches import DeleteSearch, SavedSearch, SaveSearch
 
 
 def replay_commands(ops: Iterable[Operation[Bookmark]], options: Sequence[str] = ()) -> list[str]:

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from paperterm.index.library.bookmarks import DateOutOfRange, as_utc, utc_now
 from paperterm.index.library.op_store import (
@@ -37,15 +38,12 @@ from paperterm.index.library.op_store import (
 )
 from paperterm.index.text.lazy_pattern import compile_later
 
-if TYPE_CHECKING:
-    from paperterm.index.library.reading_ops import MarkRead, MarkUnread
-
 READING_FILENAME = "reading.toml"
 #: Version 2 adds `[decision]`; a version 1 file is read as it is and written as 2.
 READING_VERSION = 2
 #: The triage decisions, in the order they are offered.
 DECISIONS = ("keep", "maybe", "skip")
-#: A line is ~45 bytes: 16 MiB holds some 350,000 papers read, far past any corpus here.
+#: One line a paper read: 16 MiB holds far more papers than any corpus here.
 READING_MAX_BYTES = 16 << 20
 _HEADER = (
     "# paperterm reading state: [decision] paper id = keep, maybe or skip (unlisted =\n"
@@ -185,12 +183,34 @@ class ReadingStore(OpLogStore[datetime]):
 
 
 def mark_read(ids: Iterable[str]) -> MarkRead:
-    from paperterm.index.library.reading_ops import MarkRead
 
     return MarkRead(tuple(dict.fromkeys(ids)), utc_now())
 
 
 def mark_unread(ids: Iterable[str]) -> MarkUnread:
-    from paperterm.index.library.reading_ops import MarkUnread
 
     return MarkUnread(tuple(dict.fromkeys(ids)))
+
+
+# --- the changes to the reading state -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MarkRead:
+    """Mark papers read at `at`; one read already keeps its first time."""
+
+    ids: tuple[str, ...]
+    at: datetime
+
+    def apply(self, entries: dict[str, datetime]) -> None:
+        for paper_id in self.ids:
+            entries.setdefault(paper_id, self.at)
+
+
+@dataclass(frozen=True, slots=True)
+class MarkUnread:
+    ids: tuple[str, ...]
+
+    def apply(self, entries: dict[str, datetime]) -> None:
+        for paper_id in self.ids:
+            entries.pop(paper_id, None)

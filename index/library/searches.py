@@ -19,8 +19,10 @@ file never overwritten). A name the config uses cannot be saved again from the r
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from paperterm.index.library.bookmarks import DateOutOfRange, as_utc, utc_now
 from paperterm.index.library.op_store import (
@@ -31,10 +33,16 @@ from paperterm.index.library.op_store import (
     OpLogStore,
     one_line,
 )
-from paperterm.index.library.saved_search import SavedSearch as SavedSearch
-
-# The saved search itself is saved_search.py's (below the changes, which make them).
 from paperterm.index.text.lazy_pattern import compile_later
+
+
+class SavedSearch(NamedTuple):
+    """A named query; `added` is None for one from the config."""
+
+    name: str
+    query: str
+    added: datetime | None = None
+
 
 SEARCHES_FILENAME = "searches.toml"
 _HEADER = (
@@ -82,7 +90,7 @@ class SearchesFormat(FileFormat[SavedSearch]):
             if search.added is not None:
                 table["added"] = search.added
             tables.append(table)
-        import tomli_w  # written on a save only: the reader's start writes nothing (issue 14)
+        import tomli_w  # written on a save only: the reader's start writes nothing
 
         body = {"version": FORMAT_VERSION, **document.extra, "searches": tables}
         return _HEADER + tomli_w.dumps(body)
@@ -98,12 +106,10 @@ class SearchesStore(OpLogStore[SavedSearch]):
         return cls(Path(data_dir) / SEARCHES_FILENAME)
 
     def save_search(self, name: str, query: str) -> None:
-        from paperterm.index.library.search_ops import SaveSearch
 
         self.apply(SaveSearch(one_line(name), query.strip(), utc_now()))
 
     def delete(self, name: str) -> None:
-        from paperterm.index.library.search_ops import DeleteSearch
 
         self.apply(DeleteSearch(name))
 
@@ -113,3 +119,23 @@ def all_searches(configured: list[SavedSearch], store: SearchesStore) -> list[Sa
     uses is the config's)."""
     names = {search.name for search in configured}
     return [*configured, *(s for s in store.entries.values() if s.name not in names)]
+
+
+@dataclass(frozen=True, slots=True)
+class SaveSearch:
+    """Save (or replace) the search `name`."""
+
+    name: str
+    query: str
+    added: datetime
+
+    def apply(self, entries: dict[str, SavedSearch]) -> None:
+        entries[self.name] = SavedSearch(self.name, self.query, self.added)
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteSearch:
+    name: str
+
+    def apply(self, entries: dict[str, SavedSearch]) -> None:
+        entries.pop(self.name, None)

@@ -53,16 +53,15 @@ def next_sort(current: str, searching: bool) -> str:
     return keys[(keys.index(current) + 1) % len(keys)]
 
 
-#: The corpus's positions are sorted this many at a time (a run of 25,000 holds the
-#: interpreter's lock ~10 ms), then the sorted runs are merged. One sort of 500,000 titles is
-#: one C call that holds the lock for ~240 ms, and the reader's keys wait that long.
+#: The corpus's positions are sorted this many at a time, then the sorted runs are merged:
+#: one sort of 500,000 titles is one C call that holds the interpreter's lock long enough
+#: for typed keys to wait.
 SORT_RUN = 25_000
-#: The runs are merged all at once (`heapq.merge`: stable, ~190 ms for 20 runs of 25,000),
-#: this many positions a step (~5 ms). Merged two by two, the last merge (two halves) was
-#: one step of ~100-170 ms, which a key typed meanwhile waited for.
+#: The runs are merged all at once (`heapq.merge`, stable), this many positions a step:
+#: merged two by two, the last merge of two halves was one long step that keys waited for.
 MERGE_STEP = 10_000
-#: The rows `_read_facts` reads a step (~5-10 ms at 500,000 papers; 25,000 a step were
-#: ~45-70 ms each, which a key typed meanwhile waited for).
+#: The rows `_read_facts` reads a step: larger steps held the lock long enough for typed keys
+#: to wait.
 READ_STEP = 5_000
 
 
@@ -156,8 +155,8 @@ class SortKeys:
         bookmarked: Container[str],
         scores: Mapping[str, float] | None,
     ) -> Iterator[None]:
-        """Compute the unread or like order a step at a time (at 500,000 papers: unread
-        ~0.2 s of CPU, two passes; like ~0.6 s, a sort by a key)."""
+        """Compute the unread or like order a step at a time (unread: two passes; like: a
+        sort by a key)."""
         ids = self.ids
         if sort == "unread":
             unread: list[int] = []
@@ -183,12 +182,10 @@ class SortKeys:
             pass
 
     def prepare_steps(self) -> Iterator[None]:
-        """`prepare` a step at a time (~10-100 ms of CPU each at 500,000 papers), so that
-        the reader's worker can pause between steps while keys come (they waited for the
-        interpreter's lock behind it). At 500,000 papers ~2.1 s of CPU in all (3.1 s when
-        each order read all the rows and sorted by a key function of the id, with three
-        walks of the garbage collector over the rows, ~150-270 ms each, that held up every
-        thread)."""
+        """`prepare` a step at a time, so that the reader's worker can pause between steps
+        while keys come (they waited for the interpreter's lock behind it). The rows are read
+        once for both orders, not by a key function of the id per order, which also set off
+        walks of the garbage collector over the rows that held up every thread."""
         for sort in FIXED_SORTS:
             yield from self.order_steps(sort)
 
@@ -260,7 +257,7 @@ class SortKeys:
     @property
     def position(self) -> Mapping[str, int]:
         """Paper id -> place in the corpus: a `PaperList`'s own table (its engines' too),
-        else made here (500,000 entries: ~0.1 s of CPU; the reader makes it in a worker,
+        else made here (a pass over the corpus: the reader makes it in a worker,
         `ReaderState.find_search_matches`)."""
         if self._position is None:
             shared = getattr(self.papers, "positions", None)

@@ -15,7 +15,7 @@ the paper's venue, else its collection.
 - Papers with neither a session nor a start time are `unscheduled`.
 
 `Agenda.to_json` gives the CLI's JSON, `to_markdown` a printable plan, and `to_ics`
-(agenda_ics.py) a calendar with one event per session.
+(agenda_ics.py: `agenda_ics(agenda)`) a calendar with one event per session.
 """
 
 from __future__ import annotations
@@ -125,12 +125,6 @@ class Agenda:
         if not self.days and not self.unscheduled:
             lines += ["Nothing chosen yet.", ""]
         return "\n".join(lines)
-
-    def to_ics(self, *, now: datetime | None = None) -> bytes:
-        """The agenda as an iCalendar file (see agenda_ics.py); `now` is the DTSTAMP."""
-        from paperterm.index.planning.agenda_ics import agenda_ics
-
-        return agenda_ics(self, now=now)
 
 
 def build_agenda(

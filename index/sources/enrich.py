@@ -34,8 +34,8 @@ def render(paper: Paper) -> Paper:
 #: The headlines a paper with a derived title keeps besides it, for when another paper of the
 #: corpus has the same (`distinct_titles`; after them, a number): drawn with the first, from
 #: one reading of the abstract, so that making a corpus's titles distinct reads no abstract
-#: again (deriving them again for each repeat was a large part of a build of synthetic
-#: abstracts, whose headlines mostly repeat).
+#: again: deriving them again for each repeat was a large share of a build whose headlines
+#: mostly repeat.
 ALTERNATIVES = 1
 
 
@@ -65,8 +65,8 @@ def distinct_titles(
     apart. Returns how many changed.
 
     `alternatives` gives a paper's next candidates (those `enrich` kept); without it they
-    are derived again from the abstract (a few hundred microseconds a paper: at 50,000
-    papers of a few thousand distinct sentences, most headlines repeat one)."""
+    are derived again from the abstract, for each paper whose headline repeats one (in a
+    large corpus, most do)."""
     papers = list(papers)
 
     def others(index: int) -> Iterable[str]:

@@ -96,8 +96,8 @@ class SourceSpec(NamedTuple):
 
 def bundled_seeds() -> list[SourceSpec]:
     """The ICML 2024 lists shipped inside the package: files in its `seeds` folder (found
-    from the package's own path: importlib.resources is slow to import, at every start of
-    the reader)."""
+    from the package's own path: importlib.resources is slow to import, at every start
+    of the reader)."""
     import paperterm.seeds
 
     folder = Path(paperterm.seeds.__file__).parent
@@ -154,7 +154,8 @@ def discover(spec: SourceSpec) -> tuple[list[Path], list[Problem]]:
 
 def _problem(path: Path, message: str) -> Problem:
     """A problem with a source's files. Its class is imported here, when one is made: a
-    start walks the sources (whether they changed) and needs none defined."""
+    start walks the sources (whether they changed) and a frozen dataclass is costly to
+    define."""
     from paperterm.index.problems import Problem
 
     return Problem(str(path), 0, message)

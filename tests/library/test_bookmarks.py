@@ -20,14 +20,17 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from paperterm.index.library.bookmark_ops import Add, ChangeTags, Remove, SetNote
 from paperterm.index.library.bookmarks import (
+    Add,
     Bookmark,
     BookmarksError,
     BookmarksFileError,
     BookmarksReadOnlyError,
     BookmarksSaveError,
     BookmarkStore,
+    ChangeTags,
+    Remove,
+    SetNote,
     normalize_tags,
 )
 

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.index.library.bookmark_ops import NOTE_SEPARATOR
-from paperterm.index.library.bookmarks import BookmarkStore
+from paperterm.index.library.bookmarks import NOTE_SEPARATOR, BookmarkStore
 from paperterm.index.library.edits import save_note, save_tags
 
 

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paperterm.index.library.bookmark_record import Bookmark
+from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.facets import FACETS, count_facets
 from paperterm.index.papers import Paper
 

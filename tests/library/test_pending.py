@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paperterm.index.library.bookmark_ops import Add, ChangeTags, EditNote, Remove, SetNote
+from paperterm.index.library.bookmarks import Add, ChangeTags, EditNote, Remove, SetNote
 from paperterm.index.library.pending import replay_commands, shell_quote
 
 WHEN = datetime(2024, 5, 1, tzinfo=timezone.utc)
@@ -69,7 +69,7 @@ def test_reading_changes_and_undo_steps_become_commands() -> None:
     from paperterm.index.library.bookmarks import Bookmark
     from paperterm.index.library.op_store import Restore
     from paperterm.index.library.pending import reading_commands
-    from paperterm.index.library.reading_ops import MarkRead, MarkUnread
+    from paperterm.index.library.reading import MarkRead, MarkUnread
 
     ops = [
         MarkRead(("a", "b"), WHEN),

@@ -19,11 +19,11 @@ from paperterm.index.library.op_store import (
     restore_of,
 )
 from paperterm.index.library.reading import (
+    MarkRead,
     ReadingStore,
     mark_read,
     mark_unread,
 )
-from paperterm.index.library.reading_ops import MarkRead
 
 try:
     import tomllib

@@ -16,8 +16,7 @@ from paperterm.index.library.bookmarks import BookmarkStore
 from paperterm.index.library.op_store import LibraryError, LibraryFileError, OpLogStore
 from paperterm.index.library.pending import search_commands
 from paperterm.index.library.reading import ReadingStore, mark_read
-from paperterm.index.library.search_ops import DeleteSearch, SaveSearch
-from paperterm.index.library.searches import SearchesStore
+from paperterm.index.library.searches import DeleteSearch, SaveSearch, SearchesStore
 
 LATE = "9999-12-31T23:59:59-23:59"
 EARLY = "0001-01-01T00:00:00+23:59"

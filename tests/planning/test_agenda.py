@@ -14,6 +14,7 @@ from locations import CORPORA
 
 from paperterm.index.papers import Paper
 from paperterm.index.planning.agenda import UnknownZoneError, build_agenda, parse_time
+from paperterm.index.planning.agenda_ics import agenda_ics
 
 CONFERENCES = CORPORA / "conferences"
 NOW = datetime(2025, 11, 1, 9, 0, tzinfo=timezone.utc)
@@ -171,7 +172,7 @@ def events(data: bytes) -> dict[str, icalendar.Event]:
 
 
 def test_ics_has_one_event_per_timed_session() -> None:
-    found = events(build_agenda(week()).to_ics(now=NOW))
+    found = events(agenda_ics(build_agenda(week()), now=NOW))
     assert sorted(found) == ["Keynote", "Orals 1", "Orals 3", "Posters 2"]
     orals = found["Orals 1"]
     assert str(orals["location"]) == "Hall A"
@@ -190,14 +191,14 @@ def test_ics_has_one_event_per_timed_session() -> None:
 
 
 def test_ics_end_missing_is_start_plus_default_minutes() -> None:
-    keynote = events(build_agenda(week(), default_minutes=45).to_ics(now=NOW))["Keynote"]
+    keynote = events(agenda_ics(build_agenda(week(), default_minutes=45), now=NOW))["Keynote"]
     assert keynote.decoded("dtend") - keynote.decoded("dtstart") == timedelta(minutes=45)
 
 
 def test_ics_uid_is_stable_across_papers_and_zones() -> None:
-    first = {k: str(e["uid"]) for k, e in events(build_agenda(week()).to_ics(now=NOW)).items()}
+    first = {k: str(e["uid"]) for k, e in events(agenda_ics(build_agenda(week()), now=NOW)).items()}
     fewer = [p for p in week() if p.id != "a"]
-    again = build_agenda(fewer, tz="Europe/Paris").to_ics(now=NOW + timedelta(days=3))
+    again = agenda_ics(build_agenda(fewer, tz="Europe/Paris"), now=NOW + timedelta(days=3))
     second = {k: str(e["uid"]) for k, e in events(again).items()}
     assert first == second
     assert len(set(first.values())) == len(first)
@@ -265,7 +266,7 @@ def parse_content_lines(data: bytes) -> list[dict[str, object]]:
 
 
 def test_ics_reads_back_with_a_second_parser() -> None:
-    data = build_agenda(week()).to_ics(now=NOW)
+    data = agenda_ics(build_agenda(week()), now=NOW)
     by_summary = {e["SUMMARY"]: e for e in parse_content_lines(data)}
     assert sorted(by_summary) == ["Keynote", "Orals 1", "Orals 3", "Posters 2"]  # type: ignore[type-var]
     posters = by_summary["Posters 2"]
@@ -283,7 +284,7 @@ def test_ics_survives_long_and_special_text() -> None:
     title = "Ünïcode, commas; semicolons \\ backslashes and a very long title " * 4
     papers = [paper("z", title=title.strip(), session="S, with; marks", room="Hall C,D,E",
                     start="2025-12-05T16:30:00+05:30", poster="#1")]  # fmt: skip
-    data = build_agenda(papers).to_ics(now=NOW)
+    data = agenda_ics(build_agenda(papers), now=NOW)
     (event,) = parse_content_lines(data)
     assert event["SUMMARY"] == "S, with; marks"
     assert event["LOCATION"] == "Hall C,D,E"
@@ -315,7 +316,7 @@ def test_every_chosen_paper_appears_once(rows: list[tuple[str, str, str]]) -> No
     ids += [p["id"] for p in data["unscheduled"]]
     assert sorted(ids) == sorted(p.id for p in papers)
     timed = [s for s in agenda.sessions if s.start is not None]
-    assert len(parse_content_lines(agenda.to_ics(now=NOW))) == len(timed)
+    assert len(parse_content_lines(agenda_ics(agenda, now=NOW))) == len(timed)
 
 
 # Real conference records (read here with a tiny mapping: no parser for them yet)
@@ -355,12 +356,12 @@ def test_neurips_2025_records() -> None:
     ]
     assert [p["poster"] for p in posters[0]["papers"]] == ["#2449", "#2504"]
     assert not any(s.clash for s in agenda.sessions)
-    found = events(agenda.to_ics(now=NOW))
+    found = events(agenda_ics(agenda, now=NOW))
     assert set(found) == {"San Diego Poster Session 6", "Oral Session 17"}
     oral = found["Oral Session 17"]
     assert oral.decoded("dtend") - oral.decoded("dtstart") == timedelta(minutes=15)
     assert "openreview.net/forum?id=1kPO9vCRbg" in str(oral["description"])
-    assert len(parse_content_lines(agenda.to_ics(now=NOW))) == 2
+    assert len(parse_content_lines(agenda_ics(agenda, now=NOW))) == 2
 
 
 def test_ml4ps_2025_workshop_records() -> None:
@@ -390,5 +391,5 @@ def test_ml4ps_2025_workshop_records() -> None:
     positions = [int(p["poster"]) for s in data["days"][0]["sessions"] for p in s["papers"]
                  if s["name"] == "ML4PhysicalSciences 2025 Workshop"]  # fmt: skip
     assert positions == sorted(positions)
-    assert events(agenda.to_ics(now=NOW)) == {}
+    assert events(agenda_ics(agenda, now=NOW)) == {}
     assert not data["unscheduled"]

@@ -7,8 +7,7 @@ from pathlib import Path
 
 from reader_helpers import settle
 
-from paperterm.index.library.bookmark_ops import NOTE_SEPARATOR
-from paperterm.index.library.bookmarks import BookmarkStore
+from paperterm.index.library.bookmarks import NOTE_SEPARATOR, BookmarkStore
 from paperterm.tui.screens.dialogs import NoteScreen, TagsScreen
 
 

@@ -48,10 +48,7 @@ LATER = (
     "importlib.resources",  # the bundled seeds are found from the package's path
     "tomllib",  # no TOML file is read before the first frame (without a config file)
     "paperterm.tui.clipboard",  # the routes to the clipboard, found on the first copy
-    "paperterm.index.library.bookmark_ops",  # changes to bookmarks: none before it
-    "paperterm.index.library.reading_ops",  # ... nor to the reading state
-    "paperterm.index.library.search_ops",  # ... nor to the saved searches
-    "paperterm.index.library.pending",  # ... nor any kept pending
+    "paperterm.index.library.pending",  # changes kept pending: none before it
     "paperterm.index.problems",  # a source's problems: made by a build, or a missing source
     "hashlib",  # its OpenSSL load (~2 ms): the index's keys use `_blake2` (hashlib's blake2b)
     "paperterm.index.search.hits",  # a search's results (the first frame shows none)
@@ -70,7 +67,18 @@ LATER = (
 #: named tuple, a plain class, or defined in a module imported later.
 START_DATACLASSES = {
     "paperterm.index.config.Config",
-    "paperterm.index.library.bookmark_record.Bookmark",  # `extra` is left out of its hash
+    "paperterm.index.library.bookmarks.Bookmark",  # `extra` is left out of its hash
+    # The changes to the library, with their stores: modules of their own saved less than
+    # the 10 ms at 50,000 papers a start-up mechanism has to save (BENCHMARKS.md).
+    "paperterm.index.library.bookmarks.Add",
+    "paperterm.index.library.bookmarks.ChangeTags",
+    "paperterm.index.library.bookmarks.EditNote",
+    "paperterm.index.library.bookmarks.Remove",
+    "paperterm.index.library.bookmarks.SetNote",
+    "paperterm.index.library.reading.MarkRead",
+    "paperterm.index.library.reading.MarkUnread",
+    "paperterm.index.library.searches.DeleteSearch",
+    "paperterm.index.library.searches.SaveSearch",
     "paperterm.index.library.op_store.Document",  # generic (a named tuple is not on 3.10)
     "paperterm.index.library.op_store.Restore",  # generic too
     "paperterm.index.papers.Paper",

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 def run() -> int:
     """`paperterm`, as installed. The cyclic garbage collector is paused before the
-    command's modules are imported: it ran some 25 times during that import, over objects
-    that nearly all live on (~3.5 ms of the reader's start). A sub-command turns it back
-    on as it starts (`main`), the reader at its first frame (tui/collector.py)."""
+    command's modules are imported: it ran again and again during that import, over
+    objects that nearly all live on, slowing the reader's start. A sub-command turns it
+    back on as it starts (`main`), the reader at its first frame (tui/collector.py)."""
     from paperterm.tui import collector
 
     collector.pause()

@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     import argparse
 
 #: The names of `EXPORTERS` (index/library/export.py), written out: the parser is built on
-#: every start, the reader's too, and the exporters and what they import (HTML entities,
-#: csv, the BibTeX and RIS writers) are ~5 ms of it. A test checks that the two agree.
+#: every start, the reader's too, and importing the exporters and what they import (HTML
+#: entities, csv, the BibTeX and RIS writers) would slow it. A test checks that the two
+#: agree.
 FORMATS = ("bibtex", "csv", "json", "markdown", "ris")
 
 

@@ -57,10 +57,10 @@ _READER_OPTIONS = {
 
 def parse_arguments(argv: Sequence[str]) -> Arguments:
     """The command line. The reader's own (its options only, each spelt out in full with its
-    value) is read here: importing argparse and making a parser were ~3 ms of the reader's
-    start (issue 14). Anything else (a command, `--help`, an abbreviation, a mistake, `--`)
-    goes to the full parser (tui/cli/parser.py), so its answers and its errors are what the
-    user sees; the attributes are the same either way (tests/cli/test_cli_arguments.py)."""
+    value) is read here: importing argparse and making a parser slowed the reader's start.
+    Anything else (a command, `--help`, an abbreviation, a mistake, `--`) goes to the full
+    parser (tui/cli/parser.py), so its answers and its errors are what the user sees; the
+    attributes are the same either way (tests/cli/test_cli_arguments.py)."""
     return _reader_arguments(argv) or build_parser(argv).parse_args(argv)
 
 

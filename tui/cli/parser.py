@@ -1,7 +1,7 @@
 """The full command line, read by argparse: every command's options, `--help`, `--version`
 and the errors. The reader's own options are read without it when that is all there is
-(`parse_arguments` in main.py): importing argparse and making a parser were ~3 ms of the
-reader's start (issue 14)."""
+(`parse_arguments` in main.py): importing argparse and making a parser slowed the
+reader's start."""
 
 from __future__ import annotations
 
@@ -115,8 +115,7 @@ class VersionAction(argparse.Action):
 
 
 def _version() -> str:
-    # Deferred: importlib.metadata takes ~17 ms to import (a fifth of the CLI's start-up),
-    # and only --version needs it.
+    # Deferred: importlib.metadata is slow to import, and only --version needs it.
     from importlib.metadata import PackageNotFoundError, version
 
     try:

@@ -92,6 +92,7 @@ def add_agenda_and_watch_commands(
 def cmd_agenda(ctx: Context) -> int:
     from paperterm.index.library.decisions import DecisionStore
     from paperterm.index.planning.agenda import UnknownZoneError, build_agenda
+    from paperterm.index.planning.agenda_ics import agenda_ics
 
     args = ctx.args
     wanted = {"keep", "maybe"} if args.maybe else {"keep"}
@@ -103,7 +104,7 @@ def cmd_agenda(ctx: Context) -> int:
         raise UsageError(f"paperterm: --tz: {error}") from None
     wrote = False
     if args.ics:
-        _write(ctx, args.ics, agenda.to_ics().decode("utf-8"), "calendar")
+        _write(ctx, args.ics, agenda_ics(agenda).decode("utf-8"), "calendar")
         wrote = True
     if args.md:
         _write(ctx, args.md, agenda.to_markdown(), "agenda")

@@ -115,7 +115,7 @@ def _read_id(ctx: Context, store: ReadingStore, key: str) -> str:
 class Selection(NamedTuple):
     """The papers of one view, in order, with what the records say about each. A named
     tuple, not a dataclass: the reader's start imports this module (the parser's
-    sub-commands) and a dataclass is ~0.3 ms to define (issue 14)."""
+    sub-commands) and a dataclass is slower to define."""
 
     papers: list[Paper]
     reading: ReadingStore

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from paperterm.index.library.bookmark_record import Bookmark
+from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.decisions import DecisionStore, decide
 from paperterm.index.library.filters import Filters, allowed_ids
 from paperterm.index.library.reading import DECISIONS

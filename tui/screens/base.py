@@ -182,7 +182,7 @@ class PaperScreen(Screen):
         key = self.state.key_text
         made_from = (typing, tuple(active), key)
         if made_from == self._footer_for:
-            return  # the start asks again with the same bindings (issue 14)
+            return  # the start asks again with the same bindings
         items = [
             (key(binding_id), keys.BY_ID[binding_id].label)
             for binding_id in keys.footer_ids(active, typing)
