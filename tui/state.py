@@ -167,6 +167,9 @@ class ReaderState:
         self.place = Place()
         self.place_warnings: list[str] = []
         self.problems: dict[str, str] = {}  # "reading", "searches" -> why it is off
+        #: The papers this reader marked read, in order: an unread-only view keeps those read
+        #: since it was entered (dimmed) until it is left.
+        self.read_here: list[str] = []
         #: The "like my bookmarks" scores while that order is on (else None).
         self.ranking: Ranking | None = None
         #: Whether the main list is in the "like my bookmarks" order now (the detail then

@@ -482,3 +482,26 @@ async def test_like_my_bookmarks_is_not_left_ranking_when_the_first_build_ends(
         assert app.state.index_state == "ready"
         assert "sort: like my bookmarks" in status_line(app)
         assert "(ranking…)" not in status_line(app)
+
+
+async def test_papers_read_in_an_unread_only_view_stay_until_it_is_left(reader):
+    """Peeking: a paper read while unread-only is on stays (dimmed) when the list is computed
+    again, a search typed and cleared included, until the filters change."""
+    app = reader()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        ids = row_ids(app)
+        await pilot.press("U")
+        await settle(pilot)
+        await pilot.press("space", "space")
+        await settle(pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "a")
+        await settle(pilot)
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert row_ids(app) == ids  # the list was computed again: both read papers stay
+        assert "36 unread" in status_line(app)
+        await pilot.press("escape", "U", "U")  # out of the view and back in
+        await settle(pilot)
+        assert row_ids(app) == ids[2:]

@@ -185,6 +185,8 @@ class LibraryControl:
         except LibraryReadOnlyError as error:
             self.face.say(str(error), "error")
             return False
+        if read:
+            self.state.read_here.extend(ids)
         self.face.reading_changed()
         self.face.save_reading()
         return True

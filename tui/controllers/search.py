@@ -9,7 +9,7 @@ overwrite a newer one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.index.library.filters import ALL, Filters, allowed_ids
@@ -113,7 +113,10 @@ class SearchControl:
 
     def __init__(self, state: ReaderState) -> None:
         self.state = state
-        self.filters = Filters()
+        self._filters = Filters()
+        #: Where in `state.read_here` the current filters began: papers read after it stay
+        #: in an unread-only view until the filters change.
+        self.visit_from = 0
         self.generation = 0
         self.applied = 0
         self.view = View(rows=[], in_view=0)
@@ -125,6 +128,25 @@ class SearchControl:
         self.restore_id: str | None = None
         #: The query, filters and corpus (its sort keys) of the rows shown.
         self.shown_for: tuple[str, Filters, SortKeys] | None = None
+
+    @property
+    def filters(self) -> Filters:
+        return self._filters
+
+    @filters.setter
+    def filters(self, filters: Filters) -> None:
+        if filters != self._filters:
+            self.visit_from = len(self.state.read_here)
+        self._filters = filters
+
+    def _read(self) -> Container[str]:
+        """The read papers an unread-only view leaves out: not those read here since the
+        view was entered."""
+        entries = self.state.reading.entries
+        read_here = self.state.read_here
+        if not self._filters.unread_only or len(read_here) <= self.visit_from:
+            return entries
+        return _ReadBefore(entries, frozenset(read_here[self.visit_from :]))
 
     def typed(self) -> float:
         """A change in the box: a new generation; the seconds to wait before running it
@@ -171,7 +193,7 @@ class SearchControl:
             state.marks,
             self.filters,
             *tags,
-            read=state.reading.entries,
+            read=self._read(),
             search_ids=matches,
         )
         clauses = parsed is not None and bool(parsed.clauses)
@@ -249,3 +271,13 @@ class SearchControl:
         if not view.notes and state.searchable and has_clauses(box()):
             parts.append(f"searching the {state.searchable:,} papers indexed so far")
         return parts
+
+
+class _ReadBefore:
+    """The read papers but `kept` (a `Container` for `allowed_ids`)."""
+
+    def __init__(self, read: Container[str], kept: frozenset[str]) -> None:
+        self.read, self.kept = read, kept
+
+    def __contains__(self, paper_id: object) -> bool:
+        return paper_id in self.read and paper_id not in self.kept
