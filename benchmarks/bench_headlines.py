@@ -9,7 +9,7 @@ the corpus-wide pass that tells repeated headlines apart):
              out (a seed-format list written to a temporary folder; skipped without them)
   synthetic  `corpus.py`'s 2,600 resampled abstracts in the text format
 
-The checks here are this script's own, written apart from `headlines.headline_problem` so
+The checks here are this script's own, written apart from `headline_form.headline_problem` so
 that the same rules do not grade themselves; they are deliberately plain:
 
   fragment     leans on what came before (this/these/those/such/our/it/they... among its
