@@ -10,6 +10,7 @@ imports included. Nothing here imports Textual, so the rules are testable withou
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import time
@@ -24,6 +25,7 @@ from paperterm.index.library.bookmarks import (
     BookmarksFileError,
     BookmarkStore,
 )
+from paperterm.index.library.decisions import DecisionStore
 from paperterm.index.library.filters import paper_collections, paper_ids, query_matches
 from paperterm.index.library.op_store import (
     LibraryError,
@@ -152,6 +154,9 @@ class ReaderState:
         self.bookmarks = bookmarks
         folder = bookmarks.path.parent
         self.reading = reading or ReadingStore.in_dir(folder)
+        #: The triage decisions (read here for the facets; a damaged file is the reading
+        #: state's problem, said once).
+        self.decisions = DecisionStore(self.reading.path)
         self.searches = searches or SearchesStore.in_dir(folder)
         self.key_text = key_text
         self.timing = timing
@@ -355,12 +360,17 @@ class ReaderState:
                 self.problems[name] = _problem(error, store)
             else:
                 self.problems.pop(name, None)
+        with contextlib.suppress(LibraryError):
+            self.decisions.load()
         self.place, self.place_warnings = load_place(self.bookmarks.path.parent, sources)
 
     def reload_reading(self) -> bool:
         """Pick up what another paperterm (or `paperterm read`) saved; True when what the
         screens show may have changed. Reads the file: call it from a worker."""
         before = self.problems.get("reading", "")
+        decided = False  # the facets count the decisions
+        with contextlib.suppress(LibraryError):
+            decided = self.decisions.reload_if_changed()
         try:
             changed = self.reading.reload_if_changed()
         except LibraryError as error:
@@ -369,7 +379,7 @@ class ReaderState:
         else:
             if changed or (before and not self.reading.read_only):
                 self.problems.pop("reading", None)
-        return changed or before != self.problems.get("reading", "")
+        return decided or changed or before != self.problems.get("reading", "")
 
     # --- bookmarks -----------------------------------------------------------------------
 

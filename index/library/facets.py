@@ -8,6 +8,9 @@ tags; a field it leaves empty counts nowhere (the total says how many papers the
 start but no session. `decision` always holds keep, maybe, skip and none (undecided), and
 `read` read and unread, zeros included. Values are ordered by count, most first, then by
 value.
+
+`facet_ids` is the narrowing: the papers that have every (facet, value) chosen, values of
+one facet included (AND throughout, so a count always says what one more choice leaves).
 """
 
 from __future__ import annotations
@@ -51,6 +54,52 @@ def count_facets(
     done = sum(map(read.__contains__, ids))
     found["read"] = {"read": done, "unread": len(ids) - done}
     return {name: found[name] for name in FACETS}
+
+
+def facet_ids(
+    papers: Iterable[Paper],
+    chosen: Iterable[tuple[str, str]],
+    bookmarks: Mapping[str, Bookmark],
+    decisions: Mapping[str, str],
+    read: Container[str],
+) -> set[str]:
+    """The ids of `papers` that have every (facet, value) of `chosen`, as `count_facets`
+    counts them (a tag compares as written; an unknown facet matches nothing)."""
+    wanted: dict[str, set[str]] = {}
+    for facet, value in chosen:
+        wanted.setdefault(facet, set()).add(value)
+    if any(facet not in FACETS for facet in wanted):
+        return set()
+    found: set[str] = set()
+    for paper in papers:
+        if all(
+            values <= _values(paper, facet, bookmarks, decisions, read)
+            for facet, values in wanted.items()
+        ):
+            found.add(paper.id)
+    return found
+
+
+def _values(
+    paper: Paper,
+    facet: str,
+    bookmarks: Mapping[str, Bookmark],
+    decisions: Mapping[str, str],
+    read: Container[str],
+) -> set[str]:
+    """The values `paper` has in `facet`."""
+    if facet == "session":
+        return {_session_or_day(paper)}
+    if facet == "collection":
+        return set(paper.collections)
+    if facet == "tag":
+        mark = bookmarks.get(paper.id)
+        return set(mark.tags) if mark is not None else set()
+    if facet == "decision":
+        return {decisions.get(paper.id) or UNDECIDED}
+    if facet == "read":
+        return {"read" if paper.id in read else "unread"}
+    return {getattr(paper, facet)}
 
 
 _ID = attrgetter("id")
