@@ -195,7 +195,7 @@ SPECS: tuple[KeySpec, ...] = (
         "facets",
         "F",
         "toggle_facets",
-        "Facets: counts by status, type, session, tag, decision...; Enter narrows",
+        "Facet counts (status, session, tag...); Enter narrows",
         "main",
     ),
     KeySpec(

@@ -25,7 +25,6 @@ from paperterm.index.library.bookmarks import (
     BookmarksFileError,
     BookmarkStore,
 )
-from paperterm.index.library.decisions import DecisionStore
 from paperterm.index.library.filters import paper_collections, paper_ids, query_matches
 from paperterm.index.library.op_store import (
     LibraryError,
@@ -44,6 +43,7 @@ from paperterm.index.text.display import safe_text
 
 if TYPE_CHECKING:
     from paperterm.index.library.affinity import Ranking, TermVectors
+    from paperterm.index.library.decisions import DecisionStore
     from paperterm.index.search.hits import Hit
     from paperterm.index.search.open_index import OpenIndex
     from paperterm.index.search.searcher import Searcher
@@ -154,9 +154,8 @@ class ReaderState:
         self.bookmarks = bookmarks
         folder = bookmarks.path.parent
         self.reading = reading or ReadingStore.in_dir(folder)
-        #: The triage decisions (read here for the facets; a damaged file is the reading
-        #: state's problem, said once).
-        self.decisions = DecisionStore(self.reading.path)
+        self._decisions: DecisionStore | None = None
+        self._decisions_lock = threading.Lock()
         self.searches = searches or SearchesStore.in_dir(folder)
         self.key_text = key_text
         self.timing = timing
@@ -345,6 +344,17 @@ class ReaderState:
         return found
 
     # --- saved searches, reading state, place --------------------------------------------
+
+    @property
+    def decisions(self) -> DecisionStore:
+        """The triage decisions (for the facets), made when first asked for: the first frame
+        does without them. A damaged file is the reading state's problem, said once."""
+        with self._decisions_lock:
+            if self._decisions is None:
+                from paperterm.index.library.decisions import DecisionStore
+
+                self._decisions = DecisionStore(self.reading.path)
+            return self._decisions
 
     @property
     def saved_searches(self) -> list[SavedSearch]:
