@@ -16,9 +16,9 @@ one facet included (AND throughout, so a count always says what one more choice 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Container, Iterable, Mapping
-from itertools import chain
-from operator import attrgetter
+from collections.abc import Container, Iterable, Mapping, Sequence
+from itertools import chain, compress
+from operator import attrgetter, not_
 
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.reading import DECISIONS
@@ -64,44 +64,58 @@ def facet_ids(
     read: Container[str],
 ) -> set[str]:
     """The ids of `papers` that have every (facet, value) of `chosen`, as `count_facets`
-    counts them (a tag compares as written; an unknown facet matches nothing)."""
+    counts them (a tag compares as written; an unknown facet matches nothing). Papers are
+    read only for a facet of theirs (a `PaperList`'s ids come from its rows)."""
     wanted: dict[str, set[str]] = {}
     for facet, value in chosen:
         wanted.setdefault(facet, set()).add(value)
     if any(facet not in FACETS for facet in wanted):
         return set()
-    found: set[str] = set()
-    for paper in papers:
-        if all(
-            values <= _values(paper, facet, bookmarks, decisions, read)
-            for facet, values in wanted.items()
-        ):
-            found.add(paper.id)
+    ids: Sequence[str] | None = getattr(papers, "ids", None)
+    listed: list[Paper] | None = None
+    if ids is None or not _STATE_FACETS.issuperset(wanted):
+        listed = papers if isinstance(papers, list) else list(papers)
+        ids = list(map(_ID, listed))
+    found = set(ids)
+    for facet, values in wanted.items():
+        found &= _having(facet, values, ids, listed, bookmarks, decisions, read)
     return found
 
 
-def _values(
-    paper: Paper,
+def _having(
     facet: str,
+    values: set[str],
+    ids: Sequence[str],
+    papers: list[Paper] | None,
     bookmarks: Mapping[str, Bookmark],
     decisions: Mapping[str, str],
     read: Container[str],
 ) -> set[str]:
-    """The values `paper` has in `facet`."""
-    if facet == "session":
-        return {_session_or_day(paper)}
-    if facet == "collection":
-        return set(paper.collections)
+    """The ids having each of `values` in `facet` (of `ids`, or any for tag and decision)."""
     if facet == "tag":
-        mark = bookmarks.get(paper.id)
-        return set(mark.tags) if mark is not None else set()
+        return {i for i, mark in bookmarks.items() if values <= set(mark.tags)}
+    if facet == "collection":
+        assert papers is not None
+        return {paper.id for paper in papers if values <= set(paper.collections)}
+    if len(values) > 1:
+        return set()  # a paper has one value in each of the other facets
+    (value,) = values
     if facet == "decision":
-        return {decisions.get(paper.id) or UNDECIDED}
+        if value == UNDECIDED:
+            return {i for i in ids if not decisions.get(i)}
+        return {i for i, decision in decisions.items() if decision == value}
     if facet == "read":
-        return {"read" if paper.id in read else "unread"}
-    return {getattr(paper, facet)}
+        done = map(read.__contains__, ids)
+        if value == "read":
+            return set(compress(ids, done))
+        return set(compress(ids, map(not_, done))) if value == "unread" else set()
+    assert papers is not None
+    field = _session_or_day if facet == "session" else attrgetter(facet)
+    return set(compress(ids, map(value.__eq__, map(field, papers))))
 
 
+#: The facets of the user's library, not of the papers' fields.
+_STATE_FACETS = frozenset({"tag", "decision", "read"})
 _ID = attrgetter("id")
 _COLLECTIONS = attrgetter("collections")
 _TAGS = attrgetter("tags")

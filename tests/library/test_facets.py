@@ -123,3 +123,22 @@ def test_allowed_ids_applies_the_facets_with_the_other_filters():
     assert allowed_ids(papers, {}, unread_oral, read={"a"}) == {"b"}
     kept = oral._replace(facets=(("status", "Oral"), ("decision", "keep")))
     assert allowed_ids(papers, {}, kept, decisions={"b": "keep", "c": "keep"}) == {"b"}
+
+
+class RowsOnly(list):
+    """Papers whose ids come from their rows (as a `PaperList`'s): reading a paper fails."""
+
+    def __init__(self, ids):
+        super().__init__()
+        self.ids = tuple(ids)
+
+    def __iter__(self):
+        raise AssertionError("a paper was read")
+
+
+def test_library_facets_narrow_from_the_ids_without_reading_a_paper():
+    papers = RowsOnly(["a", "b", "c"])
+    marks = {"a": Bookmark("a", WHEN, tags=("later",)), "gone": Bookmark("gone", WHEN)}
+    chosen = [("read", "unread"), ("decision", "none"), ("tag", "later")]
+    assert facet_ids(papers, chosen, marks, {"b": "keep"}, {"c"}) == {"a"}
+    assert facet_ids(papers, [("decision", "keep")], marks, {"b": "keep", "x": "keep"}, ()) == {"b"}
