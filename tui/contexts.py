@@ -23,6 +23,7 @@ from paperterm.tui.screens.dialogs import (
 from paperterm.tui.screens.main import MainScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.widgets.detail import PaperDetail, ScrollingText
+from paperterm.tui.widgets.facets import FacetsPane
 from paperterm.tui.widgets.paper_list import PaperList
 from paperterm.tui.widgets.views import ViewsPane
 
@@ -53,6 +54,7 @@ SCREEN_CONTEXTS: dict[type[DOMNode], tuple[keys.KeyContext, ...]] = {
         context("the list", PaperList, MainScreen),
         context("the detail pane", PaperDetail, MainScreen),
         context("the views sidebar", ViewsPane, MainScreen),
+        context("the facets sidebar", FacetsPane, MainScreen),
     ),
     ReadScreen: (context("the full-screen reader", PaperDetail, ReadScreen),),
     HelpScreen: (context("the help", ScrollingText, HelpScreen),),

@@ -69,6 +69,7 @@ SCOPES = {
     "app": "Everywhere",
     "main": "Main screen",
     "list": "List and detail",
+    "facets": "Facets sidebar",
     "reader": "Full-screen reader",
     "dialog": "Dialogs",
     "question": "Questions (such as R's)",
@@ -191,6 +192,13 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec("views", "v", "toggle_views", "Views: collections, tags, saved searches", "main"),
     KeySpec("save_search", "S", "save_search", "Save the search as a view", "main"),
     KeySpec(
+        "facets",
+        "F",
+        "toggle_facets",
+        "Facet counts (status, session, tag...); Enter narrows",
+        "main",
+    ),
+    KeySpec(
         "snippets",
         "w",
         "toggle_snippets",
@@ -229,6 +237,13 @@ SPECS: tuple[KeySpec, ...] = (
         "list",
         footer=2,
         short="open",
+    ),
+    KeySpec(
+        "drop_facet",
+        "backspace",
+        "drop_facet",
+        "Take back the facet value chosen last",
+        "facets",
     ),
     KeySpec(
         "close_reader", "escape,h,q", "close", "Back to the list", "reader", footer=1, short="back"

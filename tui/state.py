@@ -10,6 +10,7 @@ imports included. Nothing here imports Textual, so the rules are testable withou
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import time
@@ -42,6 +43,7 @@ from paperterm.index.text.display import safe_text
 
 if TYPE_CHECKING:
     from paperterm.index.library.affinity import Ranking, TermVectors
+    from paperterm.index.library.decisions import DecisionStore
     from paperterm.index.search.hits import Hit
     from paperterm.index.search.open_index import OpenIndex
     from paperterm.index.search.searcher import Searcher
@@ -152,6 +154,8 @@ class ReaderState:
         self.bookmarks = bookmarks
         folder = bookmarks.path.parent
         self.reading = reading or ReadingStore.in_dir(folder)
+        self._decisions: DecisionStore | None = None
+        self._decisions_lock = threading.Lock()
         self.searches = searches or SearchesStore.in_dir(folder)
         self.key_text = key_text
         self.timing = timing
@@ -342,6 +346,17 @@ class ReaderState:
     # --- saved searches, reading state, place --------------------------------------------
 
     @property
+    def decisions(self) -> DecisionStore:
+        """The triage decisions (for the facets), made when first asked for: the first frame
+        does without them. A damaged file is the reading state's problem, said once."""
+        with self._decisions_lock:
+            if self._decisions is None:
+                from paperterm.index.library.decisions import DecisionStore
+
+                self._decisions = DecisionStore(self.reading.path)
+            return self._decisions
+
+    @property
     def saved_searches(self) -> list[SavedSearch]:
         return all_searches(self.config.searches, self.searches)
 
@@ -355,12 +370,17 @@ class ReaderState:
                 self.problems[name] = _problem(error, store)
             else:
                 self.problems.pop(name, None)
+        with contextlib.suppress(LibraryError):
+            self.decisions.load()
         self.place, self.place_warnings = load_place(self.bookmarks.path.parent, sources)
 
     def reload_reading(self) -> bool:
         """Pick up what another paperterm (or `paperterm read`) saved; True when what the
         screens show may have changed. Reads the file: call it from a worker."""
         before = self.problems.get("reading", "")
+        decided = False  # the facets count the decisions
+        with contextlib.suppress(LibraryError):
+            decided = self.decisions.reload_if_changed()
         try:
             changed = self.reading.reload_if_changed()
         except LibraryError as error:
@@ -369,7 +389,7 @@ class ReaderState:
         else:
             if changed or (before and not self.reading.read_only):
                 self.problems.pop("reading", None)
-        return changed or before != self.problems.get("reading", "")
+        return decided or changed or before != self.problems.get("reading", "")
 
     # --- bookmarks -----------------------------------------------------------------------
 

@@ -8,14 +8,17 @@ tags; a field it leaves empty counts nowhere (the total says how many papers the
 start but no session. `decision` always holds keep, maybe, skip and none (undecided), and
 `read` read and unread, zeros included. Values are ordered by count, most first, then by
 value.
+
+`facet_ids` is the narrowing: the papers that have every (facet, value) chosen, values of
+one facet included (AND throughout, so a count always says what one more choice leaves).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Container, Iterable, Mapping
-from itertools import chain
-from operator import attrgetter
+from collections.abc import Container, Iterable, Mapping, Sequence
+from itertools import chain, compress
+from operator import attrgetter, not_
 
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.reading import DECISIONS
@@ -53,6 +56,66 @@ def count_facets(
     return {name: found[name] for name in FACETS}
 
 
+def facet_ids(
+    papers: Iterable[Paper],
+    chosen: Iterable[tuple[str, str]],
+    bookmarks: Mapping[str, Bookmark],
+    decisions: Mapping[str, str],
+    read: Container[str],
+) -> set[str]:
+    """The ids of `papers` that have every (facet, value) of `chosen`, as `count_facets`
+    counts them (a tag compares as written; an unknown facet matches nothing). Papers are
+    read only for a facet of theirs (a `PaperList`'s ids come from its rows)."""
+    wanted: dict[str, set[str]] = {}
+    for facet, value in chosen:
+        wanted.setdefault(facet, set()).add(value)
+    if any(facet not in FACETS for facet in wanted):
+        return set()
+    ids: Sequence[str] | None = getattr(papers, "ids", None)
+    listed: list[Paper] | None = None
+    if ids is None or not _STATE_FACETS.issuperset(wanted):
+        listed = papers if isinstance(papers, list) else list(papers)
+        ids = list(map(_ID, listed))
+    found = set(ids)
+    for facet, values in wanted.items():
+        found &= _having(facet, values, ids, listed, bookmarks, decisions, read)
+    return found
+
+
+def _having(
+    facet: str,
+    values: set[str],
+    ids: Sequence[str],
+    papers: list[Paper] | None,
+    bookmarks: Mapping[str, Bookmark],
+    decisions: Mapping[str, str],
+    read: Container[str],
+) -> set[str]:
+    """The ids having each of `values` in `facet` (of `ids`, or any for tag and decision)."""
+    if facet == "tag":
+        return {i for i, mark in bookmarks.items() if values <= set(mark.tags)}
+    if facet == "collection":
+        assert papers is not None
+        return {paper.id for paper in papers if values <= set(paper.collections)}
+    if len(values) > 1:
+        return set()  # a paper has one value in each of the other facets
+    (value,) = values
+    if facet == "decision":
+        if value == UNDECIDED:
+            return {i for i in ids if not decisions.get(i)}
+        return {i for i, decision in decisions.items() if decision == value}
+    if facet == "read":
+        done = map(read.__contains__, ids)
+        if value == "read":
+            return set(compress(ids, done))
+        return set(compress(ids, map(not_, done))) if value == "unread" else set()
+    assert papers is not None
+    field = _session_or_day if facet == "session" else attrgetter(facet)
+    return set(compress(ids, map(value.__eq__, map(field, papers))))
+
+
+#: The facets of the user's library, not of the papers' fields.
+_STATE_FACETS = frozenset({"tag", "decision", "read"})
 _ID = attrgetter("id")
 _COLLECTIONS = attrgetter("collections")
 _TAGS = attrgetter("tags")

@@ -61,16 +61,18 @@ def list_title(view: ViewKey, *, query: str = "", unread: bool = False, read: bo
 
 
 class Filters(NamedTuple):
-    """Restrictions that apply on top of the query: the view, and two toggles (change one
-    with `_replace`)."""
+    """Restrictions that apply on top of the query: the view, two toggles (change one with
+    `_replace`), and facet values chosen, as (facet, value) pairs a paper must each have
+    (`facets.facet_ids`)."""
 
     bookmarks_only: bool = False
     unread_only: bool = False
     view: ViewKey = ALL
+    facets: tuple[tuple[str, str], ...] = ()
 
     @property
     def active(self) -> bool:
-        return self.bookmarks_only or self.unread_only or self.view != ALL
+        return self.bookmarks_only or self.unread_only or self.view != ALL or bool(self.facets)
 
 
 def allowed_ids(
@@ -83,6 +85,7 @@ def allowed_ids(
     *,
     read: Container[str] = (),
     search_ids: Collection[str] | None = None,
+    decisions: Mapping[str, str] | None = None,
 ) -> set[str] | None:
     """The ids the view may show, or None when nothing restricts it.
 
@@ -90,7 +93,8 @@ def allowed_ids(
     `tag_prefixes` (a last `tag:NA` still being typed) keep bookmarks with a tag that starts
     so; `excluded_tags` (`-tag:NAME`) drop papers whose bookmark carries any of them. Tags
     compare case-insensitively. `read` holds the read ids (for `unread_only`);
-    `search_ids` the ids a saved-search view matches (`query_ids`; empty when not given).
+    `search_ids` the ids a saved-search view matches (`query_ids`; empty when not given);
+    `decisions` the triage decisions (for a `decision` facet).
     """
     papers = papers if isinstance(papers, Sequence) else list(papers)
     view = filters.view
@@ -122,6 +126,11 @@ def allowed_ids(
             allowed = {i for i in paper_ids(papers) if i not in read}
         else:
             allowed = {i for i in allowed if i not in read}
+    if filters.facets:
+        from paperterm.index.library.facets import facet_ids  # only once a facet is chosen
+
+        chosen = facet_ids(papers, filters.facets, marks, decisions or {}, read)
+        allowed = chosen if allowed is None else allowed & chosen
     return allowed
 
 

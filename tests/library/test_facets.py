@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paperterm.index.library.bookmarks import Bookmark
-from paperterm.index.library.facets import FACETS, count_facets
+from paperterm.index.library.facets import FACETS, count_facets, facet_ids
+from paperterm.index.library.filters import Filters, allowed_ids
 from paperterm.index.papers import Paper
 
 WHEN = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -58,3 +59,86 @@ def test_decision_and_read_always_add_up_to_the_total(rows):
     assert sum(found["decision"].values()) == len(papers)
     assert sum(found["read"].values()) == len(papers)
     assert sum(found["status"].values()) == sum(1 for status, _, _ in rows if status)
+
+
+FACET_PAPERS = st.lists(
+    st.tuples(
+        st.sampled_from(["", "Oral", "Poster"]),
+        st.sampled_from(["", "Session A", "Session B"]),
+        st.lists(st.sampled_from(["x", "y", "z"]), max_size=2, unique=True),
+        st.sampled_from([None, "keep", "skip"]),
+        st.booleans(),
+        st.lists(st.sampled_from(["later", "rl"]), max_size=2, unique=True),
+    ),
+    max_size=20,
+)
+
+
+def facet_world(rows):
+    papers = [
+        paper(f"p{i}", status=status, session=session, collections=collections or ["conf"])
+        for i, (status, session, collections, _, _, _) in enumerate(rows)
+    ]
+    decisions = {f"p{i}": row[3] for i, row in enumerate(rows) if row[3]}
+    read = {f"p{i}" for i, row in enumerate(rows) if row[4]}
+    marks = {f"p{i}": Bookmark(f"p{i}", WHEN, tags=tuple(row[5])) for i, row in enumerate(rows)}
+    return papers, marks, decisions, read
+
+
+@given(FACET_PAPERS)
+def test_choosing_a_value_keeps_as_many_papers_as_it_counts(rows):
+    papers, marks, decisions, read = facet_world(rows)
+    found = count_facets(papers, marks, decisions, read)
+    for facet, values in found.items():
+        for value, count in values.items():
+            assert len(facet_ids(papers, [(facet, value)], marks, decisions, read)) == count
+
+
+@given(FACET_PAPERS, st.data())
+def test_values_chosen_together_keep_the_papers_with_each(rows, data):
+    papers, marks, decisions, read = facet_world(rows)
+    found = count_facets(papers, marks, decisions, read)
+    pairs = [(facet, value) for facet, values in found.items() for value in values]
+    chosen = data.draw(st.lists(st.sampled_from(pairs), max_size=3)) if pairs else []
+    expected = {paper.id for paper in papers}
+    for pair in chosen:
+        expected &= facet_ids(papers, [pair], marks, decisions, read)
+    assert facet_ids(papers, chosen, marks, decisions, read) == expected
+
+
+def test_an_unknown_facet_keeps_nothing():
+    assert facet_ids([paper("a", status="Oral")], [("colour", "red")], {}, {}, ()) == set()
+
+
+def test_allowed_ids_applies_the_facets_with_the_other_filters():
+    papers = [
+        paper("a", status="Oral"),
+        paper("b", status="Oral"),
+        paper("c", status="Poster"),
+    ]
+    oral = Filters(facets=(("status", "Oral"),))
+    assert oral.active
+    assert allowed_ids(papers, {}, oral) == {"a", "b"}
+    unread_oral = oral._replace(unread_only=True)
+    assert allowed_ids(papers, {}, unread_oral, read={"a"}) == {"b"}
+    kept = oral._replace(facets=(("status", "Oral"), ("decision", "keep")))
+    assert allowed_ids(papers, {}, kept, decisions={"b": "keep", "c": "keep"}) == {"b"}
+
+
+class RowsOnly(list):
+    """Papers whose ids come from their rows (as a `PaperList`'s): reading a paper fails."""
+
+    def __init__(self, ids):
+        super().__init__()
+        self.ids = tuple(ids)
+
+    def __iter__(self):
+        raise AssertionError("a paper was read")
+
+
+def test_library_facets_narrow_from_the_ids_without_reading_a_paper():
+    papers = RowsOnly(["a", "b", "c"])
+    marks = {"a": Bookmark("a", WHEN, tags=("later",)), "gone": Bookmark("gone", WHEN)}
+    chosen = [("read", "unread"), ("decision", "none"), ("tag", "later")]
+    assert facet_ids(papers, chosen, marks, {"b": "keep"}, {"c"}) == {"a"}
+    assert facet_ids(papers, [("decision", "keep")], marks, {"b": "keep", "x": "keep"}, ()) == {"b"}

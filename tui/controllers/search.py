@@ -195,6 +195,7 @@ class SearchControl:
             *tags,
             read=self._read(),
             search_ids=matches,
+            decisions=state.decisions.entries if self.filters.facets else None,
         )
         clauses = parsed is not None and bool(parsed.clauses)
         self.filtered = clauses or allowed is not None

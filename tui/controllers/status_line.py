@@ -43,6 +43,10 @@ def status_parts(state: ReaderState, facts: ListFacts) -> list[Part]:
         parts.append(Part(unread, short=f"{facts.unread} unread"))
     if filters.view != ALL:
         parts.append(filter_part(one_line(filters.view.label, 40)))
+    if filters.facets:
+        from paperterm.tui.controllers.facets import chosen_text  # once a facet is chosen
+
+        parts.append(filter_part(one_line(chosen_text(filters.facets), 60)))
     if filters.unread_only:
         parts.append(filter_part("unread only", "unread only"))
     if filters.bookmarks_only:

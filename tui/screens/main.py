@@ -26,7 +26,7 @@ from paperterm.tui.controllers import views as view_rules
 from paperterm.tui.controllers.search import TagFilters, View, ViewRequest, has_clauses, parse_box
 from paperterm.tui.controllers.sorting import SortJob, SortWait
 from paperterm.tui.controllers.views import ZOOMS
-from paperterm.tui.screens.main_list import ListScreen
+from paperterm.tui.screens.main_facets import FacetsScreen
 from paperterm.tui.screens.main_messages import LikeRanked, SearchDone, SearchesMatched, SortReady
 from paperterm.tui.state import ReaderState
 from paperterm.tui.view import Row
@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 
-class MainScreen(ListScreen):
+class MainScreen(FacetsScreen):
     BINDINGS = keys.scope_bindings("main")
     #: The list has the focus from the start (Textual's default, the first widget, would
     #: style the search box twice more before the first frame).
@@ -135,6 +135,7 @@ class MainScreen(ListScreen):
         self._detail_soon()
         self.update_status()
         self._views_soon()
+        self.facets_soon()
 
     def reading_changed(self) -> None:
         """Marks and counts change; the rows stay (see the module docstring). The list and
@@ -145,6 +146,7 @@ class MainScreen(ListScreen):
         self._detail_soon()
         self.update_status()
         self._views_soon()
+        self.facets_soon()
 
     # --- the views sidebar ---------------------------------------------------------------
 

@@ -1,0 +1,137 @@
+"""The facets sidebar (`F`): counts of the papers in the list, Enter narrows, Backspace
+takes back the last value, counts follow a search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reader_helpers import INSTANT, row_ids, settle, status_line, type_text
+
+from paperterm.index.config import Config
+from paperterm.index.library.facets import count_facets
+from paperterm.index.session import Session
+from paperterm.tui.app import make_app
+from paperterm.tui.controllers.facets import FacetEntry
+from paperterm.tui.widgets.facets import FacetsPane
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "conference.json"
+
+
+def conference_reader(tmp_path: Path):
+    config = Config()
+    session = Session.create(tmp_path / "data", [FIXTURE], config)
+    return make_app(session, config, timing=INSTANT, environ={})
+
+
+def shown(pane: FacetsPane) -> dict[str, dict[str, int]]:
+    """The sidebar's values by facet, as shown."""
+    found: dict[str, dict[str, int]] = {}
+    for entry in pane.entries:
+        if entry.value is not None:
+            found.setdefault(entry.facet, {})[entry.value] = entry.papers
+    return found
+
+
+async def choose(pilot, pane: FacetsPane, facet: str, value: str) -> None:
+    """Enter on `value` of `facet` in the sidebar."""
+    pane.focus()
+    pane.highlighted = pane.entries.index(
+        next(e for e in pane.entries if e.facet == facet and e.value == value)
+    )
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def test_f_shows_the_counts_of_the_papers_in_view(tmp_path):
+    app = conference_reader(tmp_path)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        assert sorted(row_ids(app)) == ["vs-101", "vs-102", "vs-103"]
+        await pilot.press("F")
+        await settle(pilot)
+        pane = app.main.query_one(FacetsPane)
+        assert pane.display and app.focused is pane
+        papers = [row.paper for row in app.main.paper_list.rows]
+        expected = count_facets(papers, {}, {}, set())
+        assert shown(pane) == {
+            facet: {value: count for value, count in values.items() if count}
+            for facet, values in expected.items()
+            if any(values.values())
+        }
+        assert shown(pane)["status"] == {"Oral": 1, "Poster": 1}
+        assert shown(pane)["read"] == {"unread": 3}
+        await pilot.press("F")
+        await settle(pilot)
+        assert not pane.display and app.focused is app.main.paper_list
+
+
+async def test_enter_narrows_values_combine_and_backspace_takes_the_last_back(tmp_path):
+    app = conference_reader(tmp_path)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("F")
+        await settle(pilot)
+        pane = app.main.query_one(FacetsPane)
+        await choose(pilot, pane, "read", "unread")
+        assert sorted(row_ids(app)) == ["vs-101", "vs-102", "vs-103"]
+        assert "read: unread" in status_line(app)
+        await choose(pilot, pane, "status", "Oral")
+        assert row_ids(app) == ["vs-101"]
+        assert "read: unread · status: Oral" in status_line(app)
+        assert shown(pane)["status"] == {"Oral": 1}
+        assert FacetEntry("status", "Oral", 1, chosen=True) in pane.entries
+        assert app.focused is pane
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert sorted(row_ids(app)) == ["vs-101", "vs-102", "vs-103"]
+        assert "status: Oral" not in status_line(app)
+        assert "read: unread" in status_line(app)
+        await choose(pilot, pane, "type", "Tutorial")
+        assert row_ids(app) == ["vs-103"]
+        app.main.paper_list.focus()
+        await pilot.press("x")  # clears everything, the facets too
+        await settle(pilot)
+        assert app.main.filters.facets == ()
+        assert sorted(row_ids(app)) == ["vs-101", "vs-102", "vs-103"]
+        assert "read: unread" not in status_line(app)
+
+
+async def test_the_counts_follow_a_typed_search(tmp_path):
+    app = conference_reader(tmp_path)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("F")
+        await settle(pilot)
+        pane = app.main.query_one(FacetsPane)
+        assert shown(pane)["session"] == {
+            "Poster Session 1": 1,
+            "Poster Session 3": 1,
+            "Tutorials": 1,
+        }
+        await pilot.press("slash")
+        await type_text(pilot, "tabular")
+        await settle(pilot)
+        assert row_ids(app) == ["vs-102"]
+        assert shown(pane)["status"] == {"Poster": 1}
+        assert shown(pane)["session"] == {"Poster Session 1": 1}
+        app.main.paper_list.focus()
+        await pilot.press("r")  # read it: the read facet follows
+        await settle(pilot)
+        assert shown(pane)["read"] == {"read": 1}
+
+
+async def test_the_decision_facet_counts_the_saved_decisions(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "reading.toml").write_text(
+        'version = 2\n\n[decision]\nvs-101 = "keep"\nvs-103 = "skip"\n', encoding="utf-8"
+    )
+    app = conference_reader(tmp_path)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("F")
+        await settle(pilot)
+        pane = app.main.query_one(FacetsPane)
+        assert shown(pane)["decision"] == {"keep": 1, "skip": 1, "none": 1}
+        await choose(pilot, pane, "decision", "keep")
+        assert row_ids(app) == ["vs-101"]
+        assert "decision: keep" in status_line(app)

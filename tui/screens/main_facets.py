@@ -1,0 +1,122 @@
+"""The main screen's facets sidebar (`F`): counts of the papers in the list by status,
+type, session, topic, track, collection, tag, decision and read, counted in a worker each
+time the list's rows or what the counts read (bookmarks, reading state) change. A value
+chosen there narrows the list through `Filters.facets` (tui/controllers/facets.py), where
+`allowed_ids` applies it with the other filters."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.message import Message
+from textual.widget import AwaitMount
+
+from paperterm.tui.controllers import facets as facet_rules
+from paperterm.tui.controllers.search import View, ViewRequest
+from paperterm.tui.screens.main_list import ListScreen
+from paperterm.tui.state import ReaderState
+from paperterm.tui.widgets.mount_once import mount_once
+
+if TYPE_CHECKING:
+    from paperterm.index.library.bookmarks import Bookmark
+    from paperterm.tui.view import Row
+    from paperterm.tui.widgets.facets import FacetsPane
+
+
+class FacetsCounted(Message):
+    """The counts of count number `number`."""
+
+    def __init__(self, number: int, counts: dict[str, dict[str, int]]) -> None:
+        super().__init__()
+        self.number = number
+        self.counts = counts
+
+
+class FacetsScreen(ListScreen):
+    """The list, with the facets sidebar beside it when shown."""
+
+    def __init__(self, state: ReaderState) -> None:
+        super().__init__(state)
+        self._facets: FacetsPane | None = None  # mounted when first shown
+        self._facets_asked = 0  # counts asked for; a count not the latest is dropped
+        self._facets_due = False  # a count is scheduled
+
+    @property
+    def facets(self) -> FacetsPane | None:
+        """The facets sidebar (None until it is first shown)."""
+        return self._facets
+
+    def _facets_shown(self) -> bool:
+        return self._facets is not None and self._facets.display
+
+    async def action_toggle_facets(self) -> None:
+        if self._facets is None and self.is_attached:
+            from paperterm.tui.widgets.facets import FacetsPane
+
+            body = self.query_one("#body")
+            self._facets = mount_once(body, None, lambda: FacetsPane(id="facets"), before="#panes")
+            if self._facets is not None:
+                await AwaitMount(body, [self._facets])
+        facets = self._facets
+        if facets is None:
+            return  # the app is ending
+        facets.display = not facets.display
+        if facets.display:
+            self.count_facets()
+            self.set_focus(facets)
+        elif self.focused is None or self.focused is facets:
+            self.set_focus(self.paper_list)
+
+    def facets_soon(self) -> None:
+        """`count_facets` after the next frame, once, while the sidebar is shown."""
+        if not self._facets_due and self._facets_shown():
+            self._facets_due = True
+            self.call_after_refresh(self.count_facets)
+
+    def count_facets(self) -> None:
+        """Count the list's papers in a worker (only while the sidebar is shown)."""
+        self._facets_due = False
+        if not self._facets_shown():
+            return
+        self._facets_asked += 1
+        state = self.state
+        self._count(
+            self._facets_asked,
+            self.paper_list.rows,
+            state.marks,
+            dict(state.decisions.entries),
+            set(state.reading.entries),
+        )
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="facets")
+    def _count(
+        self,
+        number: int,
+        rows: Sequence[Row],
+        marks: Mapping[str, Bookmark],
+        decisions: Mapping[str, str],
+        read: set[str],
+    ) -> None:
+        counts = facet_rules.count_rows(rows, marks, decisions, read)
+        self.post_message(FacetsCounted(number, counts))
+
+    def on_facets_counted(self, message: FacetsCounted) -> None:
+        facets = self._facets
+        if message.number != self._facets_asked or facets is None:
+            return  # a newer count is on its way
+        facets.show_entries(facet_rules.facet_entries(message.counts, self.filters.facets))
+
+    def on_facets_pane_chosen(self, message: FacetsPane.Chosen) -> None:
+        chosen = facet_rules.choose(self.filters.facets, message.facet, message.value)
+        self.set_filters(self.filters._replace(facets=chosen))
+
+    def on_facets_pane_dropped(self, message: FacetsPane.Dropped) -> None:
+        if self.filters.facets:
+            chosen = facet_rules.drop_last(self.filters.facets)
+            self.set_filters(self.filters._replace(facets=chosen))
+
+    def _apply(self, request: ViewRequest, view: View, ordered: bool = False) -> None:
+        super()._apply(request, view, ordered)
+        self.facets_soon()
