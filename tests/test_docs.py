@@ -61,7 +61,9 @@ def test_the_keys_page_is_the_key_table():
 
 def test_the_keys_page_holds_what_paperterm_keys_markdown_prints():
     table = "\n".join(markdown_table(key_rows({})))
-    assert table in KEYS_DOC, "regenerate: paperterm --config /dev/null keys --markdown"
+    assert table in KEYS_DOC, (
+        "regenerate: paperterm --config EMPTY.toml keys --markdown (an empty config file)"
+    )
 
 
 def test_every_binding_id_and_config_key_the_docs_name_exists():
