@@ -231,13 +231,13 @@ class Reading:
         """A stretch of a file a build cut (`search.segments`; `sources.stretches`)."""
         from paperterm.index.sources.stretches import stretch_kind
 
-        kind = stretch_kind(self.path, handle)
+        kind = stretch_kind(self.path, handle, self.read_as)
         handle.seek(span[0])
         first_line, length = span[2], span[1] - span[0]
         if kind is None or isinstance(kind, str):  # JSON Lines
             yield from self._lines(self._utf8_lines(handle, first_line, length), first_line)
             return
-        for found in kind.read(self.path, handle, span, self.collection):
+        for found in kind.read(self.path, handle, span, self.collection, self.read_as):
             if isinstance(found, Problem):
                 self.problems.append(found)
             else:
