@@ -1,6 +1,7 @@
 """A large file read in stretches, each a source of its own, so that a build's workers
 share it: JSON Lines here, and the formats of `sources.stretches` (a text list, BibTeX,
-a JSON array), each cut where its boundary finder says a record starts (`_cut_at`).
+a JSON array, a CSV or TSV table, ACL Anthology XML), each cut where its boundary finder
+says a record starts (`_cut_at`).
 
 The arXiv snapshot is one file of ~4 GB (2.5 million lines): read as one source, one worker
 reads and indexes it all while the others wait. A build cuts such a file into stretches of
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from paperterm.index.search.store import Span
+from paperterm.index.sources.files import DEFAULT_READ, ReadAs
 
 if TYPE_CHECKING:
     from paperterm.index.sources.stretches import Boundaries
@@ -42,9 +44,10 @@ FORMAT_STRETCH_BYTES_OF = {"bibtex": 4 << 20}
 _BLOCK = 1 << 20
 
 
-def stretches(path: Path) -> tuple[list[Span], str] | None:
-    """The stretches to read `path` in and the digest of its content, or None when it is
-    read as one source (small, of a format read whole, not readable)."""
+def stretches(path: Path, read_as: ReadAs = DEFAULT_READ) -> tuple[list[Span], str] | None:
+    """The stretches to read `path` (read as `read_as` says) in and the digest of its
+    content, or None when it is read as one source (small, of a format read whole, not
+    readable)."""
     from paperterm.index.sources.stretches import JSON_LINES, stretch_kind
 
     try:
@@ -52,7 +55,7 @@ def stretches(path: Path) -> tuple[list[Span], str] | None:
         if size < 2 * min(STRETCH_BYTES, FORMAT_STRETCH_BYTES):
             return None
         with open(path, "rb") as handle:
-            kind = stretch_kind(path, handle)
+            kind = stretch_kind(path, handle, read_as)
             if kind == JSON_LINES and size >= 2 * STRETCH_BYTES:
                 return _cut(handle, size)
             if kind is None or isinstance(kind, str):
