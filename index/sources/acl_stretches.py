@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, cast
 from xml.parsers import expat
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 _TAGS = re.compile(rb"<paper(?=[^\w])|<volume[\s/>]")
 _VOLUME_TAG = re.compile(rb"<volume[\s/>]")
 _TAIL = 7  # a tag's start is known with this many bytes after its "<"
+_SLICE = 4096
+_FEED = 1 << 16
 
 
 class AclBoundaries:
@@ -123,33 +126,32 @@ def read(
     try:
         collection_id = _collection_id(handle)
         context = _volume_context(handle, start, collection_id) if start else None
-        parser = _parser()
-        if context is not None:
-            parser.feed("<collection><volume>")
-        lines = _Lines(first)
-        stack: list[Element] = []
-        metas: dict[int, dict[str, str]] = {}
-        for piece in _pieces(handle, start, end):
-            lines.scan(piece)
-            parser.feed(piece)
-            for event, element in _events(parser):
-                if event == "start":
-                    stack.append(element)
-                    continue
-                stack.pop()
-                if len(stack) == 2 and element.tag == "paper":
-                    volume = stack[1]
-                    if id(volume) not in metas:
-                        metas[id(volume)] = context or volume_meta(collection_id, volume)
-                    found = True
-                    yield paper_of(
-                        element, metas[id(volume)], path, lines.next(), collection, read_as
-                    )
-                    volume.remove(element)
-                elif len(stack) == 1 and element.tag == "volume":
-                    metas.pop(id(element), None)
-                    context = None
-                    stack[0].remove(element)
+        with _parser() as parser:
+            if context is not None:
+                parser.feed("<collection><volume>")
+            lines = _Lines(first)
+            stack: list[Element] = []
+            metas: dict[int, dict[str, str]] = {}
+            for piece in _slices(_pieces(handle, start, end), _FEED):
+                lines.scan(piece)
+                parser.feed(piece)
+                for event, element in _events(parser):
+                    if event == "start":
+                        stack.append(element)
+                        continue
+                    stack.pop()
+                    if len(stack) == 2 and element.tag == "paper":
+                        volume = stack[1]
+                        if id(volume) not in metas:
+                            metas[id(volume)] = context or volume_meta(collection_id, volume)
+                        found = True
+                        line = lines.next()
+                        yield paper_of(element, metas[id(volume)], path, line, collection, read_as)
+                        volume.remove(element)
+                    elif len(stack) == 1 and element.tag == "volume":
+                        metas.pop(id(element), None)
+                        context = None
+                        stack[0].remove(element)
     except ParseError as error:
         yield Problem(str(path), 0, f"not well-formed XML: {str(error).split(':', 1)[0]}")
         return
@@ -164,12 +166,28 @@ def _events(parser: XMLPullParser[Element]) -> Iterator[tuple[str, Element]]:
         yield event, element
 
 
-def _parser() -> XMLPullParser[Element]:
+@contextmanager
+def _parser() -> Iterator[XMLPullParser[Element]]:
+    """A pull parser (defusedxml's), its cycles with its expat handlers broken once done
+    with: a build's workers run with the cyclic garbage collector paused."""
     from xml.etree.ElementTree import TreeBuilder, XMLPullParser
 
     from defusedxml.ElementTree import DefusedXMLParser
 
-    return XMLPullParser(("start", "end"), _parser=DefusedXMLParser(target=TreeBuilder()))
+    inner = DefusedXMLParser(target=TreeBuilder())
+    try:
+        yield XMLPullParser(("start", "end"), _parser=inner)
+    finally:
+        for name in ("parser", "_parser", "target", "_target"):
+            inner.__dict__.pop(name, None)
+
+
+def _slices(pieces: Iterator[str], size: int = _SLICE) -> Iterator[str]:
+    """`pieces` `size` characters at a time (what is looked for near the start is found
+    without parsing what follows; a stretch's papers are held a few at a time)."""
+    for piece in pieces:
+        for at in range(0, len(piece), size):
+            yield piece[at : at + size]
 
 
 def _pieces(handle: BinaryIO, start: int, end: int) -> Iterator[str]:
@@ -190,12 +208,12 @@ def _pieces(handle: BinaryIO, start: int, end: int) -> Iterator[str]:
 
 def _collection_id(handle: BinaryIO) -> str:
     """The id of the file's `<collection>`."""
-    parser = _parser()
     size = os.fstat(handle.fileno()).st_size
-    for piece in _pieces(handle, 0, size):
-        parser.feed(piece)
-        for _event, element in _events(parser):
-            return element.get("id", "")
+    with _parser() as parser:
+        for piece in _slices(_pieces(handle, 0, size)):
+            parser.feed(piece)
+            for _event, element in _events(parser):
+                return element.get("id", "")
     return ""
 
 
@@ -204,23 +222,23 @@ def _volume_context(handle: BinaryIO, start: int, collection_id: str) -> dict[st
     at = _last_volume(handle, start)
     if at is None:
         return None
-    parser = _parser()
-    parser.feed("<collection>")
-    depth = 0
-    volume: Element | None = None
-    for piece in texts(handle, at, start):
-        parser.feed(piece)
-        for event, element in _events(parser):
-            if event == "start":
-                depth += 1
-                volume = element if depth == 2 and volume is None else volume
-                if depth == 3 and element.tag == "paper" and volume is not None:
+    with _parser() as parser:
+        parser.feed("<collection>")
+        depth = 0
+        volume: Element | None = None
+        for piece in _slices(texts(handle, at, start)):
+            parser.feed(piece)
+            for event, element in _events(parser):
+                if event == "start":
+                    depth += 1
+                    volume = element if depth == 2 and volume is None else volume
+                    if depth == 3 and element.tag == "paper" and volume is not None:
+                        return volume_meta(collection_id, volume)
+                    continue
+                depth -= 1
+                if depth == 2 and element.tag == "meta":
+                    assert volume is not None
                     return volume_meta(collection_id, volume)
-                continue
-            depth -= 1
-            if depth == 2 and element.tag == "meta":
-                assert volume is not None
-                return volume_meta(collection_id, volume)
     return None if volume is None else volume_meta(collection_id, volume)
 
 
