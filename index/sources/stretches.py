@@ -108,6 +108,21 @@ def stretch_format(
     return None
 
 
+#: The parser module each stretch format reads as (`StretchFormat.name` to `detect.choose`'s).
+_MODULES = {
+    "text": "text_list",
+    "json": "json_records",
+    "bibtex": "bibtex",
+    "table": "table",
+    "acl-xml": "acl_xml",
+}
+
+
+def stretch_module(form: StretchFormat) -> str:
+    """The parser module whose reading of a whole file `form` reads in stretches."""
+    return _MODULES[form.name]
+
+
 def texts(handle: BinaryIO, start: int, end: int) -> Iterator[str]:
     """The text of the file's bytes `start:end`, a block at a time (UTF-8: a build cuts
     only a file that is UTF-8 throughout; the file's byte order mark dropped)."""

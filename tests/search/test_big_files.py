@@ -170,6 +170,8 @@ def test_a_large_file_is_read_in_stretches_as_it_is_whole(tmp_path, monkeypatch,
     lines = path.read_bytes()
     assert all(span[2] == lines.count(b"\n", 0, span[0]) + 1 for span in spans)
     assert {entry.fingerprint.digest for entry in opened.meta.sources} == {file_digest(path)}
+    assert {entry.format for entry in opened.meta.sources} == {one.meta.sources[0].format}
+    assert one.meta.sources[0].format  # (each stretch says the format its file is read as)
     expected = [paper_tuple(paper) for paper in whole.papers]
     assert [paper_tuple(paper) for paper in opened.papers] == expected
     assert [paper_tuple(paper) for paper in one.papers] == expected
