@@ -24,8 +24,9 @@ Wall times depend on the machine's load; its load average is printed.
     python benchmarks/bench_single_file.py [--n 50000] [--formats text bibtex json jsonl
         csv acl] [--layouts one split] [--rounds 1] [--part-postings N]
 
-`--part-postings` sets the build's `PART_POSTINGS` (how many postings a worker's part of
-the index holds before it is written) for the runs.
+`--part-postings N` makes every part of the index a worker writes hold about N postings
+(the build's `PART_POSTINGS` and `SMALL_PART_POSTINGS`; 1500000: the parts before they
+were sized from the bytes to read).
 """
 
 from __future__ import annotations
@@ -176,6 +177,7 @@ def child_build(source: Path, data: Path) -> dict[str, object]:
         from paperterm.index.search import build
 
         build.PART_POSTINGS = int(os.environ["BENCH_PART_POSTINGS"])
+        build.SMALL_PART_POSTINGS = build.PART_POSTINGS  # every part of that size
     session = Session.create(data, [source], Config())
     cpu = _cpu()
     wall, (opened, _) = timed(session.open)
