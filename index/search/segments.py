@@ -40,6 +40,11 @@ STRETCH_BYTES = 16 << 20
 #: it would of files of a few hundred papers, and the worker writing it the memory of that
 #: stretch's papers. (A BibTeX stretch scans the bytes before it for its keys: fewer.)
 FORMAT_STRETCH_BYTES = 1 << 20
+#: A JSON Lines file of less than `STRETCH_BYTES` times this is cut into about this many
+#: stretches (of `JSON_LINES_LEAST` bytes at least): a part closes at the end of a stretch,
+#: so stretches larger than a part make parts (and the workers writing them) larger.
+JSON_LINES_COUNT = 24
+JSON_LINES_LEAST = 4 << 20
 FORMAT_STRETCH_BYTES_OF = {"bibtex": 4 << 20}
 _BLOCK = 1 << 20
 
@@ -56,8 +61,9 @@ def stretches(path: Path, read_as: ReadAs = DEFAULT_READ) -> tuple[list[Span], s
             return None
         with open(path, "rb") as handle:
             kind = stretch_kind(path, handle, read_as)
-            if kind == JSON_LINES and size >= 2 * STRETCH_BYTES:
-                return _cut(handle, size)
+            lines_stretch = min(STRETCH_BYTES, max(JSON_LINES_LEAST, size // JSON_LINES_COUNT))
+            if kind == JSON_LINES and size >= 2 * lines_stretch:
+                return _cut(handle, size, lines_stretch)
             if kind is None or isinstance(kind, str):
                 return None
             stretch = FORMAT_STRETCH_BYTES_OF.get(kind.name, FORMAT_STRETCH_BYTES)
@@ -121,10 +127,11 @@ def _lines_at(handle: BinaryIO, places: list[int]) -> list[int]:
     return lines
 
 
-def _cut(handle: object, size: int) -> tuple[list[Span], str]:
+def _cut(handle: object, size: int, stretch: int) -> tuple[list[Span], str]:
     """One pass over the file: the first line start at or after each `size / count`-th
-    byte (with the line's number), and the digest of every byte."""
-    count = -(-size // STRETCH_BYTES)
+    byte (`count` stretches of about `stretch` bytes, with the line's number), and the
+    digest of every byte."""
+    count = -(-size // stretch)
     targets = [size * number // count for number in range(1, count)]
     digest = hashlib.blake2b(digest_size=16)
     spans: list[Span] = []
