@@ -4,7 +4,9 @@ the same run.
 The same synthetic abstracts (`corpus.py`) are written in each format as one file of N
 records and as N / 500 files of 500 (100 files at 50,000): a text list (the seeds'
 format), PMLR-like BibTeX, a JSON array (`[{"id", "title", "authors", "abstract", "url"},
-...]`, indented as exports are) and arXiv JSON Lines. Each build is a first launch
+...]`, indented as exports are), arXiv JSON Lines, a CSV table with a header row (`id,
+title, authors, abstract, url`; the csv module's quoting) and ACL Anthology XML (volumes
+of 1,000 papers with a `<meta>`, authors as `<first>`/`<last>`). Each build is a first launch
 (`Session.open` into an empty data dir) in a child process of its own; this process
 samples the resident memory of that child and of every process under it (the build's
 workers, the rows process) every `SAMPLE_S` and reports:
@@ -19,21 +21,28 @@ workers, the rows process) every `SAMPLE_S` and reports:
 
 Wall times depend on the machine's load; its load average is printed.
 
-    python benchmarks/bench_single_file.py [--n 50000] [--formats text bibtex json jsonl]
-        [--layouts one split] [--rounds 1]
+    python benchmarks/bench_single_file.py [--n 50000] [--formats text bibtex json jsonl
+        csv acl] [--layouts one split] [--rounds 1] [--part-postings N]
+
+`--part-postings N` makes every part of the index a worker writes hold about N postings
+(the build's `PART_POSTINGS` and `SMALL_PART_POSTINGS`; 1500000: the parts before they
+were sized from the bytes to read).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 import corpus
 from measure import fresh_bytecode, machine, table, timed
@@ -41,7 +50,7 @@ from measure import fresh_bytecode, machine, table, timed
 from paperterm.index.config import Config
 from paperterm.index.session import Session
 
-FORMATS = ("text", "bibtex", "json", "jsonl")
+FORMATS = ("text", "bibtex", "json", "jsonl", "csv", "acl")
 LAYOUTS = ("one", "split")
 PER_FILE = 500
 SAMPLE_S = 0.05
@@ -69,11 +78,59 @@ def write_json(folder: Path, abstracts: list[corpus.Abstract], per_file: int) ->
     return paths
 
 
+def write_csv(folder: Path, abstracts: list[corpus.Abstract], per_file: int) -> list[Path]:
+    """CSV tables `part-001.csv`, ...: a header row, then `per_file` rows each."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for number, start in enumerate(range(0, len(abstracts), per_file), start=1):
+        path = folder / f"part-{number:03d}.csv"
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["id", "title", "authors", "abstract", "url"])
+            for item in abstracts[start : start + per_file]:
+                url = f"https://example.org/syn/{item.key}.html"
+                writer.writerow([item.key, item.title, "; ".join(item.authors), item.text, url])
+        paths.append(path)
+    return paths
+
+
+def _xml(text: str) -> str:
+    """Text escaped for XML, without the control characters XML 1.0 has no place for."""
+    return escape(re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", "", text))
+
+
+def write_acl(folder: Path, abstracts: list[corpus.Abstract], per_file: int) -> list[Path]:
+    """ACL Anthology XML `part-001.xml`, ...: a collection of volumes of 1,000 papers."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for number, start in enumerate(range(0, len(abstracts), per_file), start=1):
+        path = folder / f"part-{number:03d}.xml"
+        lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<collection id="2024.syn{number}">']
+        for index, item in enumerate(abstracts[start : start + per_file]):
+            if index % 1000 == 0:
+                lines += ["</volume>"] if index else []
+                lines += [f'<volume id="v{index // 1000}">', "<meta>"]
+                lines += [f"<booktitle>{_xml(item.collection)}</booktitle>", "<year>2024</year>"]
+                lines += ["</meta>"]
+            lines += [f'<paper id="{index % 1000 + 1}">', f"<title>{_xml(item.title)}</title>"]
+            for author in item.authors:
+                first, _, last = author.rpartition(" ")
+                lines += [f"<author><first>{_xml(first)}</first><last>{_xml(last)}</last>"]
+                lines[-1] += "</author>"
+            lines += [f"<abstract>{_xml(item.text)}</abstract>", "</paper>"]
+        lines += ["</volume>", "</collection>"]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
 WRITERS = {
     "text": corpus.write_text,
     "bibtex": corpus.write_bibtex,
     "json": write_json,
     "jsonl": corpus.write_jsonl,
+    "csv": write_csv,
+    "acl": write_acl,
 }
 
 
@@ -90,6 +147,21 @@ def write_corpus(work: Path, n: int, formats: list[str]) -> dict[tuple[str, str]
     return made
 
 
+def _kept_corpus(work: Path, n: int, formats: list[str]) -> dict[tuple[str, str], Path]:
+    """`write_corpus`'s files in `work`, written there the first time (`--keep`)."""
+    marker = work / f"written-{n}.json"
+    done: list[str] = json.loads(marker.read_text()) if marker.exists() else []
+    missing = [name for name in formats if name not in done]
+    if missing:
+        write_corpus(work, n, missing)
+        marker.write_text(json.dumps(done + missing))
+    made: dict[tuple[str, str], Path] = {}
+    for name in formats:
+        made[(name, "one")] = next((work / f"{name}-one").iterdir())
+        made[(name, "split")] = work / f"{name}-split"
+    return made
+
+
 # --- the child: one build ----------------------------------------------------------------
 
 
@@ -101,6 +173,11 @@ def _cpu() -> float:
 
 
 def child_build(source: Path, data: Path) -> dict[str, object]:
+    if os.environ.get("BENCH_PART_POSTINGS"):
+        from paperterm.index.search import build
+
+        build.PART_POSTINGS = int(os.environ["BENCH_PART_POSTINGS"])
+        build.SMALL_PART_POSTINGS = build.PART_POSTINGS  # every part of that size
     session = Session.create(data, [source], Config())
     cpu = _cpu()
     wall, (opened, _) = timed(session.open)
@@ -182,13 +259,19 @@ def main() -> None:
     parser.add_argument("--formats", nargs="+", choices=FORMATS, default=list(FORMATS))
     parser.add_argument("--layouts", nargs="+", choices=LAYOUTS, default=list(LAYOUTS))
     parser.add_argument("--rounds", type=int, default=1, help="builds of each (default 1)")
+    parser.add_argument("--part-postings", type=int, help="the build's PART_POSTINGS")
+    parser.add_argument("--keep", type=Path, help="write the corpus here (kept, reused)")
     args = parser.parse_args()
+    if args.part_postings:
+        os.environ["BENCH_PART_POSTINGS"] = str(args.part_postings)
     fresh_bytecode()
     print(machine(), flush=True)
     rows = []
     with tempfile.TemporaryDirectory(prefix="paperterm-bench-single-") as tmp:
-        work = Path(tmp)
-        made = write_corpus(work, args.n, args.formats)
+        work = args.keep or Path(tmp)
+        made = _kept_corpus(work, args.n, args.formats) if args.keep else None
+        made = made or write_corpus(work, args.n, args.formats)
+        data_folder = Path(tmp)
         for name in args.formats:
             for layout in args.layouts:
                 source = made[(name, layout)]
@@ -196,7 +279,7 @@ def main() -> None:
                     p.stat().st_size for p in source.iterdir()
                 )
                 for round_ in range(args.rounds):
-                    result = measure(source, work / f"data-{name}-{layout}-{round_}")
+                    result = measure(source, data_folder / f"data-{name}-{layout}-{round_}")
                     files = 1 if layout == "one" else len(list(source.iterdir()))
                     rows.append(
                         [

@@ -216,9 +216,6 @@ class Builder(Reusing, Preparing):
             recorded.setdefault((entry.path, entry.collection), []).append(entry)
         files: list[SourceFile] = []
         for file in self.files:
-            if file.read_as.format not in ("auto", "jsonl") or file.read_as.fields:
-                files.append(file)  # read whole: only JSON Lines read as such is cut
-                continue
             entries = recorded.get((str(file.path), file.collection), [])
             entries = [entry for entry in entries if entry.file_key == entries[0].file_key]
             now = self._unchanged(file.path, entries[0].fingerprint) if entries else None
@@ -231,7 +228,7 @@ class Builder(Reusing, Preparing):
                 if len(entries) == 1:
                     files.append(file)
                     continue
-            found = stretches(file.path)
+            found = stretches(file.path, file.read_as)
             if found is None:
                 files.append(file)
                 continue

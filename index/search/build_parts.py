@@ -11,6 +11,9 @@ from paperterm.index.search.source_records import SourceRecords
 #: A part is closed at the end of the file that takes its postings past this (a worker's
 #: memory follows the part it writes).
 PART_POSTINGS = 1_500_000
+#: The least a part holds in a build with a writer that holds its part in memory (Whoosh):
+#: a smaller build's parts are smaller, so that its workers hold less.
+SMALL_PART_POSTINGS = 750_000
 #: A worker's first part is closed sooner, so that a first build is searchable early on.
 FIRST_PART_PAPERS = 2_000
 #: More parts than this, and the smallest neighbours are written again as one: each part
@@ -45,12 +48,15 @@ class Written:
 
 
 def postings_per_part(bounded_writer: bool, size: int) -> int:
-    """How many postings a part holds before it is closed: `PART_POSTINGS`, or with an
+    """How many postings a part holds before it is closed: with a writer that holds its
+    part in memory, enough that the bytes to read make about `MAX_PARTS - 4` parts, from
+    `SMALL_PART_POSTINGS` to `PART_POSTINGS` (each worker holds the part it writes); with an
     engine whose writer's memory is bounded, enough that the bytes to read make at most
     `MAX_PARTS` parts with room to spare (joining many small parts again is slow work for
     the build's process)."""
-    if not bounded_writer:
-        return PART_POSTINGS
+    if not bounded_writer:  # a share of the postings, in parts of SMALL_ to PART_POSTINGS
+        share = size // BYTES_PER_POSTING // (MAX_PARTS - 4)
+        return min(PART_POSTINGS, max(SMALL_PART_POSTINGS, share))
     return max(PART_POSTINGS, size // BYTES_PER_POSTING // (MAX_PARTS // 2))
 
 

@@ -1,6 +1,7 @@
 """A large file read in stretches, each a source of its own, so that a build's workers
 share it: JSON Lines here, and the formats of `sources.stretches` (a text list, BibTeX,
-a JSON array), each cut where its boundary finder says a record starts (`_cut_at`).
+a JSON array, a CSV or TSV table, ACL Anthology XML), each cut where its boundary finder
+says a record starts (`_cut_at`).
 
 The arXiv snapshot is one file of ~4 GB (2.5 million lines): read as one source, one worker
 reads and indexes it all while the others wait. A build cuts such a file into stretches of
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from paperterm.index.search.generation_meta import Span
+from paperterm.index.sources.files import DEFAULT_READ, ReadAs
 
 if TYPE_CHECKING:
     from paperterm.index.sources.stretches import Boundaries
@@ -38,13 +40,19 @@ STRETCH_BYTES = 16 << 20
 #: it would of files of a few hundred papers, and the worker writing it the memory of that
 #: stretch's papers. (A BibTeX stretch scans the bytes before it for its keys: fewer.)
 FORMAT_STRETCH_BYTES = 1 << 20
+#: A JSON Lines file of less than `STRETCH_BYTES` times this is cut into about this many
+#: stretches (of `JSON_LINES_LEAST` bytes at least): a part closes at the end of a stretch,
+#: so stretches larger than a part make parts (and the workers writing them) larger.
+JSON_LINES_COUNT = 24
+JSON_LINES_LEAST = 4 << 20
 FORMAT_STRETCH_BYTES_OF = {"bibtex": 4 << 20}
 _BLOCK = 1 << 20
 
 
-def stretches(path: Path) -> tuple[list[Span], str] | None:
-    """The stretches to read `path` in and the digest of its content, or None when it is
-    read as one source (small, of a format read whole, not readable)."""
+def stretches(path: Path, read_as: ReadAs = DEFAULT_READ) -> tuple[list[Span], str] | None:
+    """The stretches to read `path` (read as `read_as` says) in and the digest of its
+    content, or None when it is read as one source (small, of a format read whole, not
+    readable)."""
     from paperterm.index.sources.stretches import JSON_LINES, stretch_kind
 
     try:
@@ -52,9 +60,10 @@ def stretches(path: Path) -> tuple[list[Span], str] | None:
         if size < 2 * min(STRETCH_BYTES, FORMAT_STRETCH_BYTES):
             return None
         with open(path, "rb") as handle:
-            kind = stretch_kind(path, handle)
-            if kind == JSON_LINES and size >= 2 * STRETCH_BYTES:
-                return _cut(handle, size)
+            kind = stretch_kind(path, handle, read_as)
+            lines_stretch = min(STRETCH_BYTES, max(JSON_LINES_LEAST, size // JSON_LINES_COUNT))
+            if kind == JSON_LINES and size >= 2 * lines_stretch:
+                return _cut(handle, size, lines_stretch)
             if kind is None or isinstance(kind, str):
                 return None
             stretch = FORMAT_STRETCH_BYTES_OF.get(kind.name, FORMAT_STRETCH_BYTES)
@@ -118,10 +127,11 @@ def _lines_at(handle: BinaryIO, places: list[int]) -> list[int]:
     return lines
 
 
-def _cut(handle: object, size: int) -> tuple[list[Span], str]:
+def _cut(handle: object, size: int, stretch: int) -> tuple[list[Span], str]:
     """One pass over the file: the first line start at or after each `size / count`-th
-    byte (with the line's number), and the digest of every byte."""
-    count = -(-size // STRETCH_BYTES)
+    byte (`count` stretches of about `stretch` bytes, with the line's number), and the
+    digest of every byte."""
+    count = -(-size // stretch)
     targets = [size * number // count for number in range(1, count)]
     digest = hashlib.blake2b(digest_size=16)
     spans: list[Span] = []

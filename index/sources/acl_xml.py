@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
 ANTHOLOGY = "https://aclanthology.org"
-_DECLARATION = re.compile(r"^\ufeff?\s*<\?xml[^>]*\?>")
-_PAPER_START = re.compile(r"<paper\b")
+DECLARATION = re.compile(r"^\ufeff?\s*<\?xml[^>]*\?>")
+PAPER_START = re.compile(r"<paper\b")
 _EMPHASIS = {"b": "**", "strong": "**", "i": "*", "em": "*"}
 
 
@@ -54,7 +54,7 @@ def parse(
 
     import defusedxml.ElementTree as safe_tree
 
-    body = _DECLARATION.sub(lambda match: " " * len(match.group()), text, count=1)
+    body = DECLARATION.sub(lambda match: " " * len(match.group()), text, count=1)
     try:
         root = safe_tree.fromstring(body)
     except ParseError as error:
@@ -66,28 +66,39 @@ def parse(
         from paperterm.index.sources.detect import choose
 
         return [], [Problem(str(path), 0, choose(path, text, DEFAULT_READ))]
-    lines = [text.count("\n", 0, match.start()) + 1 for match in _PAPER_START.finditer(text)]
+    lines = [text.count("\n", 0, match.start()) + 1 for match in PAPER_START.finditer(text)]
     found: list[Paper | Problem] = []
     number = 0
     for volume in root.iter("volume"):
-        meta = _meta(root.get("id", ""), volume)
+        meta = volume_meta(root.get("id", ""), volume)
         for element in volume.iter("paper"):
             line = lines[number] if number < len(lines) else 0
             number += 1
-            ours, extra = paper_fields(element, meta)
-            ours = with_fields(ours, _plain_record(element), read_as.fields)
-            paper = build_paper(
-                ours, path, line, collection, separator=read_as.separator, extra=extra
-            )
-            found.append(Problem(str(path), line, paper) if isinstance(paper, str) else paper)
+            found.append(paper_of(element, meta, path, line, collection, read_as))
     return sorted_out(path, found, [], "no papers found (no <paper> in any <volume>)")
+
+
+def paper_of(
+    element: Element,
+    meta: dict[str, str],
+    path: Path,
+    line: int,
+    collection: str | None,
+    read_as: ReadAs,
+) -> Paper | Problem:
+    """The paper of a `<paper>` of a volume (`meta`: `volume_meta`) at `line`."""
+    ours, extra = paper_fields(element, meta)
+    ours = with_fields(ours, _plain_record(element), read_as.fields)
+    paper = build_paper(ours, path, line, collection, separator=read_as.separator, extra=extra)
+    return Problem(str(path), line, paper) if isinstance(paper, str) else paper
 
 
 def _reason(error: Exception) -> str:
     return str(error).split(":", 1)[0]
 
 
-def _meta(collection_id: str, volume: Element) -> dict[str, str]:
+def volume_meta(collection_id: str, volume: Element) -> dict[str, str]:
+    """A volume's Anthology id and what its `<meta>` says of it."""
     meta = volume.find("meta")
     volume_id = volume.get("id", "")
     found = {
@@ -100,7 +111,7 @@ def _meta(collection_id: str, volume: Element) -> dict[str, str]:
 
 
 def paper_fields(paper: Element, meta: dict[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
-    """Our fields of a `<paper>` of a volume (`meta`: `_meta`), and the extra fields."""
+    """Our fields of a `<paper>` of a volume (`meta`: `volume_meta`), and the extra fields."""
     url = (paper.findtext("url") or "").strip()
     own = paper.get("id", "")
     anthology_id = url if url and "://" not in url else f"{meta['volume']}.{own}"

@@ -35,6 +35,7 @@ from paperterm.index.sources.bibtex import (
     stream,
 )
 from paperterm.index.sources.bibtex_chunks import Window, chunks, parts
+from paperterm.index.sources.files import DEFAULT_READ, ReadAs
 from paperterm.index.sources.stretches import BLOCK, Span, StretchFormat, texts
 
 #: A line that starts a block (white space before its `@`: ASCII only, which finds fewer
@@ -69,7 +70,11 @@ class BibtexBoundaries:
 
 
 def read(
-    path: Path, handle: BinaryIO, span: Span, collection: str | None
+    path: Path,
+    handle: BinaryIO,
+    span: Span,
+    collection: str | None,
+    read_as: ReadAs = DEFAULT_READ,
 ) -> Iterator[Paper | Problem]:
     """The papers and problems of a stretch, as `bibtex.stream` gives them of the file."""
     start, end, first = span

@@ -20,6 +20,7 @@ from typing import Any, BinaryIO
 
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
+from paperterm.index.sources.files import DEFAULT_READ, ReadAs
 from paperterm.index.sources.json_records import _LIST_START, _from_record
 from paperterm.index.sources.stretches import Span, StretchFormat, texts
 
@@ -152,7 +153,11 @@ class _Text:
 
 
 def read(
-    path: Path, handle: BinaryIO, span: Span, collection: str | None
+    path: Path,
+    handle: BinaryIO,
+    span: Span,
+    collection: str | None,
+    read_as: ReadAs = DEFAULT_READ,
 ) -> Iterator[Paper | Problem]:
     """The papers of a stretch, as `json_records.parse` gives them of the whole file."""
     text = _Text(texts(handle, span[0], span[1]), span[2])

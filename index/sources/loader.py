@@ -161,15 +161,16 @@ class Reading:
 
     def _stretch(self, handle: BinaryIO, span: tuple[int, int, int]) -> Iterator[Paper]:
         """A stretch of a file a build cut (`search.segments`; `sources.stretches`)."""
-        from paperterm.index.sources.stretches import stretch_kind
+        from paperterm.index.sources.stretches import stretch_kind, stretch_module
 
-        kind = stretch_kind(self.path, handle)
+        kind = stretch_kind(self.path, handle, self.read_as)
         handle.seek(span[0])
         first_line, length = span[2], span[1] - span[0]
         if kind is None or isinstance(kind, str):  # JSON Lines
             yield from self._lines(self._utf8_lines(handle, first_line, length), first_line)
             return
-        for found in kind.read(self.path, handle, span, self.collection):
+        self.format = format_name(stretch_module(kind), self.path, self.read_as)
+        for found in kind.read(self.path, handle, span, self.collection, self.read_as):
             if isinstance(found, Problem):
                 self.problems.append(found)
             else:

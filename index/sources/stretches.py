@@ -12,8 +12,9 @@ things (`StretchFormat`):
   of is one it does not give;
 - a stretch reader (`StretchReader`): the papers and problems of the file's bytes
   `span[0]:span[1]`, whose first line is line `span[2]`, read a block at a time (a stretch
-  is held a record at a time, never whole). What a stretch needs of the rest of the file
-  (a text list's name, BibTeX's strings and volumes) it reads there itself.
+  is held a record at a time, never whole), as the source says to read it (`ReadAs`).
+  What a stretch needs of the rest of the file (a text list's name, BibTeX's strings and
+  volumes, a table's header row, an XML volume's meta) it reads there itself.
 
 A stretch that finds nothing says so with its format's "nothing" problem (line 0), which
 the build keeps only when no stretch of the file found anything (`NOTHING`).
@@ -29,6 +30,7 @@ from typing import BinaryIO, Protocol
 
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
+from paperterm.index.sources.files import DEFAULT_READ, ReadAs
 
 #: Bytes read at a time.
 BLOCK = 1 << 20
@@ -48,8 +50,18 @@ class Boundaries(Protocol):
         (False: it is read whole)."""
 
 
-#: (path, the open file, span, collection) -> papers and problems, in the file's order.
-StretchReader = Callable[[Path, BinaryIO, Span, "str | None"], Iterator["Paper | Problem"]]
+class StretchReader(Protocol):
+    """A format's stretch reader."""
+
+    def __call__(
+        self,
+        path: Path,
+        handle: BinaryIO,
+        span: Span,
+        collection: str | None,
+        read_as: ReadAs = DEFAULT_READ,
+    ) -> Iterator[Paper | Problem]:
+        """The papers and problems of the stretch `span` of the open file, in order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +79,12 @@ class StretchFormat:
 NOTHING = frozenset({"no papers found", "no abstracts found", "no paper entries found"})
 
 
-def stretch_format(module: str) -> StretchFormat | None:
-    """The stretch format of the parser module a file is read by (`detect.choose` with the
-    default reading), None for one that is read whole."""
+def stretch_format(
+    module: str, path: Path | None = None, head: str = "", read_as: ReadAs = DEFAULT_READ
+) -> StretchFormat | None:
+    """The stretch format of the parser module a file is read by (`detect.choose`), None
+    for one that is read whole (`path`, `head`, `read_as`: what a table's finder needs to
+    know its delimiter)."""
     if module == "text_list":
         from paperterm.index.sources import text_stretches
 
@@ -82,7 +97,30 @@ def stretch_format(module: str) -> StretchFormat | None:
         from paperterm.index.sources import bibtex_stretches
 
         return bibtex_stretches.FORMAT
+    if module == "table":
+        from paperterm.index.sources import table_stretches
+
+        return table_stretches.format_of(path, head, read_as)
+    if module == "acl_xml":
+        from paperterm.index.sources import acl_stretches
+
+        return acl_stretches.FORMAT
     return None
+
+
+#: The parser module each stretch format reads as (`StretchFormat.name` to `detect.choose`'s).
+_MODULES = {
+    "text": "text_list",
+    "json": "json_records",
+    "bibtex": "bibtex",
+    "table": "table",
+    "acl-xml": "acl_xml",
+}
+
+
+def stretch_module(form: StretchFormat) -> str:
+    """The parser module whose reading of a whole file `form` reads in stretches."""
+    return _MODULES[form.name]
 
 
 def texts(handle: BinaryIO, start: int, end: int) -> Iterator[str]:
@@ -119,9 +157,12 @@ def lines(pieces: Iterator[str]) -> Iterator[str]:
 JSON_LINES = "jsonl"
 
 
-def stretch_kind(path: Path, handle: BinaryIO) -> StretchFormat | str | None:
-    """How a build reads a stretch of the file: `JSON_LINES`, a format's reader, or None
-    when the file is not one to cut (binary, UTF-16 or UTF-32, read whole)."""
+def stretch_kind(
+    path: Path, handle: BinaryIO, read_as: ReadAs = DEFAULT_READ
+) -> StretchFormat | str | None:
+    """How a build reads a stretch of the file read as `read_as` says: `JSON_LINES`, a
+    format's reader, or None when the file is not one to cut (binary, UTF-16 or UTF-32, of
+    a format read whole)."""
     from paperterm.index.sources.decoding import looks_binary, wide_codec
     from paperterm.index.sources.detect import choose
     from paperterm.index.sources.json_records import streams
@@ -133,8 +174,11 @@ def stretch_kind(path: Path, handle: BinaryIO) -> StretchFormat | str | None:
     first = head[: newline + 1] if newline >= 0 else b""
     if wide_codec(head) is not None:
         return None
-    if first and not looks_binary(first) and streams(path, first.decode("utf-8-sig", "replace")):
+    lines_read = read_as.format in ("auto", "jsonl") and not read_as.fields
+    text = first.decode("utf-8-sig", "replace")
+    if lines_read and first and not looks_binary(first) and streams(path, text):
         return JSON_LINES
     if looks_binary(head):
         return None
-    return stretch_format(choose(path, head.decode("utf-8-sig", "replace")))
+    text = head.decode("utf-8-sig", "replace")
+    return stretch_format(choose(path, text, read_as), path, text, read_as)

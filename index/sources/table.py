@@ -13,8 +13,9 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem, sorted_out
@@ -68,60 +69,101 @@ def split_row(line: str, delimiter: str) -> list[str]:
         return line.split(delimiter)
 
 
+class Layout(NamedTuple):
+    """How a table's rows are read: our field per column, the header row's cells ([] for
+    none), whether authors are Zotero's, whether the first row is a header row."""
+
+    names: list[str]
+    header: list[str]
+    zotero: bool
+    header_row: bool
+
+
+def layout_of(row: list[str], read_as: ReadAs) -> Layout | None:
+    """The layout a table's first row gives (with the source's `columns`, if any); None
+    when it is no header we know and there are no `columns`."""
+    cells = [cell.strip().lstrip("\ufeff") for cell in row]
+    if read_as.columns:
+        known = header_fields(row) is not None
+        return Layout(list(read_as.columns), cells if known else [], False, known)
+    names = header_fields(row)
+    if names is None:
+        return None
+    return Layout(names, cells, bool(_ZOTERO & {fold(cell) for cell in row}), True)
+
+
 def parse(
     path: Path, text: str, collection: str | None = None, read_as: ReadAs = DEFAULT_READ
 ) -> tuple[list[Paper], list[Problem]]:
     delimiter = delimiter_of(path, text, read_as)
-    rows = _rows(path, text, delimiter)
-    problems: list[Problem] = []
-    found: list[Paper | Problem] = []
-    names: list[str] | None = list(read_as.columns) or None
-    header: list[str] = []
-    zotero = False
-    for index, (number, row) in enumerate(rows):
-        if isinstance(row, Problem):
-            problems.append(row)
-            break
-        if index == 0 and names is not None and header_fields(row) is not None:
-            header = [cell.strip().lstrip("\ufeff") for cell in row]
-            continue  # a header row before the rows `columns` names
-        if names is None:
-            names = header_fields(row)
-            if names is None:
-                from paperterm.index.sources.detect import choose
+    rows = table_rows(path, io.StringIO(text, newline=""), delimiter)
 
-                reason = choose(path, text[:4096], read_as)
-                return [], [Problem(str(path), number, reason)]
-            header = [cell.strip().lstrip("\ufeff") for cell in row]
-            zotero = bool(_ZOTERO & {fold(cell) for cell in row})
-            continue
+    refused: list[str] = []
+
+    def refusal() -> str:
+        from paperterm.index.sources.detect import choose
+
+        refused.append(choose(path, text[:4096], read_as))
+        return refused[0]
+
+    found = list(items(path, rows, collection, read_as, None, refusal))
+    if refused:
+        return [], [item for item in found if isinstance(item, Problem)][-1:]
+    return sorted_out(path, found, [], "no papers found")
+
+
+def items(
+    path: Path,
+    rows: Iterator[tuple[int, list[str] | Problem]],
+    collection: str | None,
+    read_as: ReadAs,
+    layout: Layout | None,
+    refusal: Callable[[], str],
+) -> Iterator[Paper | Problem]:
+    """The papers and problems of a table's rows (`layout` None: the first row gives it,
+    else it is `refusal()`'s problem); a row the csv module cannot read ends them."""
+    first = layout is None
+    for number, row in rows:
+        if isinstance(row, Problem):
+            yield row
+            return
+        if first:
+            first = False
+            layout = layout_of(row, read_as)
+            if layout is None:
+                yield Problem(str(path), number, refusal())
+                return
+            if layout.header_row:
+                continue
+        assert layout is not None
         if not any(cell.strip() for cell in row):
             continue
         ours: dict[str, Any] = {
-            name: cell for name, cell in zip(names, row, strict=False) if name and cell
+            name: cell for name, cell in zip(layout.names, row, strict=False) if name and cell
         }
-        if zotero and "authors" in ours:
+        if layout.zotero and "authors" in ours:
             ours["authors"] = zotero_authors(ours["authors"])
         if read_as.fields:
-            theirs = dict(zip(header or [str(i + 1) for i in range(len(row))], row, strict=False))
-            ours = with_fields(ours, theirs, read_as.fields)
+            keys = layout.header or [str(i + 1) for i in range(len(row))]
+            ours = with_fields(ours, dict(zip(keys, row, strict=False)), read_as.fields)
         paper = build_paper(ours, path, number, collection, separator=read_as.separator)
-        found.append(Problem(str(path), number, paper) if isinstance(paper, str) else paper)
-    return sorted_out(path, found, problems, "no papers found")
+        yield Problem(str(path), number, paper) if isinstance(paper, str) else paper
 
 
-def _rows(path: Path, text: str, delimiter: str) -> list[tuple[int, list[str] | Problem]]:
-    """Each row with the line it starts on; a row the csv module cannot read ends them."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    rows: list[tuple[int, list[str] | Problem]] = []
-    start = 1
+def table_rows(
+    path: Path, lines: Iterable[str], delimiter: str, first: int = 1
+) -> Iterator[tuple[int, list[str] | Problem]]:
+    """Each row of `lines` (each with its line end; the first is line `first`) with the
+    line it starts on; a row the csv module cannot read is a problem and ends them."""
+    reader = csv.reader(lines, delimiter=delimiter)
+    start = first
     while True:
         try:
             row = next(reader)
         except StopIteration:
-            return rows
+            return
         except csv.Error as error:
-            rows.append((start, Problem(str(path), start, f"not a readable table row: {error}")))
-            return rows
-        rows.append((start, row))
-        start = reader.line_num + 1
+            yield start, Problem(str(path), start, f"not a readable table row: {error}")
+            return
+        yield start, row
+        start = first + reader.line_num

@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 from paperterm.index.papers import Paper, content_id
 from paperterm.index.problems import Problem
+from paperterm.index.sources.files import DEFAULT_READ, ReadAs
 from paperterm.index.sources.stretches import Span, StretchFormat, lines, texts
 from paperterm.index.sources.text_list import looks_like_header
 
@@ -69,7 +70,11 @@ def header(handle: BinaryIO) -> tuple[int, str]:
 
 
 def read(
-    path: Path, handle: BinaryIO, span: Span, collection: str | None
+    path: Path,
+    handle: BinaryIO,
+    span: Span,
+    collection: str | None,
+    read_as: ReadAs = DEFAULT_READ,
 ) -> Iterator[Paper | Problem]:
     """The papers of a stretch, as `text_list.parse` gives them of the whole file."""
     start, end, first = span

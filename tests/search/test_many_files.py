@@ -155,3 +155,19 @@ def test_an_update_looks_at_the_sources_once_unless_another_build_went_live(tmp_
     assert calls.counts["run"] == 0
     assert opened.location == other.location
     opened.close()
+
+
+def test_a_smaller_build_writes_smaller_parts_with_whoosh():
+    """A worker holds the Whoosh part it writes: a build of fewer bytes makes parts of
+    fewer postings (down to `SMALL_PART_POSTINGS`), a large one of `PART_POSTINGS`, and a
+    writer of bounded memory gets parts as before."""
+    from paperterm.index.search import build as build_module
+
+    postings = build_module._part_postings
+    per_part = build_module.BYTES_PER_POSTING * (build_module.MAX_PARTS - 4)
+    assert postings(False, 1_000_000) == build_module.SMALL_PART_POSTINGS
+    assert postings(False, 60_000_000) == build_module.SMALL_PART_POSTINGS
+    assert postings(False, 1_000_000 * per_part) == 1_000_000
+    assert postings(False, 10_000_000_000) == build_module.PART_POSTINGS
+    assert build_module.SMALL_PART_POSTINGS < build_module.PART_POSTINGS
+    assert postings(True, 60_000_000) == build_module.PART_POSTINGS

@@ -332,3 +332,24 @@ def test_a_utf16_file_with_a_blank_first_line_is_not_read_in_stretches(
     assert opened.meta.problems == [str(problem) for problem in whole.problems]
     assert [paper_tuple(p) for p in opened.papers] == [paper_tuple(p) for p in whole.papers]
     assert [entry.span for entry in opened.meta.sources] == [None]
+
+
+def test_a_json_lines_file_under_two_full_stretches_is_cut_into_smaller_ones(tmp_path, monkeypatch):
+    """A part closes at the end of a stretch: a JSON Lines file too small for two stretches
+    of `STRETCH_BYTES` is cut into about `JSON_LINES_COUNT` (of `JSON_LINES_LEAST` bytes at
+    least), so that its parts, and the workers writing them, are no larger than others'."""
+    from paperterm.index.search import segments
+
+    path = tmp_path / "arxiv.json"
+    write_rows(path, 900)
+    size = path.stat().st_size
+    monkeypatch.setattr(segments, "STRETCH_BYTES", size)  # two of them would not fit
+    monkeypatch.setattr(segments, "JSON_LINES_LEAST", size // 100)
+    monkeypatch.setattr(segments, "FORMAT_STRETCH_BYTES", size // 100)  # (a small file's)
+    found = segments.stretches(path)
+    assert found is not None
+    spans, digest = found
+    assert len(spans) in (segments.JSON_LINES_COUNT, segments.JSON_LINES_COUNT + 1)
+    assert spans[0][0] == 0 and spans[-1][1] == size and digest == file_digest(path)
+    monkeypatch.setattr(segments, "JSON_LINES_LEAST", size)
+    assert segments.stretches(path) is None

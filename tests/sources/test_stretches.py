@@ -4,20 +4,33 @@ stretches' papers and problems, in order, are the whole parse's."""
 
 from __future__ import annotations
 
+import functools
 import json
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_bibtex_stream import _TEXT as BIBTEX_TEXT
 
-from paperterm.index.papers import Paper, paper_tuple
+from paperterm.index.papers import PAPER_FIELDS, Paper, paper_tuple
 from paperterm.index.problems import Problem
-from paperterm.index.sources import bibtex, bibtex_stretches, json_records, stretches, text_list
+from paperterm.index.sources import (
+    acl_xml,
+    bibtex,
+    bibtex_stretches,
+    json_records,
+    stretches,
+    table,
+    table_stretches,
+    text_list,
+)
+from paperterm.index.sources.acl_stretches import FORMAT as ACL
 from paperterm.index.sources.bibtex_stretches import FORMAT as BIBTEX
+from paperterm.index.sources.files import DEFAULT_READ, ReadAs
 from paperterm.index.sources.json_stretches import FORMAT as JSON
 from paperterm.index.sources.stretches import NOTHING, StretchFormat
 from paperterm.index.sources.text_stretches import FORMAT as TEXT
@@ -84,10 +97,11 @@ def check(form: StretchFormat, name: str, text: str, parse, block: int, picks: l
         path.write_bytes(text.encode("utf-8"))
         data = path.read_bytes()
         found, usable = places(form, data, block)
+        assert usable == places(form, data, max(1, len(data)))[1]
+        if not usable or not found:
+            return usable  # (the places found before a finder knows it are none to use)
         assert found == places(form, data, max(1, len(data)))[0]
         assert found == sorted(set(found))
-        if not usable or not found:
-            return usable
         cuts = sorted({found[pick % len(found)] for pick in picks} - {0})
         assert stretched(form, path, cuts) == whole(parse, path)
         return usable
@@ -223,3 +237,212 @@ def test_a_key_repeated_in_a_later_stretch_is_skipped_as_in_the_whole_file():
         papers, problems = stretched(BIBTEX, path, [text.index("@misc{k, title = {c")])
     assert [paper[0] for paper in papers] == ["k", "other"]
     assert problems == [f"{path}:4: duplicate key 'k' (first at line 1); entry skipped"]
+
+
+# --- CSV and TSV tables ---------------------------------------------------------------------
+
+_CELL = st.sampled_from(
+    [
+        "Graph kernels",
+        'a "quoted" word',
+        '"whole, quoted"',
+        '"two\nlines"',
+        '"a ""b"" c"',
+        '"x"y',
+        "",
+        "é ☃",
+        "Ada Lovelace; Alan Turing",
+        '"\r\n"',
+        "tab\there",
+        "semi;colon",
+    ]
+)
+_HEADERS = st.sampled_from(
+    [
+        "title,abstract,authors",
+        "Title,Author,Abstract Note,Url",
+        "\ufeffname,summary",
+        "id,title",
+        '"title","abstract"',
+    ]
+)
+_ROW_END = st.sampled_from(["\n", "\n", "\r\n"])
+
+
+@st.composite
+def _tables(draw, delimiter: str) -> str:
+    header = draw(_HEADERS).replace(",", delimiter)
+    rows = draw(st.lists(st.lists(_CELL, min_size=1, max_size=4), max_size=12))
+    end = draw(_ROW_END)
+    body = "".join(delimiter.join(row) + draw(_ROW_END) for row in rows)
+    if draw(st.booleans()):
+        body = body.rstrip("\r\n")
+    return (header + end if draw(st.booleans()) else "") + body
+
+
+def _table_check(name: str, text: str, read_as: ReadAs, block: int, picks: list[int]):
+    head = text.lstrip("\ufeff")
+    form = table_stretches.format_of(Path(name), head, read_as)
+    parse = functools.partial(table.parse, read_as=read_as)
+    reader = functools.partial(form.read, read_as=read_as)
+    check(replace(form, read=reader), name, text, parse, block, picks)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_tables(","), block=st.integers(1, 40), picks=st.lists(st.integers(0, 99), max_size=5))
+@example(text='title,abstract\n"a\nb",x\n"c",d\n', block=3, picks=[0, 1, 2])
+@example(text='title,abstract\n"x"y,"z\n",w\nlast,one\n', block=2, picks=[0, 1, 2])
+def test_a_csv_table_in_stretches_is_read_as_whole(text, block, picks):
+    if text.lstrip("\ufeff").split("\n", 1)[0].lower().startswith(("title", "name", '"title"')):
+        _table_check("x.csv", text, DEFAULT_READ, block, picks)
+    columns = ReadAs("csv", columns=("title", "", "abstract"))
+    _table_check("x.csv", text, columns, block, picks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=_tables("\t"), block=st.integers(1, 40), picks=st.lists(st.integers(0, 99), max_size=5))
+def test_a_tsv_table_with_columns_in_stretches_is_read_as_whole(text, block, picks):
+    columns = ReadAs("tsv", columns=("title", "authors", "abstract"), separator=";")
+    _table_check("x.tsv", text, columns, block, picks)
+
+
+def test_a_table_is_cut_at_rows_only():
+    data = b'title,abstract\n"a\nb",x\n"x"y,"z\n",w\nlast,one\n'
+    form = table_stretches.format_of(Path("x.csv"), data.decode())
+    assert places(form, data, 3)[0] == [
+        15,
+        data.index(b'"x"y'),
+        data.index(b"last"),
+        len(data),
+    ]
+
+
+def test_a_table_with_a_lone_carriage_return_or_a_nul_is_not_cut():
+    form = table_stretches.format_of(Path("x.csv"), "title,abstract\n")
+    assert places(form, b"title,abstract\na,b\rc\nd,e\n", 4)[1] is False
+    assert places(form, b"title,abstract\na,b\x00\nd,e\n", 4)[1] is False
+    assert places(form, b"title,abstract\na,b\r\nd,e\n", 4)[1] is True
+
+
+# --- ACL Anthology XML ----------------------------------------------------------------------
+
+_XML_TEXT = st.sampled_from(
+    [
+        "Graph kernels",
+        "<fixed-case>BERT</fixed-case> and <tex-math>x^2</tex-math>",
+        "a &lt;paper&gt; &amp; more",
+        "<i>italic</i> words",
+        "two\nlines",
+        "é ☃",
+        "",
+    ]
+)
+_BETWEEN = st.sampled_from(["", "\n", "\n  ", "<!-- a note -->", "\n<!-- x -->\n"])
+
+
+@st.composite
+def _paper_xml(draw, number: int) -> str:
+    authors = "".join(
+        f"<author><first>Ada</first><last>L{n}</last>"
+        + (draw(st.sampled_from(["", "<affiliation>Uni</affiliation>"])))
+        + "</author>"
+        for n in range(draw(st.integers(0, 2)))
+    )
+    title = draw(_XML_TEXT)
+    abstract = draw(_XML_TEXT)
+    parts = [f"<title>{title}</title>" if title or draw(st.booleans()) else ""]
+    parts.append(authors)
+    parts.append(f"<abstract>{abstract}</abstract>" if abstract else "")
+    parts.append(draw(st.sampled_from(["", f"<url>2024.x-{number}</url>", "<award>Best</award>"])))
+    sep = draw(_BETWEEN)
+    return f'<paper id="{number}">{sep}' + sep.join(parts) + "</paper>"
+
+
+@st.composite
+def _acl_documents(draw) -> str:
+    volumes = []
+    for volume in range(draw(st.integers(0, 3))):
+        meta = draw(
+            st.sampled_from(
+                [
+                    "",
+                    "<meta><booktitle>Proc. of <fixed-case>ACL</fixed-case></booktitle>"
+                    "<year>2024</year></meta>",
+                    "<meta>\n<booktitle>Findings</booktitle>\n</meta>",
+                ]
+            )
+        )
+        count = draw(st.integers(0, 4))
+        papers = [draw(_paper_xml(number)) for number in range(1, count + 1)]
+        between = draw(_BETWEEN)
+        late_meta = draw(st.sampled_from(["", "", "", "<meta><year>1999</year></meta>"]))
+        body = meta + between + between.join(papers) + late_meta
+        volumes.append(f'<volume id="v{volume}">{between}{body}{between}</volume>')
+    head = draw(st.sampled_from(["", '<?xml version="1.0" encoding="UTF-8"?>\n', "\ufeff"]))
+    trouble = draw(
+        st.sampled_from(
+            ["", "", "", "<!-- <paper id='x'> -->", "<![CDATA[<volume x>]]>", "<paper-x/>"]
+        )
+    )
+    event = draw(
+        st.sampled_from(
+            ["", "<event id='e'><colocated><volume-id>v0</volume-id></colocated></event>"]
+        )
+    )
+    inner = draw(_BETWEEN).join(volumes)
+    spot = draw(st.integers(0, len(inner)))
+    if trouble and spot < len(inner) and inner[spot - 1 : spot] == ">":
+        inner = inner[:spot] + trouble + inner[spot:]
+    return f'{head}<collection id="2024.x">\n{inner}\n{event}</collection>\n'
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=_acl_documents(), block=st.integers(1, 60), picks=st.lists(st.integers(0, 99), max_size=5)
+)
+def test_acl_xml_in_stretches_is_read_as_whole(text, block, picks):
+    check(ACL, "x.xml", text, acl_xml.parse, block, picks)
+
+
+def test_acl_xml_is_cut_at_the_papers_of_volumes_only():
+    text = (
+        '<?xml version="1.0"?>\n<collection id="c"><volume id="1"><meta><year>2024</year>'
+        '</meta><!-- <paper id="n"> --><paper id="1"><title>a</title></paper>\n'
+        '<paper id="2"><title>b</title></paper></volume></collection>\n'
+    )
+    data = text.encode()
+    assert places(ACL, data, 5) == (
+        [data.index(b'<paper id="1"'), data.index(b'<paper id="2"')],
+        False,
+    )
+    plain = data.replace(b'<!-- <paper id="n"> -->', b"<!-- note -->")
+    assert places(ACL, plain, 5) == (
+        [plain.index(b'<paper id="1"'), plain.index(b'<paper id="2"')],
+        True,
+    )
+
+
+def test_acl_xml_with_a_doctype_is_not_cut():
+    text = (
+        '<!DOCTYPE collection [<!ENTITY a "aaaa">]><collection id="c"><volume id="1">'
+        '<paper id="1"><title>&a;</title></paper><paper id="2"/></volume></collection>'
+    )
+    assert places(ACL, text.encode(), 7) == ([], False)
+
+
+def test_a_later_stretch_takes_its_volume_s_meta():
+    text = (
+        '<collection id="2024.x"><volume id="main"><meta><booktitle>Main</booktitle>'
+        "<year>2024</year></meta>\n"
+        + "".join(f'<paper id="{n}"><title>T{n}</title></paper>\n' for n in (1, 2, 3))
+        + "</volume></collection>\n"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "x.xml"
+        path.write_text(text, encoding="utf-8")
+        papers, problems = stretched(ACL, path, [text.index('<paper id="3"')])
+        expected = whole(acl_xml.parse, path)[0]
+    assert problems == []
+    assert [paper[0] for paper in papers] == ["2024.x-main.1", "2024.x-main.2", "2024.x-main.3"]
+    assert papers == expected
+    assert {paper[PAPER_FIELDS.index("venue")] for paper in papers} == {"Main"}
