@@ -161,9 +161,9 @@ def test_a_smaller_build_writes_smaller_parts_with_whoosh():
     """A worker holds the Whoosh part it writes: a build of fewer bytes makes parts of
     fewer postings (down to `SMALL_PART_POSTINGS`), a large one of `PART_POSTINGS`, and a
     writer of bounded memory gets parts as before."""
-    from paperterm.index.search import build as build_module
+    from paperterm.index.search import build_parts as build_module
 
-    postings = build_module._part_postings
+    postings = build_module.postings_per_part
     per_part = build_module.BYTES_PER_POSTING * (build_module.MAX_PARTS - 4)
     assert postings(False, 1_000_000) == build_module.SMALL_PART_POSTINGS
     assert postings(False, 60_000_000) == build_module.SMALL_PART_POSTINGS
