@@ -10,6 +10,7 @@ imports included. Nothing here imports Textual, so the rules are testable withou
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import time
@@ -42,6 +43,7 @@ from paperterm.index.text.display import safe_text
 
 if TYPE_CHECKING:
     from paperterm.index.library.affinity import Ranking, TermVectors
+    from paperterm.index.library.decisions import DecisionStore
     from paperterm.index.search.hits import Hit
     from paperterm.index.search.open_index import OpenIndex
     from paperterm.index.search.searcher import Searcher
@@ -94,13 +96,15 @@ JUMP_DEPTH = 50
 
 
 class UndoStep(NamedTuple):
-    """One change and how to take it back: `restore` puts `store`'s entries as they were.
-    A named tuple, not a frozen dataclass: cheaper to define as the reader starts, where
-    none is made before the first frame."""
+    """One change and how to take it back: `restore` puts `store`'s entries as they were,
+    and each of `more` another store's (a decision's read mark). A named tuple, not a
+    frozen dataclass: cheaper to define as the reader starts, where none is made before
+    the first frame."""
 
     store: OpLogStore[Any]
     restore: Restore[Any]
     label: str
+    more: tuple[tuple[OpLogStore[Any], Restore[Any]], ...] = ()
 
 
 class UndoStack:
@@ -115,19 +119,35 @@ class UndoStack:
         """Run `change` (of `keys`' entries in `store`) and remember how to undo it, if it
         changed anything: also when its save failed, since the change stays pending and is
         retried. Returns what `change` returns; raises what it raises."""
-        restore = restore_of(store, keys)
+        return self.record_all((store,), keys, label, change)
+
+    def record_all(
+        self,
+        stores: Sequence[OpLogStore[Any]],
+        keys: Iterable[str],
+        label: str,
+        change: Callable[[], Any],
+    ) -> Any:
+        """`record` for a change of `keys` in several stores: one step undoes it in all."""
+        keys = tuple(keys)
+        restores = [(store, restore_of(store, keys)) for store in stores]
         try:
             result = change()
         except LibrarySaveError:
-            self._push(store, restore, label)
+            self._push(restores, label)
             raise
-        self._push(store, restore, label)
+        self._push(restores, label)
         return result
 
-    def _push(self, store: OpLogStore[Any], restore: Restore[Any], label: str) -> None:
-        entries = store.entries
-        if any(entries.get(key) != value for key, value in restore.entries):
-            self.steps.append(UndoStep(store, restore, label))
+    def _push(self, restores: list[tuple[OpLogStore[Any], Restore[Any]]], label: str) -> None:
+        changed = any(
+            store.entries.get(key) != value
+            for store, restore in restores
+            for key, value in restore.entries
+        )
+        if changed:
+            (store, restore), *more = restores
+            self.steps.append(UndoStep(store, restore, label, tuple(more)))
             del self.steps[:-UNDO_DEPTH]
 
     def pop(self) -> UndoStep | None:
@@ -152,6 +172,8 @@ class ReaderState:
         self.bookmarks = bookmarks
         folder = bookmarks.path.parent
         self.reading = reading or ReadingStore.in_dir(folder)
+        self._decisions: DecisionStore | None = None
+        self._decisions_lock = threading.Lock()
         self.searches = searches or SearchesStore.in_dir(folder)
         self.key_text = key_text
         self.timing = timing
@@ -339,7 +361,23 @@ class ReaderState:
                 found[search.name] = query_matches(searcher, search.query, papers, marks)
         return found
 
-    # --- saved searches, reading state, place --------------------------------------------
+    # --- saved searches, reading state, decisions, place ---------------------------------
+
+    @property
+    def decisions(self) -> DecisionStore:
+        """The triage decisions: a second store over the reading state's file (made when
+        the library is read, after the first frame)."""
+        with self._decisions_lock:  # the library's worker and the UI thread may both ask
+            if self._decisions is None:
+                from paperterm.index.library.decisions import DecisionStore
+
+                self._decisions = DecisionStore(self.reading.path)
+            return self._decisions
+
+    @property
+    def unsaved_decisions(self) -> int:
+        """`decisions.unsaved`, without making the store before the library is read."""
+        return 0 if self._decisions is None else self._decisions.unsaved
 
     @property
     def saved_searches(self) -> list[SavedSearch]:
@@ -355,14 +393,20 @@ class ReaderState:
                 self.problems[name] = _problem(error, store)
             else:
                 self.problems.pop(name, None)
+        with contextlib.suppress(LibraryError):  # the same file: its problem is said above
+            self.decisions.load()
         self.place, self.place_warnings = load_place(self.bookmarks.path.parent, sources)
 
     def reload_reading(self) -> bool:
-        """Pick up what another paperterm (or `paperterm read`) saved; True when what the
-        screens show may have changed. Reads the file: call it from a worker."""
+        """Pick up what another paperterm (or `paperterm read` / `decide`) saved, reading
+        state and decisions; True when what the screens show may have changed. Reads the
+        file: call it from a worker."""
         before = self.problems.get("reading", "")
         try:
-            changed = self.reading.reload_if_changed()
+            decided = True
+            with contextlib.suppress(LibraryError):  # the same file: said just below
+                decided = self.decisions.reload_if_changed()
+            changed = self.reading.reload_if_changed() or decided
         except LibraryError as error:
             self.problems["reading"] = _problem(error, self.reading)
             changed = True
