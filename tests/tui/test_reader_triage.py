@@ -245,7 +245,10 @@ async def test_decisions_not_saved_are_counted_and_printed_at_exit(
         await settle(pilot)
         assert "2 decision changes not saved" in status_line(app)
         assert status_line(app).startswith(" 2 of 38 triaged · 1 keep")
-        await pilot.press("escape", "q")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "2 decision changes not saved" in status_line(app)  # the list's too
+        await pilot.press("q")
         await wait_for_exit(pilot)
     assert ending.finish() == 1
     lines = capsys.readouterr().err.splitlines()
@@ -259,3 +262,35 @@ async def test_decisions_not_saved_are_counted_and_printed_at_exit(
     assert main(shlex.split(keep)[1:]) == 0
     assert decisions_on_disk(app) == {ids[0]: "keep"}
     assert read_on_disk(app) == {ids[0]}
+
+
+async def test_a_reader_another_reader_and_the_cli_deciding_at_once_lose_nothing(
+    reader, data_dir, monkeypatch
+):
+    monkeypatch.setenv("PAPERTERM_CONFIG", "")
+    app = reader()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        ids = row_ids(app)
+        await pilot.press("T", "1")
+        await settle(pilot)
+        # Meanwhile, with no poll in between: the CLI, and another reader's staged save.
+        assert main(["--data-dir", str(data_dir), "decide", "maybe", ids[5]]) == 0
+        other, other_reading = DecisionStore.in_dir(data_dir), ReadingStore.in_dir(data_dir)
+        other.load()
+        other_reading.load()
+        decide(other, other_reading, [ids[6]], "skip", stage=True)
+        other.save()
+        other_reading.save()
+        await pilot.press("3")
+        await settle(pilot)
+        assert decisions_on_disk(app) == {
+            ids[0]: "keep",
+            ids[1]: "skip",
+            ids[5]: "maybe",
+            ids[6]: "skip",
+        }
+        assert read_on_disk(app) == {ids[0], ids[1], ids[5], ids[6]}
+        app.poll_reading()
+        await settle(pilot)
+        assert "4 of 38 triaged · 1 keep · 1 maybe" in status_line(app)
