@@ -7,9 +7,18 @@ import shlex
 from pathlib import Path
 
 import pytest
-from reader_helpers import INSTANT, flat, row_ids, said, screen_text, settle, status_line
+from reader_helpers import (
+    INSTANT,
+    flat,
+    row_ids,
+    said,
+    screen_text,
+    settle,
+    status_line,
+)
 from test_reader_keymap import CONFIG, config_with_keys
 from test_reader_lifecycle import disk_full, wait_for_exit
+from textual import events
 
 from paperterm.index import user_files
 from paperterm.index.config import Config, ConfigError
@@ -294,3 +303,19 @@ async def test_a_reader_another_reader_and_the_cli_deciding_at_once_lose_nothing
         app.poll_reading()
         await settle(pilot)
         assert "4 of 38 triaged · 1 keep · 1 maybe" in status_line(app)
+
+
+async def test_a_decision_and_esc_in_one_burst_decide_and_leave(reader):
+    app = reader()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        ids = row_ids(app)
+        await pilot.press("T")
+        await settle(pilot)
+        # One read from the terminal: Esc is handled before the decision's message is.
+        app.post_message(events.Key("2", "2"))
+        app.post_message(events.Key("escape", None))
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert decisions_on_disk(app) == {ids[0]: "maybe"}
+        assert app.main.paper_list.current.id == ids[0]

@@ -232,6 +232,8 @@ class TriageScreen(PaperScreen):
     # --- drawing -------------------------------------------------------------------------
 
     def _show(self, reset: bool) -> None:
+        if not self.query(TriageCard):
+            return  # left already (Esc came before the decision's message was handled)
         row = self.current_row()
         if row is not None:
             state = self.state
