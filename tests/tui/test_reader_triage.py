@@ -319,3 +319,21 @@ async def test_a_decision_and_esc_in_one_burst_decide_and_leave(reader):
         assert isinstance(app.screen, MainScreen)
         assert decisions_on_disk(app) == {ids[0]: "maybe"}
         assert app.main.paper_list.current.id == ids[0]
+
+
+async def test_a_decision_not_saved_is_saved_by_the_next_poll(reader, monkeypatch):
+    app = reader()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        ids = row_ids(app)
+        with monkeypatch.context() as patch:
+            patch.setattr(user_files, "atomic_write_bytes", disk_full)
+            await pilot.press("T", "2")
+            await settle(pilot)
+        assert "1 decision change not saved" in status_line(app)
+        app.poll_reading()  # what the 2-second timer does
+        await settle(pilot)
+        assert decisions_on_disk(app) == {ids[0]: "maybe"}
+        assert read_on_disk(app) == {ids[0]}
+        assert "not saved" not in status_line(app)
+        assert "The reading changes that were not saved are saved now" in said(app)

@@ -230,13 +230,16 @@ class LibraryControl:
         news once (the status line counts what waits, and the poll retries)."""
         state = self.state
         failing = state.reading.unsaved > 0 or state.decisions.unsaved > 0
-        try:
-            state.decisions.save()  # a decision before its read mark
-            state.reading.save()
-        except LibraryError as error:
+        failure: LibraryError | None = None
+        for store in (state.decisions, state.reading):  # a decision before its read mark
+            try:
+                store.save()  # each tried: one that fails counts as unsaved, and is retried
+            except LibraryError as error:
+                failure = failure or error
+        if failure is not None:
             if failing:
                 return ReadingSaved(None, False)
-            reason = error.reason if isinstance(error, LibrarySaveError) else str(error)
+            reason = failure.reason if isinstance(failure, LibrarySaveError) else str(failure)
             return ReadingSaved(reason, False)
         return ReadingSaved(None, failing)
 
