@@ -14,9 +14,6 @@ from typing import NamedTuple
 
 from paperterm.index.library.reading import DECISIONS
 
-#: The keys of the triage screen's actions, by decision (the key table's ids).
-DECISION_KEYS = {decision: f"triage_{decision}" for decision in DECISIONS}
-
 
 class Progress(NamedTuple):
     """How far triage is over the view: papers decided, of how many, and each decision's
