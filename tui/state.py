@@ -361,13 +361,13 @@ class ReaderState:
                 found[search.name] = query_matches(searcher, search.query, papers, marks)
         return found
 
-    # --- saved searches, reading state, decisions, place ---------------------------------
+    # --- saved searches, reading state, place --------------------------------------------
 
     @property
     def decisions(self) -> DecisionStore:
-        """The triage decisions: a second store over the reading state's file (made when
-        the library is read, after the first frame)."""
-        with self._decisions_lock:  # the library's worker and the UI thread may both ask
+        """The triage decisions (for the facets), made when first asked for: the first frame
+        does without them. A damaged file is the reading state's problem, said once."""
+        with self._decisions_lock:
             if self._decisions is None:
                 from paperterm.index.library.decisions import DecisionStore
 
@@ -375,13 +375,13 @@ class ReaderState:
             return self._decisions
 
     @property
+    def saved_searches(self) -> list[SavedSearch]:
+        return all_searches(self.config.searches, self.searches)
+
+    @property
     def unsaved_decisions(self) -> int:
         """`decisions.unsaved`, without making the store before the library is read."""
         return 0 if self._decisions is None else self._decisions.unsaved
-
-    @property
-    def saved_searches(self) -> list[SavedSearch]:
-        return all_searches(self.config.searches, self.searches)
 
     def load_library(self, sources: str = "") -> None:
         """Read the reading state and the saved searches (a problem with either is shown,
@@ -393,27 +393,26 @@ class ReaderState:
                 self.problems[name] = _problem(error, store)
             else:
                 self.problems.pop(name, None)
-        with contextlib.suppress(LibraryError):  # the same file: its problem is said above
+        with contextlib.suppress(LibraryError):
             self.decisions.load()
         self.place, self.place_warnings = load_place(self.bookmarks.path.parent, sources)
 
     def reload_reading(self) -> bool:
-        """Pick up what another paperterm (or `paperterm read` / `decide`) saved, reading
-        state and decisions; True when what the screens show may have changed. Reads the
-        file: call it from a worker."""
+        """Pick up what another paperterm (or `paperterm read`) saved; True when what the
+        screens show may have changed. Reads the file: call it from a worker."""
         before = self.problems.get("reading", "")
+        decided = False  # the facets count the decisions
+        with contextlib.suppress(LibraryError):
+            decided = self.decisions.reload_if_changed()
         try:
-            decided = True
-            with contextlib.suppress(LibraryError):  # the same file: said just below
-                decided = self.decisions.reload_if_changed()
-            changed = self.reading.reload_if_changed() or decided
+            changed = self.reading.reload_if_changed()
         except LibraryError as error:
             self.problems["reading"] = _problem(error, self.reading)
             changed = True
         else:
             if changed or (before and not self.reading.read_only):
                 self.problems.pop("reading", None)
-        return changed or before != self.problems.get("reading", "")
+        return decided or changed or before != self.problems.get("reading", "")
 
     # --- bookmarks -----------------------------------------------------------------------
 
