@@ -61,6 +61,7 @@ from paperterm.tui.terminal import repaint_on_resume
 # them).
 if TYPE_CHECKING:
     from paperterm.tui.clipboard import Clipboard
+    from paperterm.tui.screens.triage import TriageScreen
 
 __all__ = ["ReaderApp", "check_reader_config", "check_theme", "make_app"]
 
@@ -396,9 +397,16 @@ class ReaderApp(ReaderFace):
         if row is not None:
             self.library.toggle_read(row)
 
+    def on_triage_screen_decide(self, message: TriageScreen.Decide) -> None:
+        if self.library.decide(message.ids, message.decision, message.label):
+            message.triage.decided(message.ids)
+
     def action_undo(self) -> None:
-        """`u`: take back the last change of reading state or bookmarks."""
-        self.library.undo()
+        """`u`: take back the last change of reading state, decisions or bookmarks."""
+        ids = self.library.undo()
+        screen = self.screen
+        if ids and isinstance(screen, PaperScreen):
+            screen.undone(ids)
 
     def action_jump_back(self) -> None:
         """`ctrl+o`: back to where the reader was before a search, a view or a followed

@@ -22,6 +22,7 @@ from paperterm.tui.screens.dialogs import (
 )
 from paperterm.tui.screens.main import MainScreen
 from paperterm.tui.screens.read import ReadScreen
+from paperterm.tui.screens.triage import TriageCard, TriageScreen
 from paperterm.tui.widgets.detail import PaperDetail, ScrollingText
 from paperterm.tui.widgets.facets import FacetsPane
 from paperterm.tui.widgets.paper_list import PaperList
@@ -57,6 +58,7 @@ SCREEN_CONTEXTS: dict[type[DOMNode], tuple[keys.KeyContext, ...]] = {
         context("the facets sidebar", FacetsPane, MainScreen),
     ),
     ReadScreen: (context("the full-screen reader", PaperDetail, ReadScreen),),
+    TriageScreen: (context("triage", TriageCard, TriageScreen),),
     HelpScreen: (context("the help", ScrollingText, HelpScreen),),
     WarningsScreen: (context("the warnings", ScrollingText, WarningsScreen),),
     LineScreen: (context("a one-line dialog", LineScreen),),

@@ -181,10 +181,10 @@ class Ending:
         return self.report()
 
     def save(self) -> None:
-        """Retry the pending bookmark, reading and saved-search changes; remember why if
-        they still fail."""
+        """Retry the pending bookmark, decision, reading and saved-search changes; remember
+        why if they still fail."""
         state = self.app.state
-        for store in (state.bookmarks, state.reading, state.searches):
+        for store in (state.bookmarks, state.decisions, state.reading, state.searches):
             if store.pending:
                 try:
                     store.save()
@@ -196,10 +196,11 @@ class Ending:
         saved, as commands; the exit status."""
         state = self.app.state
         marks, reading = state.bookmarks.pending, state.reading.pending
-        searches = state.searches.pending
-        if not marks and not reading and not searches:
+        searches, decisions = state.searches.pending, state.decisions.pending
+        if not marks and not reading and not searches and not decisions:
             return self.app.return_code or 0
         from paperterm.index.library.pending import (
+            decision_commands,
             reading_commands,
             replay_commands,
             search_commands,
@@ -208,13 +209,18 @@ class Ending:
         options = self.global_options()
         commands = [
             *replay_commands(marks, options),
+            *decision_commands(decisions, options),
             *reading_commands(reading, options),
             *search_commands(searches, options),
         ]
+        kinds = (
+            (marks, "bookmark"),
+            (decisions, "decision"),
+            (reading, "reading"),
+            (searches, "saved search"),
+        )
         counts = [
-            f"{len(ops)} {what} change{'s' if len(ops) != 1 else ''}"
-            for ops, what in ((marks, "bookmark"), (reading, "reading"), (searches, "saved search"))
-            if ops
+            f"{len(ops)} {what} change{'s' if len(ops) != 1 else ''}" for ops, what in kinds if ops
         ]
         why = safe_text(self.unsaved_reason or "the files could not be written")
         lines = [

@@ -96,13 +96,15 @@ JUMP_DEPTH = 50
 
 
 class UndoStep(NamedTuple):
-    """One change and how to take it back: `restore` puts `store`'s entries as they were.
-    A named tuple, not a frozen dataclass: cheaper to define as the reader starts, where
-    none is made before the first frame."""
+    """One change and how to take it back: `restore` puts `store`'s entries as they were,
+    and each of `more` another store's (a decision's read mark). A named tuple, not a
+    frozen dataclass: cheaper to define as the reader starts, where none is made before
+    the first frame."""
 
     store: OpLogStore[Any]
     restore: Restore[Any]
     label: str
+    more: tuple[tuple[OpLogStore[Any], Restore[Any]], ...] = ()
 
 
 class UndoStack:
@@ -117,19 +119,35 @@ class UndoStack:
         """Run `change` (of `keys`' entries in `store`) and remember how to undo it, if it
         changed anything: also when its save failed, since the change stays pending and is
         retried. Returns what `change` returns; raises what it raises."""
-        restore = restore_of(store, keys)
+        return self.record_all((store,), keys, label, change)
+
+    def record_all(
+        self,
+        stores: Sequence[OpLogStore[Any]],
+        keys: Iterable[str],
+        label: str,
+        change: Callable[[], Any],
+    ) -> Any:
+        """`record` for a change of `keys` in several stores: one step undoes it in all."""
+        keys = tuple(keys)
+        restores = [(store, restore_of(store, keys)) for store in stores]
         try:
             result = change()
         except LibrarySaveError:
-            self._push(store, restore, label)
+            self._push(restores, label)
             raise
-        self._push(store, restore, label)
+        self._push(restores, label)
         return result
 
-    def _push(self, store: OpLogStore[Any], restore: Restore[Any], label: str) -> None:
-        entries = store.entries
-        if any(entries.get(key) != value for key, value in restore.entries):
-            self.steps.append(UndoStep(store, restore, label))
+    def _push(self, restores: list[tuple[OpLogStore[Any], Restore[Any]]], label: str) -> None:
+        changed = any(
+            store.entries.get(key) != value
+            for store, restore in restores
+            for key, value in restore.entries
+        )
+        if changed:
+            (store, restore), *more = restores
+            self.steps.append(UndoStep(store, restore, label, tuple(more)))
             del self.steps[:-UNDO_DEPTH]
 
     def pop(self) -> UndoStep | None:
@@ -359,6 +377,11 @@ class ReaderState:
     @property
     def saved_searches(self) -> list[SavedSearch]:
         return all_searches(self.config.searches, self.searches)
+
+    @property
+    def unsaved_decisions(self) -> int:
+        """`decisions.unsaved`, without making the store before the library is read."""
+        return 0 if self._decisions is None else self._decisions.unsaved
 
     def load_library(self, sources: str = "") -> None:
         """Read the reading state and the saved searches (a problem with either is shown,

@@ -139,11 +139,12 @@ def test_every_screen_has_a_key_context():
     import paperterm.tui.screens.dialogs as dialogs
     import paperterm.tui.screens.main as main
     import paperterm.tui.screens.read as read
+    import paperterm.tui.screens.triage as triage
     from paperterm.tui.contexts import SCREEN_CONTEXTS
 
     screens = {
         value
-        for module in (dialogs, main, read)
+        for module in (dialogs, main, read, triage)
         for value in vars(module).values()
         if isinstance(value, type)
         and issubclass(value, Screen)

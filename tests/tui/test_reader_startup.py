@@ -43,6 +43,8 @@ LATER = (
     "paperterm.index.library.export",  # the parser's --format names are written out
     "paperterm.index.text.field_text",  # ... and the exporters' HTML clean-up with them
     "paperterm.tui.screens.read",  # reading a paper full screen
+    "paperterm.tui.screens.triage",  # triage
+    "paperterm.index.library.decisions",  # the triage decisions: read with the library
     "paperterm.tui.widgets.views",  # the views sidebar (mounted when first shown)
     "paperterm.index.library.affinity",  # "like my bookmarks"
     "importlib.resources",  # the bundled seeds are found from the package's path

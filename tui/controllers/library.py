@@ -1,9 +1,11 @@
 """The reader's changes to the user's library without widgets: bookmarks (add, remove,
-tags and notes), the reading state, undo, exports, and saving what is pending.
+tags and notes), the reading state, triage decisions, undo, exports, and saving what is
+pending.
 
-Every change of reading state or bookmarks made here is an undo step (`u`). Reading-state
-changes show at once and are saved by the face's worker (a keystroke never waits for the
-disk). The face (the app) is told what to say and what changed through `LibraryFace`.
+Every change of reading state, decisions or bookmarks made here is an undo step (`u`).
+Reading-state changes and decisions show at once and are saved by the face's worker (a
+keystroke never waits for the disk). The face (the app) is told what to say and what
+changed through `LibraryFace`.
 """
 
 from __future__ import annotations
@@ -165,7 +167,7 @@ class LibraryControl:
         worker: write what is still pending (a failed save, a change the worker has not
         reached)."""
         state = self.state
-        for store in (state.bookmarks, state.reading, state.searches):
+        for store in (state.bookmarks, state.decisions, state.reading, state.searches):
             if store.pending:
                 with contextlib.suppress(LibraryError):
                     store.save()
@@ -191,6 +193,31 @@ class LibraryControl:
         self.face.save_reading()
         return True
 
+    def decide(self, ids: list[str], decision: str | None, label: str) -> bool:
+        """Give papers a triage decision (None clears it) now, marking them read, as one
+        undo step, and save in a worker; False when the file is read-only (the user is
+        told)."""
+        from paperterm.index.library.decisions import decide  # not needed at start-up
+
+        state = self.state
+        unread = state.reading.unread(dict.fromkeys(ids))
+        stores = (state.decisions, state.reading)
+        try:
+            state.undo.record_all(
+                stores,
+                ids,
+                label,
+                lambda: decide(state.decisions, state.reading, ids, decision, stage=True),
+            )
+        except LibraryReadOnlyError as error:
+            self.face.say(str(error), "error")
+            return False
+        if decision is not None:
+            state.read_here.extend(unread)
+        self.face.reading_changed()
+        self.face.save_reading()
+        return True
+
     def toggle_read(self, row: Row) -> None:
         if row.paper is None:
             return
@@ -199,50 +226,60 @@ class LibraryControl:
         self.change_reading([row.id], read, f"{'read' if read else 'unread'} {title}")
 
     def save_reading(self) -> ReadingSaved:
-        """Save the staged reading changes (a worker's work). A failure is news once (the
-        status line counts what waits, and the poll retries)."""
-        store = self.state.reading
-        failing = store.unsaved > 0
-        try:
-            store.save()
-        except LibraryError as error:
+        """Save the staged decisions and reading changes (a worker's work). A failure is
+        news once (the status line counts what waits, and the poll retries)."""
+        state = self.state
+        failing = state.reading.unsaved > 0 or state.decisions.unsaved > 0
+        failure: LibraryError | None = None
+        for store in (state.decisions, state.reading):  # a decision before its read mark
+            try:
+                store.save()  # each tried: one that fails counts as unsaved, and is retried
+            except LibraryError as error:
+                failure = failure or error
+        if failure is not None:
             if failing:
                 return ReadingSaved(None, False)
-            reason = error.reason if isinstance(error, LibrarySaveError) else str(error)
+            reason = failure.reason if isinstance(failure, LibrarySaveError) else str(failure)
             return ReadingSaved(reason, False)
         return ReadingSaved(None, failing)
 
     def poll_reading(self) -> tuple[bool, bool]:
-        """Retry reading changes not saved yet and pick up other processes' (a worker's
-        work); whether what the screens show may have changed, and whether the retry
-        saved."""
+        """Retry reading changes and decisions not saved yet and pick up other processes'
+        (a worker's work); whether what the screens show may have changed, and whether the
+        retry saved."""
         state = self.state
         saved = False
-        if state.reading.unsaved and not state.reading.read_only:
-            with contextlib.suppress(LibraryError):
-                state.reading.save()
-                saved = True
+        for store in (state.decisions, state.reading):
+            if store.unsaved and not store.read_only:
+                with contextlib.suppress(LibraryError):
+                    store.save()
+                    saved = True
         return state.reload_reading(), saved
 
-    def undo(self) -> None:
-        """Take back the last change of reading state or bookmarks."""
+    def undo(self) -> list[str]:
+        """Take back the last change of reading state, decisions or bookmarks; the ids of
+        the papers it changed (none when there was nothing to undo)."""
         face = self.face
         step = self.state.undo.pop()
         if step is None:
             face.say("Nothing to undo")
-            return
+            return []
         done = f"Undone: {step.label}"
+        ids = [key for key, _ in step.restore.entries]
         if step.store is self.state.bookmarks:
             self.change_bookmarks(lambda: step.store.apply(step.restore), done)
-            return
+            return ids
         try:
             step.store.stage(step.restore)
+            for store, restore in step.more:
+                store.stage(restore)
         except LibraryReadOnlyError as error:
             face.say(str(error), "error")
-            return
+            return []
         face.say(done)
         face.reading_changed()
         face.save_reading()
+        return ids
 
     # --- exports -------------------------------------------------------------------------
 

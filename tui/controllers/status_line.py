@@ -68,8 +68,8 @@ def status_parts(state: ReaderState, facts: ListFacts) -> list[Part]:
 
 
 def _store_parts(state: ReaderState) -> list[Part]:
-    """Unsaved changes and read-only files of the bookmarks, the reading state and the
-    saved searches."""
+    """Unsaved changes and read-only files of the bookmarks, the reading state, the
+    decisions and the saved searches."""
     parts = []
     for store, what in ((state.bookmarks, "bookmark"), (state.reading, "reading")):
         problem = state.bookmarks_problem if what == "bookmark" else state.problems.get(what)
@@ -80,10 +80,13 @@ def _store_parts(state: ReaderState) -> list[Part]:
             noun = "bookmarks" if what == "bookmark" else "reading state"
             how = "read-only" if store.read_only else "not saved"
             parts.append(Part(f"{noun} {how}", keep=STATE, short=how))
-    if state.searches.unsaved:
-        count = state.searches.unsaved
-        text = unsaved_text(count, "saved search")
-        parts.append(Part(text, keep=STATE, short=f"{count} unsaved"))
+    for count, what in (
+        (state.unsaved_decisions, "decision"),
+        (state.searches.unsaved, "saved search"),
+    ):
+        if count:
+            text = unsaved_text(count, what)
+            parts.append(Part(text, keep=STATE, short=f"{count} unsaved"))
     return parts
 
 

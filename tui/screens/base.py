@@ -3,13 +3,14 @@ related papers looked up after a pause, and the lines the detail pane adds about
 the reader (when it was read, why "like my bookmarks" ranks it high).
 
 A `PaperScreen` is also what the app talks to: it gets the `ReaderState` when it is made,
-answers `current_row`, `bookmarks_changed`, `reading_changed` and `show_next_unread`, asks
-the app to mark papers read by message (`MarkRead`: the app keeps the undo steps and saves),
-and reports its workers' failures by message.
+answers `current_row`, `bookmarks_changed`, `reading_changed`, `show_next_unread` and
+`undone`, asks the app to mark papers read by message (`MarkRead`: the app keeps the undo
+steps and saves), and reports its workers' failures by message.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -94,6 +95,9 @@ class PaperScreen(Screen):
     def show_next_unread(self) -> bool:
         """Go to the next unread paper after the current one in the view; False at the end."""
         raise NotImplementedError
+
+    def undone(self, ids: Sequence[str]) -> None:
+        """`u` took back a change of these papers (a screen may show them again)."""
 
     def detail_notes(self, row: Row | None) -> list[str]:
         """The detail pane's lines about `row` in the reader: read or not, and why "like my

@@ -320,6 +320,12 @@ class MainScreen(FacetsScreen):
         else:
             self.set_focus(self.paper_list)
 
+    def action_triage(self) -> None:
+        """`T`: the view's papers one at a time, from the first undecided one."""
+        from paperterm.tui.screens.triage import TriageScreen
+
+        self.app.push_screen(TriageScreen.of_list(self.state, self.paper_list))
+
     def action_zoom(self) -> None:
         """Both panes, then the list only, then the detail only (each with the focus)."""
         zoom = self.zoom = view_rules.next_zoom(self.zoom)
