@@ -26,7 +26,7 @@ from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
 from paperterm.index.sources.acl_xml import DECLARATION, PAPER_START, paper_of, volume_meta
 from paperterm.index.sources.files import DEFAULT_READ, ReadAs
-from paperterm.index.sources.stretches import BLOCK, Span, StretchFormat, texts
+from paperterm.index.sources.stretching import BLOCK, Span, StretchFormat, texts
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element, XMLPullParser

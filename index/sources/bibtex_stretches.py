@@ -36,7 +36,7 @@ from paperterm.index.sources.bibtex import (
 )
 from paperterm.index.sources.bibtex_chunks import Window, chunks, parts
 from paperterm.index.sources.files import DEFAULT_READ, ReadAs
-from paperterm.index.sources.stretches import BLOCK, Span, StretchFormat, texts
+from paperterm.index.sources.stretching import BLOCK, Span, StretchFormat, texts
 
 #: A line that starts a block (white space before its `@`: ASCII only, which finds fewer
 #: places than the splitter has, never one it has not).

@@ -157,7 +157,7 @@ def _tab_table(head: str) -> bool:
 def _known_header(head: str) -> bool:
     """Whether the first line is a table's header row we know: a title or abstract column
     and at least one other of ours, cut at tabs or commas."""
-    from paperterm.index.sources.table import header_fields, split_row
+    from paperterm.index.sources.table_header import header_fields, split_row
 
     first = head.split("\n", 1)[0]
     for delimiter in ("\t", ","):
@@ -170,7 +170,7 @@ def _known_header(head: str) -> bool:
 
 def _table(path: Path, head: str, read_as: ReadAs) -> str | None:
     """None when the table can be read (a header row we know, or `columns`), else why not."""
-    from paperterm.index.sources.table import delimiter_of, header_fields, split_row
+    from paperterm.index.sources.table_header import delimiter_of, header_fields, split_row
 
     if read_as.columns:
         return None

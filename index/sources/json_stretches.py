@@ -22,7 +22,7 @@ from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
 from paperterm.index.sources.files import DEFAULT_READ, ReadAs
 from paperterm.index.sources.json_records import _LIST_START, _from_record
-from paperterm.index.sources.stretches import Span, StretchFormat, texts
+from paperterm.index.sources.stretching import Span, StretchFormat, texts
 
 #: From a place outside a string: past any text and whole strings, to the next bracket
 #: (group 1), a string that does not end in the data (group 1 is '"'), or the data's end.

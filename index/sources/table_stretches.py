@@ -25,8 +25,9 @@ from typing import BinaryIO
 from paperterm.index.papers import Paper
 from paperterm.index.problems import Problem
 from paperterm.index.sources.files import DEFAULT_READ, ReadAs
-from paperterm.index.sources.stretches import Span, StretchFormat, texts
-from paperterm.index.sources.table import delimiter_of, items, layout_of, table_rows
+from paperterm.index.sources.stretching import Span, StretchFormat, texts
+from paperterm.index.sources.table import items, layout_of, table_rows
+from paperterm.index.sources.table_header import delimiter_of
 
 _LONE_CR = re.compile(rb"\r(?!\n)")
 #: A row held unfinished longer than this makes the file one to read whole.

@@ -18,7 +18,7 @@ from typing import BinaryIO
 from paperterm.index.papers import Paper, content_id
 from paperterm.index.problems import Problem
 from paperterm.index.sources.files import DEFAULT_READ, ReadAs
-from paperterm.index.sources.stretches import Span, StretchFormat, lines, texts
+from paperterm.index.sources.stretching import Span, StretchFormat, lines, texts
 from paperterm.index.sources.text_list import looks_like_header
 
 #: A blank line (ASCII white space only), from its start: a stretch may start after it.
