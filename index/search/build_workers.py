@@ -373,9 +373,9 @@ def serve(
             say(("ran",))
 
 
-#: Papers given to a part's writer together. Giving each as it is prepared cost 15% more
-#: CPU (tantivy's indexing thread and the preparing interleaved: 7.2 s against 6.1 for
-#: 10,000 arXiv rows); a batch is held for a moment only.
+#: Papers given to a part's writer together: giving each as it is prepared cost more CPU
+#: (tantivy's indexing thread and the preparing interleaved); a batch is held for a moment
+#: only.
 BATCH = 2000
 
 
