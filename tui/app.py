@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING
 
 from textual import events, work
 from textual.app import SystemCommand
-from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState
 
@@ -47,6 +46,8 @@ from paperterm.tui.app_messages import (
     IndexUpdating,
     LibraryLoaded,
     PartialIndex,
+    ReadingPolled,
+    ReadingSaveFailed,
     SortKeysReady,
 )
 from paperterm.tui.controllers.library import Edit, LibraryControl, Shown
@@ -64,22 +65,6 @@ if TYPE_CHECKING:
     from paperterm.tui.screens.triage import TriageScreen
 
 __all__ = ["ReaderApp", "check_reader_config", "check_theme", "make_app"]
-
-
-class ReadingPolled(Message):
-    """The reading-state worker's poll: whether what the screens show may have changed,
-    and whether changes that had failed to save are saved now."""
-
-    def __init__(self, changed: bool, saved: bool) -> None:
-        super().__init__()
-        self.changed = changed
-        self.saved = saved
-
-
-class ReadingSaveFailed(Message):
-    def __init__(self, reason: str) -> None:
-        super().__init__()
-        self.reason = reason
 
 
 class ReaderApp(ReaderFace):
