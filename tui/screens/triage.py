@@ -15,7 +15,6 @@ from typing import ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
@@ -28,7 +27,7 @@ from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.state import ReaderState
 from paperterm.tui.status import STATE, Part
 from paperterm.tui.view import Row, unsaved_text
-from paperterm.tui.widgets.detail import paper_text
+from paperterm.tui.widgets.detail import PagingText, paper_text
 from paperterm.tui.widgets.paper_list import PaperList
 
 #: What the first line of a paper says of its decision.
@@ -36,7 +35,7 @@ DECISION_BANNERS = {"keep": "KEEP", "maybe": "MAYBE", "skip": "SKIP"}
 _STYLE_NAMES = ("title", "facts", "authors", "link", "match", "marker", "warn", "decision")
 
 
-class TriageCard(VerticalScroll, inherit_bindings=False):
+class TriageCard(PagingText, inherit_bindings=False):
     """One paper in full (title, every author with affiliation, status, type and session,
     links, the abstract); scrolls with the page keys and g / G, since j / k move between
     papers here."""
@@ -85,18 +84,6 @@ class TriageCard(VerticalScroll, inherit_bindings=False):
         self.query_one("#triage-body", Static).update(text)
         if reset:
             self.scroll_home(animate=False, immediate=True)
-
-    def action_first(self) -> None:
-        self.scroll_home(animate=False)
-
-    def action_last(self) -> None:
-        self.scroll_end(animate=False)
-
-    def action_page_down(self) -> None:
-        self.scroll_page_down(animate=False)
-
-    def action_page_up(self) -> None:
-        self.scroll_page_up(animate=False)
 
 
 class TriageScreen(PaperScreen):

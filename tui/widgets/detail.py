@@ -160,16 +160,10 @@ class RelatedList(OptionList):
             self.highlighted = 0
 
 
-class ScrollingText(VerticalScroll):
-    """A scrolling pane that moves with the list's keys (j/k, g/G, PgUp/PgDn)."""
+class PagingText(VerticalScroll):
+    """A scrolling pane that moves by page and to either end (PgUp/PgDn, g/G)."""
 
-    BINDINGS = keys.bindings("cursor_down", "cursor_up", "first", "last", "page_down", "page_up")
-
-    def action_cursor_down(self) -> None:
-        self.scroll_down(animate=False)
-
-    def action_cursor_up(self) -> None:
-        self.scroll_up(animate=False)
+    BINDINGS = keys.bindings("first", "last", "page_down", "page_up")
 
     def action_first(self) -> None:
         self.scroll_home(animate=False)
@@ -182,6 +176,18 @@ class ScrollingText(VerticalScroll):
 
     def action_page_up(self) -> None:
         self.scroll_page_up(animate=False)
+
+
+class ScrollingText(PagingText):
+    """A scrolling pane that moves with the list's keys (j/k, g/G, PgUp/PgDn)."""
+
+    BINDINGS = keys.bindings("cursor_down", "cursor_up")
+
+    def action_cursor_down(self) -> None:
+        self.scroll_down(animate=False)
+
+    def action_cursor_up(self) -> None:
+        self.scroll_up(animate=False)
 
 
 class PaperDetail(ScrollingText):
