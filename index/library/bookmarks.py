@@ -199,6 +199,15 @@ class DateOutOfRange(ValueError):
     9999-12-31T23:59:59-23:59): `str()` says which, to follow "key: "."""
 
 
+def added_time(table: dict[str, Any], path: Path, where: str, line: int | None) -> datetime | None:
+    """A table's `added` as `as_utc` reads it; a date out of range is the file's problem,
+    named by `where` and `line` (`LibraryFileError`)."""
+    try:
+        return as_utc(table.get("added"))
+    except DateOutOfRange as error:
+        raise LibraryFileError(path, f"{where}: 'added' {error}", line) from None
+
+
 def as_utc(value: object) -> datetime | None:
     """A TOML date-time as an aware UTC datetime (a local one is taken as UTC, a date as its
     midnight); None for anything else. Raises `DateOutOfRange` for one whose UTC time is

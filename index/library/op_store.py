@@ -176,6 +176,32 @@ def line_of(pattern: re.Pattern[str], text: str, default: int | None) -> int | N
     return text.count("\n", 0, match.start()) + 1 if match else default
 
 
+def array_of_tables(
+    raw: dict[str, Any], key: str, text: str, path: Path
+) -> list[tuple[dict[str, Any], int | None]]:
+    """The `[[key]]` tables of a parsed file (taken out of `raw`), each with the line its
+    header is on (None when the headers found in `text` do not match the tables one to
+    one); `LibraryFileError` when `key` is not an array of tables."""
+    tables = raw.pop(key, [])
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise LibraryFileError(path, f"'{key}' must be an array of tables ([[{key}]])")
+    header = re.compile(rf"^[ \t]*\[\[[ \t]*{re.escape(key)}[ \t]*\]\]", re.M)
+    lines = [text.count("\n", 0, m.start()) + 1 for m in header.finditer(text)]
+    if len(lines) != len(tables):
+        return [(table, None) for table in tables]
+    return list(zip(tables, lines, strict=True))
+
+
+def tables_text(
+    header: str, key: str, extra: dict[str, Any], tables: list[dict[str, object]]
+) -> str:
+    """A file of `[[key]]` tables as it is saved: `header` (comments), the version, the keys
+    this version does not know (`extra`), the tables."""
+    import tomli_w  # written on a save only: the reader's start writes nothing
+
+    return header + tomli_w.dumps({"version": FORMAT_VERSION, **extra, key: tables})
+
+
 def one_line(text: str) -> str:
     return " ".join(text.split())
 

@@ -53,9 +53,6 @@ _HEADER = (
 _BARE_KEY = compile_later(r"[A-Za-z0-9_-]+")
 
 
-# The changes (`MarkRead`, `MarkUnread`) are in reading_ops.py, imported where one is made.
-
-
 class ReadingFormat(FileFormat[datetime]):
     noun = "reading state"
     what = "reading state file"

@@ -18,22 +18,21 @@ file never overwritten). A name the config uses cannot be saved again from the r
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from paperterm.index.library.bookmarks import DateOutOfRange, as_utc, utc_now
+from paperterm.index.library.bookmarks import added_time, utc_now
 from paperterm.index.library.op_store import (
-    FORMAT_VERSION,
     Document,
     FileFormat,
     LibraryFileError,
     OpLogStore,
+    array_of_tables,
     one_line,
+    tables_text,
 )
-from paperterm.index.text.lazy_pattern import compile_later
 
 
 class SavedSearch(NamedTuple):
@@ -49,10 +48,6 @@ _HEADER = (
     "# paperterm saved searches (saved from the reader; the config's [[searches]] are apart).\n"
     "# You may edit this file by hand (comments are not kept when paperterm saves it).\n\n"
 )
-_TABLE_HEADER = compile_later(r"^[ \t]*\[\[[ \t]*searches[ \t]*\]\]", re.M)
-
-
-# The changes (`SaveSearch`, `DeleteSearch`) are in search_ops.py, imported where one is made.
 
 
 class SearchesFormat(FileFormat[SavedSearch]):
@@ -62,18 +57,10 @@ class SearchesFormat(FileFormat[SavedSearch]):
     max_bytes = 1 << 20
 
     def parse(self, raw: dict[str, Any], text: str, path: Path) -> Document[SavedSearch]:
-        tables = raw.pop("searches", [])
-        if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-            raise LibraryFileError(path, "'searches' must be an array of tables ([[searches]])")
-        lines = [text.count("\n", 0, m.start()) + 1 for m in _TABLE_HEADER.finditer(text)]
         document: Document[SavedSearch] = Document(extra=raw)
-        for index, table in enumerate(tables):
-            line = lines[index] if len(lines) == len(tables) else None
+        for index, (table, line) in enumerate(array_of_tables(raw, "searches", text, path)):
             name, query = table.get("name"), table.get("query")
-            try:
-                added = as_utc(table.get("added"))
-            except DateOutOfRange as error:
-                raise LibraryFileError(path, f"search {index + 1}: 'added' {error}", line) from None
+            added = added_time(table, path, f"search {index + 1}", line)
             if not isinstance(name, str) or not one_line(name):
                 raise LibraryFileError(path, f"search {index + 1}: 'name' must be text", line)
             if not isinstance(query, str):
@@ -90,10 +77,7 @@ class SearchesFormat(FileFormat[SavedSearch]):
             if search.added is not None:
                 table["added"] = search.added
             tables.append(table)
-        import tomli_w  # written on a save only: the reader's start writes nothing
-
-        body = {"version": FORMAT_VERSION, **document.extra, "searches": tables}
-        return _HEADER + tomli_w.dumps(body)
+        return tables_text(_HEADER, "searches", document.extra, tables)
 
 
 class SearchesStore(OpLogStore[SavedSearch]):
@@ -106,7 +90,6 @@ class SearchesStore(OpLogStore[SavedSearch]):
         return cls(Path(data_dir) / SEARCHES_FILENAME)
 
     def save_search(self, name: str, query: str) -> None:
-
         self.apply(SaveSearch(one_line(name), query.strip(), utc_now()))
 
     def delete(self, name: str) -> None:

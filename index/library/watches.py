@@ -15,23 +15,22 @@ the user's own and are merged in by the caller (`WatchStore.watch_list`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from paperterm.index.library.bookmarks import as_utc, utc_now
+from paperterm.index.library.bookmarks import added_time, utc_now
 from paperterm.index.library.op_store import (
-    FORMAT_VERSION,
     Document,
     FileFormat,
     LibraryFileError,
     OpLogStore,
+    array_of_tables,
     one_line,
+    tables_text,
 )
 from paperterm.index.planning.watch import WatchList, fold, name_key
-from paperterm.index.text.lazy_pattern import compile_later
 
 WATCH_FILENAME = "watch.toml"
 KINDS = ("author", "author_id", "word")
@@ -39,7 +38,6 @@ _HEADER = (
     "# paperterm watch list (saved from the reader; the config's [watch] lists are apart).\n"
     "# You may edit this file by hand (comments are not kept when paperterm saves it).\n\n"
 )
-_TABLE_HEADER = compile_later(r"^[ \t]*\[\[[ \t]*watch[ \t]*\]\]", re.M)
 
 
 class Watch(NamedTuple):
@@ -86,13 +84,8 @@ class WatchFormat(FileFormat[Watch]):
     max_bytes = 1 << 20
 
     def parse(self, raw: dict[str, Any], text: str, path: Path) -> Document[Watch]:
-        tables = raw.pop("watch", [])
-        if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-            raise LibraryFileError(path, "'watch' must be an array of tables ([[watch]])")
-        lines = [text.count("\n", 0, m.start()) + 1 for m in _TABLE_HEADER.finditer(text)]
         document: Document[Watch] = Document(extra=raw)
-        for index, table in enumerate(tables):
-            line = lines[index] if len(lines) == len(tables) else None
+        for index, (table, line) in enumerate(array_of_tables(raw, "watch", text, path)):
             kind, value = table.get("kind"), table.get("value")
             if kind not in KINDS:
                 raise LibraryFileError(
@@ -103,7 +96,8 @@ class WatchFormat(FileFormat[Watch]):
             key = watch_key(kind, value)
             if key in document.entries:
                 raise LibraryFileError(path, f"watch {index + 1}: {value!r} is watched twice", line)
-            document.entries[key] = Watch(kind, one_line(value), as_utc(table.get("added")))
+            added = added_time(table, path, f"watch {index + 1}", line)
+            document.entries[key] = Watch(kind, one_line(value), added)
         return document
 
     def render(self, document: Document[Watch]) -> str:
@@ -113,10 +107,7 @@ class WatchFormat(FileFormat[Watch]):
             if watch.added is not None:
                 table["added"] = watch.added
             tables.append(table)
-        import tomli_w
-
-        body = {"version": FORMAT_VERSION, **document.extra, "watch": tables}
-        return _HEADER + tomli_w.dumps(body)
+        return tables_text(_HEADER, "watch", document.extra, tables)
 
 
 class WatchStore(OpLogStore[Watch]):

@@ -98,6 +98,12 @@ def test_config_lists_come_first(tmp_path: Path) -> None:
             5,
         ),
         ("version = 1\nwatch = 'x'\n", "array of tables", None),
+        (
+            "version = 1\n[[watch]]\nkind = 'word'\nvalue = 'x'\n"
+            "added = 9999-12-31T23:59:59-23:59\n",
+            "watch 1: 'added' 9999-12-31T23:59:59-23:59 is out of range",
+            2,
+        ),
         ("version = 9\n", "version 9 is not supported", 1),
         ("version = 1\n[[watch]\n", "", 2),
     ],
