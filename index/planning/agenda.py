@@ -250,13 +250,21 @@ def _natural(text: str) -> tuple[tuple[int, object], ...]:
     return tuple((1, int(part)) if part.isdigit() else (0, part) for part in parts if part)
 
 
+def session_times(session: AgendaSession) -> str:
+    """`10:00–11:00 UTC-08:00` (an end the data lacks is marked "(assumed)"); "" without
+    a start."""
+    if session.start is None:
+        return ""
+    until = session.until
+    assert until is not None
+    end = until.strftime("%H:%M") + ("" if session.end else " (assumed)")
+    return f"{session.start.strftime('%H:%M')}–{end} {_offset(session.start)}"
+
+
 def _session_heading(session: AgendaSession) -> str:
     parts = []
     if session.start is not None:
-        until = session.until
-        assert until is not None
-        end = until.strftime("%H:%M") + ("" if session.end else " (assumed)")
-        parts.append(f"{session.start.strftime('%H:%M')}–{end} {_offset(session.start)}")
+        parts.append(session_times(session))
     parts.append(session.name or "(session without a name)")
     if session.room:
         parts.append(session.room)
