@@ -9,7 +9,11 @@ from paperterm.index.planning.authors import Author, AuthorIndex, paper_authors
 
 def paper(pid: str, authors: list[str], ids: list[str] | None = None) -> Paper:
     return Paper(
-        id=pid, collection="c", abstract="", title=f"Title {pid}", authors=authors,
+        id=pid,
+        collection="c",
+        abstract="",
+        title=f"Title {pid}",
+        authors=authors,
         author_ids=ids or [],
     )
 
