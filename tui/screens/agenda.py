@@ -85,9 +85,10 @@ class AgendaList(OptionList, inherit_bindings=False):
 
 def line_text(line: AgendaLine) -> Text:
     """A line as shown: headings bold, a clash in words, marked at the left and in red."""
-    marker = "! " if line.clash else "  "
-    text = Text(marker, style="bold red")
-    text.append(_INDENT[line.kind] + line.text, style=_STYLES[line.kind])
+    text = Text()
+    text.append("! " if line.clash else "  ", style="bold red")
+    text.append(_INDENT[line.kind])
+    text.append(line.text, style=_STYLES[line.kind])
     if line.clash:
         text.append(" · ")
         text.append(line.clash, style="bold red")
