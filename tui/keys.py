@@ -236,7 +236,7 @@ SPECS: tuple[KeySpec, ...] = (
         "agenda",
         "A",
         "agenda",
-        "Agenda: the kept papers by day and session, clashes flagged",
+        "The agenda of the kept papers, clashes flagged",
         "main",
     ),
     KeySpec(
