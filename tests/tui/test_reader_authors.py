@@ -101,3 +101,17 @@ async def test_escape_in_the_dialog_changes_nothing(tmp_path):
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
         assert len(row_ids(app)) == 6
+
+
+async def test_an_author_s_view_is_not_saved_as_the_place(tmp_path):
+    """The next start (and `ctrl+o`) goes to the view before it: an author's view names
+    papers found at run time."""
+    app = reader_of([AUTHORS], tmp_path / "data")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        await go_to(pilot, "au-6")
+        await pilot.press("a")
+        await settle(pilot)
+        assert row_ids(app) == ["au-5"]
+        place = app.main.place()
+        assert (place.view, place.query, place.paper) == ("all", "", "au-5")

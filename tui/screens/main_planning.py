@@ -16,6 +16,7 @@ from textual.message import Message
 
 from paperterm.index.library.filters import Filters, ViewKey
 from paperterm.index.library.place import Place
+from paperterm.tui.controllers import views as view_rules
 from paperterm.tui.screens.main_facets import FacetsScreen
 from paperterm.tui.state import ReaderState
 
@@ -153,6 +154,15 @@ class PlanningScreen(FacetsScreen):
         else:
             self.run_search(keep_id=before.paper or None)
         return True
+
+    def place(self) -> Place:
+        """In an author's view, the view before it (an author's view is not kept across
+        starts or in the jump list), on the paper the cursor is on."""
+        before = self._before_author
+        if self.filters.view.kind != "author" or before is None:
+            return super().place()
+        paper = self._current_id() or before.paper
+        return view_rules.place_of(before.filters, before.query, self.sort, paper)
 
     def action_previous_view(self) -> None:
         """Backspace: leave an author's view."""
