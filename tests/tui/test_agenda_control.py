@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from datetime import date
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from paperterm.index.papers import Paper
 from paperterm.index.planning.agenda import build_agenda
 from paperterm.tui.controllers.agenda import (
@@ -144,3 +147,44 @@ def test_the_summary_counts_papers_sessions_days_clashes() -> None:
     agenda = build_agenda(chosen_papers(DECISIONS, by_id, False))
     assert summary(agenda) == "4 papers · 3 sessions on 2 days · 2 in a clash · 1 not scheduled"
     assert summary(build_agenda([])) == "0 papers · 0 sessions on 0 days"
+
+
+_TIMES = st.sampled_from(
+    ["", "2025-12-03T10:00:00-08:00", "2025-12-03T10:30:00-08:00", "2025-12-04T09:00:00+01:00"]
+)
+
+
+@st.composite
+def kept_papers(draw: st.DrawFn) -> tuple[list[Paper], dict[str, str]]:
+    count = draw(st.integers(0, 12))
+    papers = [
+        paper(
+            f"p{index}",
+            session=draw(st.sampled_from(["", "Orals", "Posters"])),
+            room=draw(st.sampled_from(["", "Hall A", "Hall B"])),
+            start=draw(_TIMES),
+            poster=draw(st.sampled_from(["", "#1", "#12"])),
+        )
+        for index in range(count)
+    ]
+    kinds = st.sampled_from(["keep", "maybe", "skip"])
+    return papers, {p.id: draw(kinds) for p in papers}
+
+
+@given(kept_papers(), st.booleans(), st.lists(st.integers(-5, 5), max_size=20))
+def test_the_cursor_is_always_on_one_of_the_chosen_papers(
+    chosen: tuple[list[Paper], dict[str, str]], maybe: bool, steps: list[int]
+) -> None:
+    papers, decisions = chosen
+    by_id = {p.id: p for p in papers}
+    wanted = chosen_papers(decisions, by_id, maybe)
+    control = AgendaControl(agenda_lines(build_agenda(wanted), decisions))
+    assert sorted(control.lines[i].paper_id for i in control.papers) == sorted(p.id for p in wanted)
+    for step in steps:
+        control.step(step)
+        if step % 3 == 0:
+            control.page(4, 1 if step > 0 else -1)
+        if wanted:
+            assert control.line is not None and control.lines[control.line].kind == "paper"
+        else:
+            assert control.current is None
