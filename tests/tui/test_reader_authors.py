@@ -61,6 +61,7 @@ async def test_one_author_needs_no_question(tmp_path):
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(pilot)
         await go_to(pilot, "au-6")
+        app.main.set_focus(app.main.detail)  # from the detail pane as from the list
         await pilot.press("a")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
