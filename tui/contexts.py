@@ -10,6 +10,8 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 
 from paperterm.tui import keys
+from paperterm.tui.screens.agenda import AgendaList, AgendaScreen, PathScreen
+from paperterm.tui.screens.choose import ChoiceScreen
 from paperterm.tui.screens.dialogs import (
     ConfirmScreen,
     HelpScreen,
@@ -67,6 +69,9 @@ SCREEN_CONTEXTS: dict[type[DOMNode], tuple[keys.KeyContext, ...]] = {
     ConfirmScreen: (context("a question", ConfirmScreen),),
     NoteScreen: (context("the note dialog", NoteScreen),),
     LinksScreen: (context("the links dialog", LinksScreen),),
+    AgendaScreen: (context("the agenda", AgendaList, AgendaScreen),),
+    PathScreen: (context("the calendar file dialog", PathScreen),),
+    ChoiceScreen: (context("the authors dialog", ChoiceScreen),),
 }
 
 CONTEXTS: tuple[keys.KeyContext, ...] = tuple(

@@ -16,7 +16,8 @@ from paperterm.index.papers import Paper
 if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
 
-ViewKind = Literal["all", "collection", "tag", "search"]
+ViewKind = Literal["all", "collection", "tag", "search", "author"]
+#: The views a name can be given for (an author's is the reader's, for a while).
 VIEW_KINDS: tuple[ViewKind, ...] = ("collection", "tag", "search")
 
 
@@ -34,6 +35,8 @@ class ViewKey(NamedTuple):
     @property
     def label(self) -> str:
         """How the status line and the sidebar name it."""
+        if self.kind == "author":
+            return f"other papers by {self.name}"
         return "all papers" if self.kind == "all" else f"{self.kind}: {self.name}"
 
     @classmethod
@@ -93,7 +96,8 @@ def allowed_ids(
     `tag_prefixes` (a last `tag:NA` still being typed) keep bookmarks with a tag that starts
     so; `excluded_tags` (`-tag:NAME`) drop papers whose bookmark carries any of them. Tags
     compare case-insensitively. `read` holds the read ids (for `unread_only`);
-    `search_ids` the ids a saved-search view matches (`query_ids`; empty when not given);
+    `search_ids` the ids a saved-search view matches (`query_ids`; empty when not given),
+    or an author's view holds;
     `decisions` the triage decisions (for a `decision` facet).
     """
     papers = papers if isinstance(papers, Sequence) else list(papers)
@@ -115,7 +119,7 @@ def allowed_ids(
     if view.kind == "collection":
         in_collection = {i for i, names in paper_collections(papers) if view.name in names}
         allowed = in_collection if allowed is None else allowed & in_collection
-    elif view.kind == "search":
+    elif view.kind in ("search", "author"):
         found = set(search_ids or ())
         allowed = found if allowed is None else allowed & found
     if excluded:

@@ -10,7 +10,8 @@ the paper's venue, else its collection.
   a name but no readable start time (a workshop's poster list) form a last day whose date
   is None.
 - Two sessions clash when their times overlap and they are not known to be in the same
-  room (a room missing from either counts as another place). A session without an end
+  room (a room missing from either counts as another place); each names the others in
+  `clashes_with`. A session without an end
   lasts `default_minutes`.
 - Papers with neither a session nor a start time are `unscheduled`.
 
@@ -60,6 +61,14 @@ class AgendaSession:
     papers: list[AgendaPaper] = field(default_factory=list)
     clash: bool = False
     default_minutes: int = DEFAULT_MINUTES
+    #: The sessions it clashes with, in time order.
+    clashes_with: list[AgendaSession] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def place(self) -> str:
+        """The name and room, as a clash names it: `Poster Session 1 (Hall B)`."""
+        name = self.name or "a session without a name"
+        return f"{name} ({self.room})" if self.room else name
 
     @property
     def until(self) -> datetime | None:
@@ -210,6 +219,8 @@ def _flag_clashes(sessions: list[AgendaSession]) -> None:
                 break
             if not (first.room and first.room == other.room):
                 first.clash = other.clash = True
+                first.clashes_with.append(other)
+                other.clashes_with.append(first)
 
 
 def _days(sessions: Iterable[AgendaSession]) -> list[AgendaDay]:
@@ -239,13 +250,21 @@ def _natural(text: str) -> tuple[tuple[int, object], ...]:
     return tuple((1, int(part)) if part.isdigit() else (0, part) for part in parts if part)
 
 
+def session_times(session: AgendaSession) -> str:
+    """`10:00–11:00 UTC-08:00` (an end the data lacks is marked "(assumed)"); "" without
+    a start."""
+    if session.start is None:
+        return ""
+    until = session.until
+    assert until is not None
+    end = until.strftime("%H:%M") + ("" if session.end else " (assumed)")
+    return f"{session.start.strftime('%H:%M')}–{end} {_offset(session.start)}"
+
+
 def _session_heading(session: AgendaSession) -> str:
     parts = []
     if session.start is not None:
-        until = session.until
-        assert until is not None
-        end = until.strftime("%H:%M") + ("" if session.end else " (assumed)")
-        parts.append(f"{session.start.strftime('%H:%M')}–{end} {_offset(session.start)}")
+        parts.append(session_times(session))
     parts.append(session.name or "(session without a name)")
     if session.room:
         parts.append(session.room)

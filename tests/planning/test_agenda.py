@@ -107,6 +107,14 @@ def test_overlapping_sessions_in_different_places_clash() -> None:
     assert not sessions["Workshop posters"].clash
 
 
+def test_a_clash_names_the_sessions_it_clashes_with() -> None:
+    sessions = {s.name: s for s in build_agenda(week()).sessions}
+    assert [s.name for s in sessions["Orals 1"].clashes_with] == ["Posters 2"]
+    assert [s.name for s in sessions["Posters 2"].clashes_with] == ["Orals 1", "Orals 3"]
+    assert sessions["Posters 2"].clashes_with[0].place == "Orals 1 (Hall A)"
+    assert sessions["Keynote"].clashes_with == []
+
+
 def test_same_room_overlap_and_back_to_back_sessions_do_not_clash() -> None:
     papers = [
         paper("a", session="S1", room="R", start="2025-12-05T10:00:00-07:00",

@@ -32,22 +32,23 @@ def test_binding_ids_are_unique_and_described():
 def test_the_defaults_only_shadow_by_design():
     """Where a default key is bound twice in one context, the inner binding is meant to win:
     `q` closes the reader and the help instead of quitting, `y` copies the chosen link or
-    answers yes."""
+    answers yes, Backspace in the facets sidebar drops a facet."""
     found = {clash[:3] for clash in keys.clashes(keys.effective_keys({}), CONTEXTS)}
     assert found == {
         ("close_reader", "quit", "q"),
         ("close_help", "quit", "q"),
         ("copy_chosen_link", "copy_link", "y"),
         ("confirm", "copy_link", "y"),
+        ("drop_facet", "previous_view", "backspace"),
     }
 
 
 def test_a_remap_becomes_a_textual_keymap():
-    config = config_with_keys('bookmark = "m"\nhelp = "?, f1"\ncursor_down = "e,down"')
+    config = config_with_keys('bookmark = "m"\nhelp = "?, f1"\ncursor_down = "J,down"')
     assert keys.check_keymap(config, CONTEXTS) == {
         "bookmark": "m",
         "help": "question_mark,f1",
-        "cursor_down": "e,down",
+        "cursor_down": "J,down",
     }
 
 
@@ -136,6 +137,8 @@ def test_every_screen_has_a_key_context():
     """A screen without a context would escape the clash check."""
     from textual.screen import Screen
 
+    import paperterm.tui.screens.agenda as agenda
+    import paperterm.tui.screens.choose as choose
     import paperterm.tui.screens.dialogs as dialogs
     import paperterm.tui.screens.main as main
     import paperterm.tui.screens.read as read
@@ -144,7 +147,7 @@ def test_every_screen_has_a_key_context():
 
     screens = {
         value
-        for module in (dialogs, main, read, triage)
+        for module in (agenda, choose, dialogs, main, read, triage)
         for value in vars(module).values()
         if isinstance(value, type)
         and issubclass(value, Screen)

@@ -166,11 +166,11 @@ async def test_help_lists_every_binding(reader):
 
 
 async def test_remapped_keys_work_and_show_in_help_and_status(reader):
-    config = Config(keys={"bookmark": "m", "help": "f1", "cursor_down": "e,down"})
+    config = Config(keys={"bookmark": "m", "help": "f1", "cursor_down": "J,down"})
     app = reader(config)
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("e", "e")
+        await pilot.press("J", "J")
         assert app.main.paper_list.cursor == 2
         await pilot.press("j")
         assert app.main.paper_list.cursor == 2  # j is not cursor_down any more
@@ -184,7 +184,7 @@ async def test_remapped_keys_work_and_show_in_help_and_status(reader):
         assert isinstance(app.screen, HelpScreen)
         lines = app.screen.help_text().plain.splitlines()
         assert any(line.split()[:1] == ["m"] and "Bookmark" in line for line in lines)
-        assert any(line.strip().startswith("e/↓") for line in lines)
+        assert any(line.strip().startswith("J/↓") for line in lines)
 
 
 async def test_command_palette_opens_and_runs_our_commands(reader):

@@ -126,6 +126,8 @@ class SearchControl:
         self.focus_results = False
         #: The paper to put the cursor on, once in view.
         self.restore_id: str | None = None
+        #: The papers an author's view holds (`ViewKey("author", …)`).
+        self.author_ids: frozenset[str] = frozenset()
         #: The query, filters and corpus (its sort keys) of the rows shown.
         self.shown_for: tuple[str, Filters, SortKeys] | None = None
 
@@ -194,7 +196,7 @@ class SearchControl:
             self.filters,
             *tags,
             read=self._read(),
-            search_ids=matches,
+            search_ids=self.author_ids if view.kind == "author" else matches,
             decisions=state.decisions.entries if self.filters.facets else None,
         )
         clauses = parsed is not None and bool(parsed.clauses)

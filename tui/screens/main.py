@@ -26,8 +26,8 @@ from paperterm.tui.controllers import views as view_rules
 from paperterm.tui.controllers.search import TagFilters, View, ViewRequest, has_clauses, parse_box
 from paperterm.tui.controllers.sorting import SortJob, SortWait
 from paperterm.tui.controllers.views import ZOOMS
-from paperterm.tui.screens.main_facets import FacetsScreen
 from paperterm.tui.screens.main_messages import LikeRanked, SearchDone, SearchesMatched, SortReady
+from paperterm.tui.screens.main_planning import PlanningScreen
 from paperterm.tui.state import ReaderState
 from paperterm.tui.view import Row
 from paperterm.tui.widgets.detail import PaperDetail
@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 
-class MainScreen(FacetsScreen):
+class MainScreen(PlanningScreen):
     BINDINGS = keys.scope_bindings("main")
     #: The list has the focus from the start (Textual's default, the first widget, would
     #: style the search box twice more before the first frame).
@@ -309,12 +309,15 @@ class MainScreen(FacetsScreen):
             self.read_full_screen(row)
 
     def action_back(self) -> None:
-        """Esc: leave the search box; then clear the query; then the filters."""
+        """Esc: leave the search box; then clear the query; then an author's view; then the
+        filters."""
         box = self.search_input
         if self.focused is box:
             self.set_focus(self.paper_list)
         elif box.value:
             box.value = ""
+        elif self.leave_author_view():
+            pass
         elif self.filters.active:
             self.set_filters(Filters())
         else:
