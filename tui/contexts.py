@@ -23,6 +23,7 @@ from paperterm.tui.screens.dialogs import (
 from paperterm.tui.screens.main import MainScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.screens.triage import TriageCard, TriageScreen
+from paperterm.tui.screens.watch_dialog import WatchScreen
 from paperterm.tui.widgets.detail import PaperDetail, ScrollingText
 from paperterm.tui.widgets.facets import FacetsPane
 from paperterm.tui.widgets.paper_list import PaperList
@@ -67,6 +68,7 @@ SCREEN_CONTEXTS: dict[type[DOMNode], tuple[keys.KeyContext, ...]] = {
     ConfirmScreen: (context("a question", ConfirmScreen),),
     NoteScreen: (context("the note dialog", NoteScreen),),
     LinksScreen: (context("the links dialog", LinksScreen),),
+    WatchScreen: (context("the watch dialog", WatchScreen),),
 }
 
 CONTEXTS: tuple[keys.KeyContext, ...] = tuple(

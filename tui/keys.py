@@ -190,7 +190,9 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec(
         "sort", "s", "cycle_sort", "Sort: corpus, relevance, title, unread, newest, like", "main"
     ),
-    KeySpec("views", "v", "toggle_views", "Views: collections, tags, saved searches", "main"),
+    KeySpec(
+        "views", "v", "toggle_views", "Views: collections, tags, saved searches, watched", "main"
+    ),
     KeySpec("save_search", "S", "save_search", "Save the search as a view", "main"),
     KeySpec(
         "facets",
@@ -204,6 +206,13 @@ SPECS: tuple[KeySpec, ...] = (
         "w",
         "toggle_snippets",
         "Show or hide where the query matched, under each result",
+        "main",
+    ),
+    KeySpec(
+        "watch",
+        "W",
+        "watch",
+        "Watch (or unwatch) an author of the paper or the searched words",
         "main",
     ),
     KeySpec(

@@ -16,31 +16,35 @@ from paperterm.index.papers import Paper
 if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
 
-ViewKind = Literal["all", "collection", "tag", "search"]
+ViewKind = Literal["all", "collection", "tag", "search", "watched"]
 VIEW_KINDS: tuple[ViewKind, ...] = ("collection", "tag", "search")
 
 
 class ViewKey(NamedTuple):
-    """A view of the papers, written `all`, `collection:NAME`, `tag:NAME` or `search:NAME`
-    (in `place.toml`, and accepted by `--view`). A named tuple, not a frozen dataclass, like
-    `Filters`: cheaper to define as the reader starts."""
+    """A view of the papers, written `all`, `collection:NAME`, `tag:NAME`, `search:NAME` or
+    `watched` (in `place.toml`; `--view` takes all but `watched`). A named tuple, not a
+    frozen dataclass, like `Filters`: cheaper to define as the reader starts."""
 
     kind: ViewKind = "all"
     name: str = ""
 
     def __str__(self) -> str:
-        return "all" if self.kind == "all" else f"{self.kind}:{self.name}"
+        return self.kind if self.kind in ("all", "watched") else f"{self.kind}:{self.name}"
 
     @property
     def label(self) -> str:
         """How the status line and the sidebar name it."""
-        return "all papers" if self.kind == "all" else f"{self.kind}: {self.name}"
+        if self.kind in ("all", "watched"):
+            return f"{self.kind} papers"
+        return f"{self.kind}: {self.name}"
 
     @classmethod
     def parse(cls, text: str) -> ViewKey | None:
         """`str(view)` read back; None when `text` is not one."""
         if text == "all":
             return ALL
+        if text == "watched":
+            return WATCHED
         kind, sep, name = text.partition(":")
         if sep and kind in VIEW_KINDS and name.strip():
             return cls(kind, name)
@@ -48,6 +52,8 @@ class ViewKey(NamedTuple):
 
 
 ALL = ViewKey()
+#: The papers with a watched author or word (index/planning/watch.py).
+WATCHED = ViewKey("watched", "Watched")
 
 
 def list_title(view: ViewKey, *, query: str = "", unread: bool = False, read: bool = False) -> str:
@@ -93,7 +99,7 @@ def allowed_ids(
     `tag_prefixes` (a last `tag:NA` still being typed) keep bookmarks with a tag that starts
     so; `excluded_tags` (`-tag:NAME`) drop papers whose bookmark carries any of them. Tags
     compare case-insensitively. `read` holds the read ids (for `unread_only`);
-    `search_ids` the ids a saved-search view matches (`query_ids`; empty when not given);
+    `search_ids` the ids a saved-search or the watched view holds (empty when not given);
     `decisions` the triage decisions (for a `decision` facet).
     """
     papers = papers if isinstance(papers, Sequence) else list(papers)
@@ -115,7 +121,7 @@ def allowed_ids(
     if view.kind == "collection":
         in_collection = {i for i, names in paper_collections(papers) if view.name in names}
         allowed = in_collection if allowed is None else allowed & in_collection
-    elif view.kind == "search":
+    elif view.kind in ("search", "watched"):
         found = set(search_ids or ())
         allowed = found if allowed is None else allowed & found
     if excluded:

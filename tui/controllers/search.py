@@ -188,13 +188,18 @@ class SearchControl:
         if view.kind == "search" and matches is None:
             self.wait_for_index()
             return None
+        if view.kind == "watched":  # none until the watched papers are found
+            watched = state.watching.ids
+            search_ids: list[str] | None = watched if watched is not None else []
+        else:
+            search_ids = matches
         allowed = allowed_ids(
             state.papers,
             state.marks,
             self.filters,
             *tags,
             read=self._read(),
-            search_ids=matches,
+            search_ids=search_ids,
             decisions=state.decisions.entries if self.filters.facets else None,
         )
         clauses = parsed is not None and bool(parsed.clauses)
