@@ -190,9 +190,7 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec(
         "sort", "s", "cycle_sort", "Sort: corpus, relevance, title, unread, newest, like", "main"
     ),
-    KeySpec(
-        "views", "v", "toggle_views", "Views: collections, tags, saved searches, watched", "main"
-    ),
+    KeySpec("views", "v", "toggle_views", "Views: collections, tags, saved searches", "main"),
     KeySpec("save_search", "S", "save_search", "Save the search as a view", "main"),
     KeySpec(
         "facets",

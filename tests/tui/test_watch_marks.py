@@ -20,9 +20,7 @@ from paperterm.tui.watch_marks import (
 
 
 def paper(paper_id: str, title: str, authors: list[str], abstract: str = "") -> Paper:
-    return Paper(
-        id=paper_id, title=title, abstract=abstract, authors=authors, collection="test"
-    )
+    return Paper(id=paper_id, title=title, abstract=abstract, authors=authors, collection="test")
 
 
 PAPERS = [
