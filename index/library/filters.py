@@ -200,9 +200,9 @@ class UnknownView(ValueError):
 def resolve_view(
     name: str, collections: Sequence[str], tags: Sequence[str], searches: Sequence[SavedSearch]
 ) -> ViewKey:
-    """The view `--view NAME` means: `collection:X`, `tag:X`, `search:X` or `all` as
-    written; a bare name is a saved search, else a collection, else a tag (exactly, then
-    ignoring case)."""
+    """The view `--view NAME` means: `collection:X`, `tag:X`, `search:X`, `all` or
+    `watched` as written; a bare name is a saved search, else a collection, else a tag
+    (exactly, then ignoring case)."""
     named = ViewKey.parse(name)
     choices: dict[ViewKind, Sequence[str]] = {
         "search": [s.name for s in searches],
@@ -211,7 +211,7 @@ def resolve_view(
     }
     kinds: list[ViewKind] = list(choices)
     if named is not None:
-        if named.kind == "all" or named.name in choices[named.kind]:
+        if named.kind in ("all", "watched") or named.name in choices[named.kind]:
             return named
         name, kinds = named.name, [named.kind]
     for fold in (False, True):  # exactly, then ignoring case
