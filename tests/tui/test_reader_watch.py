@@ -191,3 +191,44 @@ def test_snapshot_of_a_watched_author_and_word(snap_compare, tmp_path):
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+async def test_the_full_screen_reader_marks_the_watched_too(tmp_path):
+    app = watch_reader(tmp_path / "data", Config(watch_authors=("Jürgen Müller",)))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "ReadScreen"
+        runs = [run for _, run in marked_anywhere(app)]
+        assert "Jürgen Müller" in runs
+
+
+def marked_anywhere(app: ReaderApp) -> list[tuple[int, str]]:
+    """The bold and underlined runs of the screen shown, as (line, text)."""
+    return [
+        (y, segment.text)
+        for y, strip in enumerate(app.screen._compositor.render_strips())
+        for segment in strip
+        if segment.style is not None
+        and segment.style.bold
+        and segment.style.underline
+        and segment.text.strip()
+    ]
+
+
+async def test_a_damaged_watch_file_is_a_warning_and_is_left_alone(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir(parents=True)
+    damaged = 'version = 1\n[[watch]]\nkind = "author"\nvalue = \n'
+    (data / "watch.toml").write_text(damaged, "utf-8")
+    app = watch_reader(data)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        assert any(str(data / "watch.toml") + ":4" in w for w in app.state.warnings)
+        assert "1 warning" in screen_text(app)
+        await pilot.press("W")
+        await settle(pilot)
+        await choose(pilot, "Ada Lovelace")
+        assert any("read-only" in text for text in said(app))
+        assert (data / "watch.toml").read_text("utf-8") == damaged

@@ -56,6 +56,8 @@ class WatchingScreen(FacetsScreen):
             return  # the list or the papers changed since: a newer look is on its way
         marks = message.marks
         watching.marks = marks
+        if watching.problem and watching.problem not in self.state.warnings:
+            self.state.warnings.append(watching.problem)  # a damaged watch.toml
         watched = bool(marks.ids) or bool(marks.words)
         self.paper_list.watched = marks.mark_row if watched else None
         self.detail.watch_marks = marks if watched else None
