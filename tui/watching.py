@@ -64,15 +64,22 @@ class WatchState:
             except LibraryError as error:
                 self.problem = safe_text(str(error), keep_newlines=False)
 
+    def retry(self) -> bool:
+        """Save the changes a failed save left; whether they are saved now."""
+        store = self.store
+        if not store.unsaved or store.read_only:
+            return False
+        with contextlib.suppress(LibraryError):  # still failing: the status line says so
+            store.save()
+            return True
+        return False
+
     def reload(self) -> bool:
-        """Retry changes not saved yet and pick up another process's; True when the list
-        may have changed (the marks are then stale)."""
+        """Pick up another process's watches; True when the list may have changed (the
+        marks are then stale)."""
         store = self.store
         if not self._loaded:
             return False
-        if store.unsaved and not store.read_only:
-            with contextlib.suppress(LibraryError):  # still failing: the status line says so
-                store.save()
         before = self.problem
         try:
             changed = store.reload_if_changed()

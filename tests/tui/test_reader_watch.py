@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reader_helpers import INSTANT, said, screen_text, settle, type_text, until
+from reader_helpers import INSTANT, said, screen_text, settle, status_line, type_text, until
 
 from paperterm.index.config import Config
 from paperterm.index.library.filters import WATCHED
@@ -153,7 +153,7 @@ async def test_another_process_s_watch_is_merged(tmp_path):
         other = WatchStore.in_dir(data)
         other.load()
         other.watch("word", "shortest paths")
-        app.main.poll_watches()
+        app.poll_bookmarks()  # the poll of the files other processes change
         await settle(pilot)
         await until(pilot, lambda: app.state.watching.ids == ["w-1", "w-5"], "the merge")
         values = [w.value for w in app.state.watching.store.entries.values()]
@@ -232,3 +232,60 @@ async def test_a_damaged_watch_file_is_a_warning_and_is_left_alone(tmp_path):
         await choose(pilot, "Ada Lovelace")
         assert any("read-only" in text for text in said(app))
         assert (data / "watch.toml").read_text("utf-8") == damaged
+
+
+async def test_a_failed_save_is_kept_counted_and_retried(tmp_path, monkeypatch):
+    from paperterm.index import user_files
+
+    real = user_files.atomic_write_bytes
+
+    def disk_full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    data = tmp_path / "data"
+    app = watch_reader(data)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(user_files, "atomic_write_bytes", disk_full)
+        await pilot.press("W")
+        await settle(pilot)
+        await choose(pilot, "Grace Hopper")
+        assert any("Not saved: No space left" in text for text in said(app))
+        assert "1 watch change not saved" in status_line(app)
+        assert app.state.watching.ids == ["w-1"]  # watched meanwhile
+        app.poll_bookmarks()  # what the timer does: still failing
+        await settle(pilot)
+        assert "1 watch change not saved" in status_line(app)
+        monkeypatch.setattr(user_files, "atomic_write_bytes", real)
+        app.poll_bookmarks()
+        await settle(pilot)
+        assert "not saved" not in status_line(app)
+        assert "Grace Hopper" in (data / "watch.toml").read_text("utf-8")
+
+
+async def test_a_watch_still_unsaved_at_exit_is_printed_as_a_command(tmp_path, monkeypatch, capsys):
+    from paperterm.index import user_files
+    from paperterm.tui.lifecycle import Ending
+
+    def disk_full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    data = tmp_path / "data"
+    app = watch_reader(data)
+    ending = Ending(app)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(user_files, "atomic_write_bytes", disk_full)
+        await pilot.press("W")
+        await settle(pilot)
+        await choose(pilot, "Grace Hopper")
+        await pilot.press("q")
+        for _ in range(200):
+            if app.return_code is not None:
+                break
+            await pilot.pause()
+    assert ending.finish() == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert "1 watch change could not be saved" in lines[0]
+    options = f"--data-dir {data} --source {FIXTURE}"
+    assert f"paperterm {options} watch add -- author 'Grace Hopper'" in lines

@@ -67,7 +67,11 @@ class WatchingScreen(FacetsScreen):
 
     def poll_watches(self) -> None:
         """Retry a failed save and pick up another process's watches."""
-        if self.state.watching.reload():
+        watching = self.state.watching
+        if watching.retry():
+            self.app.notify("The watch changes that were not saved are saved now")
+            self.update_status()
+        if watching.reload():
             self.find_watched()
 
     def action_watch(self) -> None:
