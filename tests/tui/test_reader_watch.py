@@ -140,6 +140,25 @@ async def test_the_watched_view_with_unread_only(tmp_path):
         await settle(pilot)
         assert [row.id for row in app.main.paper_list.rows] == ["w-3"]
         assert ("list", "et al.") in marked(app)  # Lovelace is w-3's second author
+        await pilot.press("U", "slash")
+        await type_text(pilot, "molecules")  # a search inside the view
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [row.id for row in app.main.paper_list.rows] == ["w-1"]
+        await pilot.press("slash", "ctrl+u")
+        await type_text(pilot, "tabular")  # w-2's: not watched
+        await settle(pilot)
+        assert app.main.paper_list.rows == []
+
+
+async def test_the_watched_view_says_how_to_watch_when_empty(tmp_path):
+    app = watch_reader(tmp_path / "data")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        app.main.set_view(WATCHED)
+        await settle(pilot)
+        assert "No paper has a watched author or word." in screen_text(app)
+        assert "Press W on a paper to watch." in screen_text(app)
 
 
 async def test_another_process_s_watch_is_merged(tmp_path):

@@ -253,6 +253,9 @@ class SearchControl:
         if self.filters.bookmarks_only:
             key = self.state.key_text("bookmark")
             return ["No bookmarks yet.", f"Press {key} on a paper to bookmark it."]
+        if view.kind == "watched":
+            key = self.state.key_text("watch")
+            return ["No paper has a watched author or word.", f"Press {key} on a paper to watch."]
         return ["No papers in view."]
 
     def note_parts(self, box: Callable[[], str]) -> list[str]:
