@@ -111,3 +111,21 @@ def test_a_row_marks_its_title_words_and_its_byline():
     assert watched_texts(marks.mark_row("c", other)) == ["et al."]
     alone = row_cells(RowText("b", "Tabular Priors", "Muller 2025"), 80)
     assert watched_texts(marks.mark_row("b", alone)) == []
+
+
+@given(
+    st.text(max_size=60),
+    st.lists(st.text(min_size=1, max_size=10), max_size=3),
+    st.booleans(),
+    st.integers(min_value=0, max_value=120),
+)
+def test_marking_a_row_keeps_its_text_and_width(title, words, first, width):
+    marks = find_marks(WatchList(words=tuple(words)), [])
+    if first:
+        marks.first_author = frozenset({"x"})
+    else:
+        marks.other_author = frozenset({"x"})
+    cells = row_cells(RowText("x", title, "Lovelace et al. 2025"), width)
+    marked = marks.mark_row("x", cells)
+    assert "".join(text for text, _ in marked) == "".join(text for text, _ in cells)
+    assert all(text for text, role in marked if role == ROLE)
