@@ -256,6 +256,7 @@ class ReaderApp(ReaderFace):
         self.library.retry_bookmarks()
         if self.library.retry_searches():
             self.main.update_status()
+        self.main.poll_watches()
 
     def bookmarks_changed(self) -> None:
         for screen in self.screen_stack:

@@ -25,6 +25,7 @@ from paperterm.tui.screens.dialogs import (
 from paperterm.tui.screens.main import MainScreen
 from paperterm.tui.screens.read import ReadScreen
 from paperterm.tui.screens.triage import TriageCard, TriageScreen
+from paperterm.tui.screens.watch_dialog import WatchScreen
 from paperterm.tui.widgets.detail import PaperDetail, ScrollingText
 from paperterm.tui.widgets.facets import FacetsPane
 from paperterm.tui.widgets.paper_list import PaperList
@@ -72,6 +73,7 @@ SCREEN_CONTEXTS: dict[type[DOMNode], tuple[keys.KeyContext, ...]] = {
     AgendaScreen: (context("the agenda", AgendaList, AgendaScreen),),
     PathScreen: (context("the calendar file dialog", PathScreen),),
     ChoiceScreen: (context("the authors dialog", ChoiceScreen),),
+    WatchScreen: (context("the watch dialog", WatchScreen),),
 }
 
 CONTEXTS: tuple[keys.KeyContext, ...] = tuple(

@@ -208,6 +208,13 @@ SPECS: tuple[KeySpec, ...] = (
         "main",
     ),
     KeySpec(
+        "watch",
+        "W",
+        "watch",
+        "Watch (or unwatch) an author of the paper or the searched words",
+        "main",
+    ),
+    KeySpec(
         "search_as_typed",
         "ctrl+r",
         "search_as_typed",

@@ -190,6 +190,11 @@ class Ending:
                     store.save()
                 except LibraryError as error:
                     self.unsaved_reason = self.unsaved_reason or str(error)
+        if state.unsaved_watches:
+            try:
+                state.watching.store.save()
+            except LibraryError as error:
+                self.unsaved_reason = self.unsaved_reason or str(error)
 
     def report(self) -> int:
         """Print (or, after a hang-up, write to a file) the changes that could not be
@@ -197,13 +202,15 @@ class Ending:
         state = self.app.state
         marks, reading = state.bookmarks.pending, state.reading.pending
         searches, decisions = state.searches.pending, state.decisions.pending
-        if not marks and not reading and not searches and not decisions:
+        watches = state.watching.store.pending if state.unsaved_watches else ()
+        if not marks and not reading and not searches and not decisions and not watches:
             return self.app.return_code or 0
         from paperterm.index.library.pending import (
             decision_commands,
             reading_commands,
             replay_commands,
             search_commands,
+            watch_commands,
         )
 
         options = self.global_options()
@@ -212,12 +219,14 @@ class Ending:
             *decision_commands(decisions, options),
             *reading_commands(reading, options),
             *search_commands(searches, options),
+            *watch_commands(watches, options),
         ]
         kinds = (
             (marks, "bookmark"),
             (decisions, "decision"),
             (reading, "reading"),
             (searches, "saved search"),
+            (watches, "watch"),
         )
         counts = [
             f"{len(ops)} {what} change{'s' if len(ops) != 1 else ''}" for ops, what in kinds if ops

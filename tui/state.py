@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from paperterm.index.search.hits import Hit
     from paperterm.index.search.open_index import OpenIndex
     from paperterm.index.search.searcher import Searcher
+    from paperterm.tui.watching import WatchState
 
 #: loading: reading the papers; opening: papers shown, index opening; indexing: first
 #: launch, the index is being built; updating: a source changed, the old index is searched
@@ -174,6 +175,7 @@ class ReaderState:
         self.reading = reading or ReadingStore.in_dir(folder)
         self._decisions: DecisionStore | None = None
         self._decisions_lock = threading.Lock()
+        self._watching: WatchState | None = None
         self.searches = searches or SearchesStore.in_dir(folder)
         self.key_text = key_text
         self.timing = timing
@@ -375,6 +377,16 @@ class ReaderState:
             return self._decisions
 
     @property
+    def watching(self) -> WatchState:
+        """The watch list (made when first asked for: the first frame does without it)."""
+        with self._decisions_lock:
+            if self._watching is None:
+                from paperterm.tui.watching import WatchState
+
+                self._watching = WatchState(self.bookmarks.path.parent, self.config)
+            return self._watching
+
+    @property
     def saved_searches(self) -> list[SavedSearch]:
         return all_searches(self.config.searches, self.searches)
 
@@ -382,6 +394,11 @@ class ReaderState:
     def unsaved_decisions(self) -> int:
         """`decisions.unsaved`, without making the store before the library is read."""
         return 0 if self._decisions is None else self._decisions.unsaved
+
+    @property
+    def unsaved_watches(self) -> int:
+        """`watching.unsaved`, without making the watch list before it is needed."""
+        return 0 if self._watching is None else self._watching.unsaved
 
     def load_library(self, sources: str = "") -> None:
         """Read the reading state and the saved searches (a problem with either is shown,

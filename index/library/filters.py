@@ -16,34 +16,38 @@ from paperterm.index.papers import Paper
 if TYPE_CHECKING:
     from paperterm.index.search.searcher import Searcher
 
-ViewKind = Literal["all", "collection", "tag", "search", "author"]
+ViewKind = Literal["all", "collection", "tag", "search", "author", "watched"]
 #: The views a name can be given for (an author's is the reader's, for a while).
 VIEW_KINDS: tuple[ViewKind, ...] = ("collection", "tag", "search")
 
 
 class ViewKey(NamedTuple):
-    """A view of the papers, written `all`, `collection:NAME`, `tag:NAME` or `search:NAME`
-    (in `place.toml`, and accepted by `--view`). A named tuple, not a frozen dataclass, like
-    `Filters`: cheaper to define as the reader starts."""
+    """A view of the papers, written `all`, `collection:NAME`, `tag:NAME`, `search:NAME` or
+    `watched` (in `place.toml`; `--view` takes all but `watched`). A named tuple, not a
+    frozen dataclass, like `Filters`: cheaper to define as the reader starts."""
 
     kind: ViewKind = "all"
     name: str = ""
 
     def __str__(self) -> str:
-        return "all" if self.kind == "all" else f"{self.kind}:{self.name}"
+        return self.kind if self.kind in ("all", "watched") else f"{self.kind}:{self.name}"
 
     @property
     def label(self) -> str:
         """How the status line and the sidebar name it."""
         if self.kind == "author":
             return f"other papers by {self.name}"
-        return "all papers" if self.kind == "all" else f"{self.kind}: {self.name}"
+        if self.kind in ("all", "watched"):
+            return f"{self.kind} papers"
+        return f"{self.kind}: {self.name}"
 
     @classmethod
     def parse(cls, text: str) -> ViewKey | None:
         """`str(view)` read back; None when `text` is not one."""
         if text == "all":
             return ALL
+        if text == "watched":
+            return WATCHED
         kind, sep, name = text.partition(":")
         if sep and kind in VIEW_KINDS and name.strip():
             return cls(kind, name)
@@ -51,6 +55,8 @@ class ViewKey(NamedTuple):
 
 
 ALL = ViewKey()
+#: The papers with a watched author or word (index/planning/watch.py).
+WATCHED = ViewKey("watched", "Watched")
 
 
 def list_title(view: ViewKey, *, query: str = "", unread: bool = False, read: bool = False) -> str:
@@ -97,7 +103,7 @@ def allowed_ids(
     so; `excluded_tags` (`-tag:NAME`) drop papers whose bookmark carries any of them. Tags
     compare case-insensitively. `read` holds the read ids (for `unread_only`);
     `search_ids` the ids a saved-search view matches (`query_ids`; empty when not given),
-    or an author's view holds;
+    an author's view or the watched view holds;
     `decisions` the triage decisions (for a `decision` facet).
     """
     papers = papers if isinstance(papers, Sequence) else list(papers)
@@ -119,7 +125,7 @@ def allowed_ids(
     if view.kind == "collection":
         in_collection = {i for i, names in paper_collections(papers) if view.name in names}
         allowed = in_collection if allowed is None else allowed & in_collection
-    elif view.kind in ("search", "author"):
+    elif view.kind in ("search", "author", "watched"):
         found = set(search_ids or ())
         allowed = found if allowed is None else allowed & found
     if excluded:
@@ -198,9 +204,9 @@ class UnknownView(ValueError):
 def resolve_view(
     name: str, collections: Sequence[str], tags: Sequence[str], searches: Sequence[SavedSearch]
 ) -> ViewKey:
-    """The view `--view NAME` means: `collection:X`, `tag:X`, `search:X` or `all` as
-    written; a bare name is a saved search, else a collection, else a tag (exactly, then
-    ignoring case)."""
+    """The view `--view NAME` means: `collection:X`, `tag:X`, `search:X`, `all` or
+    `watched` as written; a bare name is a saved search, else a collection, else a tag
+    (exactly, then ignoring case)."""
     named = ViewKey.parse(name)
     choices: dict[ViewKind, Sequence[str]] = {
         "search": [s.name for s in searches],
@@ -209,7 +215,7 @@ def resolve_view(
     }
     kinds: list[ViewKind] = list(choices)
     if named is not None:
-        if named.kind == "all" or named.name in choices[named.kind]:
+        if named.kind in ("all", "watched") or named.name in choices[named.kind]:
             return named
         name, kinds = named.name, [named.kind]
     for fold in (False, True):  # exactly, then ignoring case

@@ -1,5 +1,5 @@
 """Changes that could not be saved, as `paperterm bookmarks ...` / `paperterm read ...` /
-`paperterm decide ...` / `paperterm searches ...` commands.
+`paperterm decide ...` / `paperterm searches ...` / `paperterm watch ...` commands.
 
 When the reader ends with changes it could not save (a full disk, a read-only folder), it
 prints these once it has left the screen, so the user can run them when the problem is
@@ -20,6 +20,7 @@ from paperterm.index.library.decisions import ClearDecision, SetDecision
 from paperterm.index.library.op_store import Operation, Restore
 from paperterm.index.library.reading import MarkRead, MarkUnread
 from paperterm.index.library.searches import DeleteSearch, SavedSearch, SaveSearch
+from paperterm.index.library.watches import AddWatch, RemoveWatch, Watch
 
 
 def replay_commands(ops: Iterable[Operation[Bookmark]], options: Sequence[str] = ()) -> list[str]:
@@ -107,6 +108,20 @@ def search_commands(
             lines.append([*base, "save", "--", op.name, op.query])
         elif isinstance(op, DeleteSearch):
             lines.append([*base, "delete", "--", op.name])
+        else:
+            raise TypeError(f"no command for {op!r}")
+    return _unique_lines(lines)
+
+
+def watch_commands(ops: Iterable[Operation[Watch]], options: Sequence[str] = ()) -> list[str]:
+    """`paperterm watch add|remove -- KIND VALUE` lines with the changes' effect."""
+    base = ["paperterm", *options, "watch"]
+    lines: list[list[str]] = []
+    for op in ops:
+        if isinstance(op, AddWatch):
+            lines.append([*base, "add", "--", op.kind, op.value])
+        elif isinstance(op, RemoveWatch):
+            lines.append([*base, "remove", "--", op.kind, op.value])
         else:
             raise TypeError(f"no command for {op!r}")
     return _unique_lines(lines)

@@ -104,3 +104,16 @@ def test_a_tag_being_typed_keeps_bookmarks_with_a_tag_that_starts_so():
     assert allowed_ids(PAPERS, MARKS, Filters(), tag_prefixes=["re"]) == {"a1", "gone"}
     assert allowed_ids(PAPERS, MARKS, Filters(), tags=["ssl"], tag_prefixes=["R"]) == {"a1"}
     assert allowed_ids(PAPERS, MARKS, Filters(), tag_prefixes=["x"]) == set()
+
+
+def test_the_watched_view_is_written_watched_and_holds_the_ids_given():
+    from paperterm.index.library.filters import WATCHED, list_title
+
+    assert str(WATCHED) == "watched"
+    assert ViewKey.parse("watched") == WATCHED
+    assert WATCHED.label == "watched papers"
+    assert list_title(WATCHED, unread=True) == "Watched · unread"
+    first = PAPERS[0].id
+    assert allowed_ids(PAPERS, MARKS, Filters(view=WATCHED), search_ids=[first]) == {first}
+    assert allowed_ids(PAPERS, MARKS, Filters(view=WATCHED)) == set()
+    assert resolve_view("watched", [], [], []) == WATCHED

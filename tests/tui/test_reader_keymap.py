@@ -143,11 +143,12 @@ def test_every_screen_has_a_key_context():
     import paperterm.tui.screens.main as main
     import paperterm.tui.screens.read as read
     import paperterm.tui.screens.triage as triage
+    import paperterm.tui.screens.watch_dialog as watch_dialog
     from paperterm.tui.contexts import SCREEN_CONTEXTS
 
     screens = {
         value
-        for module in (agenda, choose, dialogs, main, read, triage)
+        for module in (agenda, choose, dialogs, main, read, triage, watch_dialog)
         for value in vars(module).values()
         if isinstance(value, type)
         and issubclass(value, Screen)

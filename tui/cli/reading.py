@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.filters import (
     ALL,
+    WATCHED,
     Filters,
     UnknownView,
     ViewKey,
@@ -172,6 +173,8 @@ def select(ctx: Context) -> Selection:
             view = resolve_view(args.view, collections, all_tags(marks), searches)
         except UnknownView as error:
             raise UsageError(f"paperterm: --view: {error}") from None
+        if view == WATCHED:  # the reader's "Watched" view: what --watched lists
+            view, args.watched = ALL, True
         if view.kind == "search":
             query = next(s.query for s in searches if s.name == view.name)
             from paperterm.index.search.searcher import Searcher  # deferred: Whoosh

@@ -171,6 +171,9 @@ class LibraryControl:
             if store.pending:
                 with contextlib.suppress(LibraryError):
                     store.save()
+        if state.unsaved_watches:
+            with contextlib.suppress(LibraryError):
+                state.watching.store.save()
 
     # --- reading state -------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ overwrite a newer one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Collection, Container, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.index.library.filters import ALL, Filters, allowed_ids
@@ -190,13 +190,20 @@ class SearchControl:
         if view.kind == "search" and matches is None:
             self.wait_for_index()
             return None
+        if view.kind == "watched":  # none until the watched papers are found
+            watched = state.watching.ids
+            search_ids: Collection[str] | None = watched if watched is not None else []
+        elif view.kind == "author":
+            search_ids = self.author_ids
+        else:
+            search_ids = matches
         allowed = allowed_ids(
             state.papers,
             state.marks,
             self.filters,
             *tags,
             read=self._read(),
-            search_ids=self.author_ids if view.kind == "author" else matches,
+            search_ids=search_ids,
             decisions=state.decisions.entries if self.filters.facets else None,
         )
         clauses = parsed is not None and bool(parsed.clauses)
@@ -250,6 +257,9 @@ class SearchControl:
         if self.filters.bookmarks_only:
             key = self.state.key_text("bookmark")
             return ["No bookmarks yet.", f"Press {key} on a paper to bookmark it."]
+        if view.kind == "watched":
+            key = self.state.key_text("watch")
+            return ["No paper has a watched author or word.", f"Press {key} on a paper to watch."]
         return ["No papers in view."]
 
     def note_parts(self, box: Callable[[], str]) -> list[str]:

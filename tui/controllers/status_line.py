@@ -83,6 +83,7 @@ def _store_parts(state: ReaderState) -> list[Part]:
     for count, what in (
         (state.unsaved_decisions, "decision"),
         (state.searches.unsaved, "saved search"),
+        (state.unsaved_watches, "watch"),
     ):
         if count:
             text = unsaved_text(count, what)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
-from paperterm.index.library.filters import ALL, Filters, ViewKey
+from paperterm.index.library.filters import ALL, WATCHED, Filters, ViewKey
 from paperterm.index.library.op_store import LibraryError, LibrarySaveError
 from paperterm.index.library.place import Place
 from paperterm.index.library.sorting import DEFAULT_SORT, SORTS
@@ -32,8 +32,9 @@ def next_zoom(zoom: str) -> str:
 
 
 def sidebar_entries(state: ReaderState) -> list[ViewEntry]:
-    """The views sidebar's lines with their counts."""
-    return view_entries(
+    """The views sidebar's lines with their counts; "Watched" second while something is
+    watched (its counts "…" until its papers are found)."""
+    entries = view_entries(
         state.papers,
         state.collection_ids,
         state.bookmarks.entries,
@@ -41,6 +42,16 @@ def sidebar_entries(state: ReaderState) -> list[ViewEntry]:
         state.saved_searches,
         state.search_matches,
     )
+    watching = state.watching
+    if not watching.watch_list():
+        return entries
+    ids, read = watching.ids, state.reading.entries
+    if ids is None:
+        entries.insert(1, ViewEntry(WATCHED, WATCHED.name))
+    else:
+        unread = len(ids) - sum(map(read.__contains__, ids))
+        entries.insert(1, ViewEntry(WATCHED, WATCHED.name, unread, len(ids)))
+    return entries
 
 
 def place_of(filters: Filters, query: str, sort: str, paper_id: str | None) -> Place:

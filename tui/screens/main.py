@@ -27,7 +27,7 @@ from paperterm.tui.controllers.search import TagFilters, View, ViewRequest, has_
 from paperterm.tui.controllers.sorting import SortJob, SortWait
 from paperterm.tui.controllers.views import ZOOMS
 from paperterm.tui.screens.main_messages import LikeRanked, SearchDone, SearchesMatched, SortReady
-from paperterm.tui.screens.main_planning import PlanningScreen
+from paperterm.tui.screens.main_watch import WatchingScreen
 from paperterm.tui.state import ReaderState
 from paperterm.tui.view import Row
 from paperterm.tui.widgets.detail import PaperDetail
@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 
-class MainScreen(PlanningScreen):
+class MainScreen(WatchingScreen):
     BINDINGS = keys.scope_bindings("main")
     #: The list has the focus from the start (Textual's default, the first widget, would
     #: style the search box twice more before the first frame).
@@ -98,11 +98,13 @@ class MainScreen(PlanningScreen):
     def papers_changed(self) -> None:
         self.sort_ctl.papers_changed()
         self.run_search(keep_id=self._current_id())
+        self.find_watched_soon()
 
     def papers_refreshed(self) -> None:
         """The same papers (by id) read again: the rows are made anew; rankings by id stand."""
         self.sort_ctl.papers_refreshed()
         self.run_search(keep_id=self._current_id())
+        self.find_watched_soon()
 
     def progress_changed(self, done: int, total: int) -> None:
         bar = self._progress_bar()

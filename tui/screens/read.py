@@ -93,7 +93,9 @@ class ReadScreen(PaperScreen):
     def _show(self, reset: bool) -> None:
         mark = self.state.bookmarks.get(self.row.id)
         notes = self.detail_notes(self.row)
-        self.query_one(PaperDetail).show(self.row, mark, self.matcher, reset=reset, notes=notes)
+        detail = self.query_one(PaperDetail)
+        detail.watch_marks = self.state.watching.marks  # the watched authors and words
+        detail.show(self.row, mark, self.matcher, reset=reset, notes=notes)
 
     def current_row(self) -> Row | None:
         return self.row

@@ -33,6 +33,7 @@ from paperterm.tui.widgets.mount_once import mount_once
 
 if TYPE_CHECKING:
     from paperterm.index.search.hits import Hit, Matcher
+    from paperterm.tui.watch_marks import WatchMarks
 
 RELATED_WAITING = "Related papers appear once the search index is ready."
 #: The detail pane shows this much of an abstract: laying out and highlighting a
@@ -41,14 +42,23 @@ DETAIL_MAX_CHARS = 30_000
 
 
 def highlighted(
-    text: str, matcher: Matcher | None, style: Style, base: Style | None = None
+    text: str,
+    matcher: Matcher | None,
+    style: Style,
+    base: Style | None = None,
+    watched: tuple[WatchMarks, Style] | None = None,
 ) -> Text:
-    """`text` (made safe first) with the matcher's words in `style`."""
+    """`text` (made safe first) with the matcher's words in `style`, and the watched
+    words in theirs."""
     shown = safe_text(text)
     out = Text(shown, style=base or "")
     if matcher:
         for start, end in matcher.spans(shown):
             out.stylize(style, start, end)
+    if watched is not None:
+        marks, watched_style = watched
+        for start, end in marks.word_spans(shown):
+            out.stylize(watched_style, start, end)
     return out
 
 
@@ -58,11 +68,14 @@ def paper_text(
     matcher: Matcher | None,
     styles: dict[str, Style],
     notes: Sequence[str] = (),
+    marks: WatchMarks | None = None,
 ) -> Text:
     """The body of the detail pane for a row (a paper, or a bookmark whose paper is gone);
-    `notes` are lines about the paper in the reader (read when, why it ranks high)."""
+    `notes` are lines about the paper in the reader (read when, why it ranks high); `marks`
+    mark the watched authors and words."""
     paper = row.paper
     match = styles["match"]
+    watched = (marks, styles["watched"]) if marks is not None else None
     out = Text()
     if paper is None:
         out.append(one_line(row.missing_title), styles["title"])
@@ -70,9 +83,10 @@ def paper_text(
         out.append("Missing: this bookmarked paper is no longer in the corpus.", styles["warn"])
         out.append(f"\nid {one_line(row.id)}", styles["facts"])
     else:
-        out.append_text(highlighted(one_line(paper.title), matcher, match, styles["title"]))
+        title = one_line(paper.title)
+        out.append_text(highlighted(title, matcher, match, styles["title"], watched))
         out.append("\n")
-        out.append_text(_facts(paper, styles))
+        out.append_text(_facts(paper, styles, marks))
     for note in notes:
         out.append("\n")
         out.append(one_line(note), styles["facts"])
@@ -100,14 +114,14 @@ def paper_text(
         if len(body) > DETAIL_MAX_CHARS:
             cut = body.rfind(" ", 0, DETAIL_MAX_CHARS)
             cut = cut if cut > DETAIL_MAX_CHARS // 2 else DETAIL_MAX_CHARS
-            out.append_text(highlighted(body[:cut], matcher, match))
+            out.append_text(highlighted(body[:cut], matcher, match, watched=watched))
             out.append(
                 f"\n\n[{len(body) - cut:,} more characters not shown: "
                 f"`paperterm show {one_line(paper.id)}` prints them all]",
                 styles["facts"],
             )
         else:
-            out.append_text(highlighted(body, matcher, match))
+            out.append_text(highlighted(body, matcher, match, watched=watched))
     return out
 
 
@@ -117,7 +131,7 @@ def link_text(url: str, style: Style) -> Text:
     return Text(one_line(url), style=style + Style(link=safe) if safe else style)
 
 
-def _facts(paper: Paper, styles: dict[str, Style]) -> Text:
+def _facts(paper: Paper, styles: dict[str, Style], marks: WatchMarks | None = None) -> Text:
     facts = Text(style=styles["facts"])
     parts = []
     label = name_label(paper)
@@ -133,7 +147,7 @@ def _facts(paper: Paper, styles: dict[str, Style]) -> Text:
     facts.append(one_line(" · ".join(parts)))
     if paper.authors:
         facts.append("\n")
-        facts.append(one_line(", ".join(credited_authors(paper))), styles["authors"])
+        facts.append_text(_authors(paper, styles, marks))
     schedule = schedule_line(paper)
     if schedule:
         facts.append("\n")
@@ -145,6 +159,23 @@ def _facts(paper: Paper, styles: dict[str, Style]) -> Text:
         facts.append("\n")
         facts.append(one_line(f"TL;DR: {paper.tldr}"))
     return facts
+
+
+def _authors(paper: Paper, styles: dict[str, Style], marks: WatchMarks | None) -> Text:
+    """The authors with their affiliations, the watched ones' names marked."""
+    watched = marks.author_positions(paper) if marks is not None else {}
+    line = Text(style=styles["authors"])
+    for position, credited in enumerate(credited_authors(paper)):
+        if position:
+            line.append(", ")
+        shown = one_line(credited)
+        if position in watched:
+            name = len(one_line(paper.authors[position]))
+            line.append(shown[:name], styles["watched"])
+            line.append(shown[name:])
+        else:
+            line.append(shown)
+    return line
 
 
 def related_label(hit: Hit) -> Text:
@@ -203,6 +234,7 @@ class PaperDetail(ScrollingText):
         "paper-detail--match",
         "paper-detail--marker",
         "paper-detail--warn",
+        "paper-detail--watched",
     }
 
     class OpenRequested(Message):
@@ -220,6 +252,8 @@ class PaperDetail(ScrollingText):
         self.row: Row | None = None
         self.mark: Bookmark | None = None
         self.matcher: Matcher | None = None
+        #: The watch list's marks, while anything is watched.
+        self.watch_marks: WatchMarks | None = None
         self._related: list[Hit] = []
         self._heading = ""
         #: The list of related papers, mounted when it first has papers to show (the first
@@ -245,7 +279,7 @@ class PaperDetail(ScrollingText):
         if row is None:
             body.update(Text("No paper selected."))
         else:
-            body.update(paper_text(row, mark, matcher, self._styles(), notes))
+            body.update(paper_text(row, mark, matcher, self._styles(), notes, self.watch_marks))
         if not same:
             self._related = []
             self._show_related(RELATED_WAITING if row is not None else "")
@@ -302,7 +336,7 @@ class PaperDetail(ScrollingText):
         get = self.get_component_rich_style
         return {
             name: get(f"paper-detail--{name}", partial=True)
-            for name in ("title", "facts", "authors", "link", "match", "marker", "warn")
+            for name in ("title", "facts", "authors", "link", "match", "marker", "warn", "watched")
         }
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

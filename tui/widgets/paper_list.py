@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 #: visible row on every frame, and a megabyte "abstract" must not stall a frame.
 SNIPPET_SOURCE_CHARS = 4000
 #: The cell roles of `rows.row_cells` that have a style of their own.
-_STYLED_ROLES = ("mark", "missing", "byline", "collection", "snippet", "match")
+_STYLED_ROLES = ("mark", "missing", "byline", "collection", "snippet", "match", "watched")
 _row_id = attrgetter("id")
 
 
@@ -86,6 +86,8 @@ class PaperList(ScrollView, can_focus=True):
         #: Snippet lines by (row id, width), for the rows shown: one is costly to make
         #: (finding the query's words), and every cursor move redraws every visible line.
         self._snippets: dict[tuple[str, int], list[Cell]] = {}
+        #: Marks a row's watched words and authors (`WatchMarks.mark_row`), while any are.
+        self.watched: Callable[[str, list[Cell]], list[Cell]] | None = None
 
     # --- contents ----------------------------------------------------------------------
 
@@ -240,6 +242,8 @@ class PaperList(ScrollView, can_focus=True):
                 unread=unread,
                 show_collection=self.show_collection,
             )
+            if self.watched is not None:
+                cells = self.watched(row.id, cells)
         return Strip(self._segments(cells, base)).adjust_cell_length(width, base)
 
     def _snippet(self, row: Row, width: int) -> list[Cell]:

@@ -1,5 +1,6 @@
-"""The views sidebar: all papers, the collections, the bookmark tags and the saved searches,
-each with `unread/total`; choosing one (Enter, a click) narrows the list to it."""
+"""The views sidebar: all papers, the watched papers, the collections, the bookmark tags and
+the saved searches, each with `unread/total`; choosing one (Enter, a click) narrows the list
+to it."""
 
 from __future__ import annotations
 
