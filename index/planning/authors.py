@@ -69,7 +69,7 @@ class AuthorIndex:
         rules, the same cache)."""
         if not name:
             return set()
-        key, resolved = self._matcher._author_keys(name)
+        key, resolved = self._matcher.author_keys(name)
         return {k for k in (key, resolved) if k}
 
     def papers_of(self, author: Author) -> list[str]:

@@ -154,7 +154,9 @@ class WatchMatcher:
             return None
         return found.pop() if found else parsed.key
 
-    def _author_keys(self, name: str) -> tuple[str, str | None]:
+    def author_keys(self, name: str) -> tuple[str, str | None]:
+        """`name`'s own key and the key of the one full name it stands for in the corpus
+        (its own when not abbreviated, None when its initials are ambiguous); cached."""
         keys = self._names.get(name)
         if keys is None:
             parsed = _parse(name)
@@ -173,7 +175,7 @@ class WatchMatcher:
             for index, name in enumerate(paper.authors):
                 if index in found:
                     continue
-                key, resolved = self._author_keys(name)
+                key, resolved = self.author_keys(name)
                 label = self._by_key.get(key) or (resolved and self._by_key.get(resolved))
                 if label:
                     found[index] = label
