@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from paperterm.index.atomic import write_json
 from paperterm.index.planning import topics as grouping
 from paperterm.index.planning.topics import Topic
+from paperterm.index.search.store import META_FILE
 
 if TYPE_CHECKING:
     from paperterm.index.papers import Paper
@@ -120,7 +121,10 @@ def _first_line(error: Exception) -> str:
 
 def keep(folder: Path, key: str, kept: KeptTopics) -> None:
     """Write `kept` to `folder`'s topics.json, atomically (a folder that cannot be written
-    keeps nothing: the next start computes them again)."""
+    keeps nothing: the next start computes them again; a generation removed meanwhile by
+    another process's build is not made again)."""
+    if not (folder / META_FILE).is_file():
+        return
     found = None if kept.topics is None else grouping.topics_json(kept.topics)
     value = {"version": FORMAT_VERSION, "corpus": key, "own_topics": kept.own_topics}
     with contextlib.suppress(OSError):

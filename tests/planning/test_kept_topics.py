@@ -238,3 +238,13 @@ def test_the_kept_file_is_the_same_whatever_the_hash_seed(tmp_path):
         (path,) = data.rglob(TOPICS_FILE)
         kept.append(path.read_text(encoding="utf-8"))
     assert kept[0] == kept[1]
+
+
+def test_a_generation_removed_meanwhile_is_not_made_again(tmp_path):
+    source = tmp_path / "papers.jsonl"
+    write_corpus(source)
+    session, opened = opened_session(tmp_path, source)
+    folder = generation_folder(session, opened)
+    gone = folder.parent / "gen-removed"
+    kept_module.keep(gone, "key", kept_module.KeptTopics([], False))
+    assert not gone.exists()
