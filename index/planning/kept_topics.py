@@ -148,8 +148,9 @@ def kept_topics(
         found, warning = read_kept(folder, key)
         if found is not None and (found.topics is not None or not wanted):
             return found
-    own = carries_topics(papers)
-    computed = grouping.topics(papers) if wanted or not own else None
+    listed = papers if isinstance(papers, list) else list(papers)  # each paper read once
+    own = carries_topics(listed)
+    computed = grouping.topics(listed) if wanted or not own else None
     kept = KeptTopics(computed, own, warning)
     if folder is not None and key is not None and not (cancelled and cancelled()):
         keep(folder, key, kept)

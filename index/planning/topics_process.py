@@ -15,6 +15,8 @@ import os
 import pickle
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -92,6 +94,7 @@ def main() -> int:
     from paperterm.index.search.store import Store
 
     data_dir, specs, engine, folder, parent = pickle.load(sys.stdin.buffer)
+    threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
     store = Store(Path(data_dir), specs, engine)
     found = store.read_meta()
     if found is None or str(found[0]) != folder or os.getppid() != parent:
@@ -104,6 +107,14 @@ def main() -> int:
     finally:
         papers.close()
     return 0
+
+
+def _end_with(parent: int) -> None:
+    """End this process once the reader that started it is gone (killed, it could not
+    stop it): nobody would use what it groups before the next start."""
+    while os.getppid() == parent:
+        time.sleep(_POLL)
+    os._exit(1)
 
 
 if __name__ == "__main__":
