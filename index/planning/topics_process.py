@@ -3,14 +3,16 @@
 `background_topics` reads the topics kept with the live generation (kept_topics.py); when
 there are none (or they are of another corpus, or damaged), a corpus of fewer than
 `PROCESS_PAPERS` papers is grouped in the calling thread (the reader's index worker), a
-larger one in a process of its own: grouping is pure Python, and a thread would take the
-interpreter's lock from the reader's UI thread for as long as it runs. The process
-(`python -m paperterm.index.planning.topics_process`, its task pickled on stdin) opens
-the generation's papers, groups them and keeps the result, which the caller then reads.
+larger one in a process of its own, at a lower priority: grouping is pure Python, and a
+thread would take the interpreter's lock from the reader's UI thread for as long as it
+runs. The process (`python -m paperterm.index.planning.topics_process`, its task pickled
+on stdin) opens the generation's papers, groups them and keeps the result, which the caller
+then reads.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import subprocess
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 #: Papers from which topics are grouped in a process of their own (below it, starting the
 #: process costs more than grouping them takes).
 PROCESS_PAPERS = 1000
+#: The process's lower priority: on a busy machine the reader's keys come first.
+NICENESS = 10
 #: How often (seconds) a wait for the process looks whether the caller is ending.
 _POLL = 0.2
 
@@ -94,6 +98,8 @@ def main() -> int:
     from paperterm.index.search.store import Store
 
     data_dir, specs, engine, folder, parent = pickle.load(sys.stdin.buffer)
+    with contextlib.suppress(OSError, AttributeError):  # AttributeError: no nice on Windows
+        os.nice(NICENESS)
     threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
     store = Store(Path(data_dir), specs, engine)
     found = store.read_meta()
