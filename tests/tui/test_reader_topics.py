@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from reader_helpers import row_ids, said, settle
+from reader_helpers import reader_of, row_ids, said, settle
 from test_reader_facets import choose, conference_reader, shown
 
 from paperterm.index.planning import topics as grouping
+from paperterm.index.planning import topics_process
 from paperterm.index.planning.kept_topics import TOPICS_FILE
 from paperterm.tui.widgets.facets import FacetsPane
 
@@ -102,3 +103,24 @@ async def test_papers_own_topics_are_shown_and_none_are_computed(tmp_path, monke
         assert set(shown(pane)["topic"]) == own
     kept = json.loads(kept_path(tmp_path / "data").read_text(encoding="utf-8"))
     assert kept["own_topics"] is True and kept["topics"] is None
+
+
+async def test_a_first_launch_keeps_them_in_the_live_generation(tmp_path):
+    data = tmp_path / "data"
+    app = reader_of([], data)  # the seeds, built by the reader
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        assert app.state.topics
+    (current,) = data.rglob("CURRENT")
+    live = current.parent / current.read_text(encoding="utf-8").split()[0]
+    assert kept_path(data).parent == live
+
+
+async def test_a_large_corpus_is_grouped_in_a_process(reader, data_dir, monkeypatch):
+    monkeypatch.setattr(topics_process, "PROCESS_PAPERS", 1)
+    monkeypatch.setattr(grouping, "topics", never)  # not in the reader's process
+    app = reader()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        assert app.state.topics and len(app.state.topics) >= 0.95 * len(app.state.papers)
+    assert kept_path(data_dir).is_file()
