@@ -5,7 +5,12 @@ the script prints wall and CPU time, how many topics, the share of papers given 
 digest of the result (the same on every run: topics are deterministic). Targets: <= 10 s at
 2,610 papers and <= 60 s at 50,000, >= 95% covered.
 
-    python benchmarks/bench_topics.py [--sizes 2610 50000] [--show 5]
+`--kept`: the reader's background job instead (`topics_process.background_topics`) over an
+index built first (not timed) from the corpus as a JSON file: its wall time and CPU time
+(this process's and its children's: a large corpus is grouped in a process of its own)
+when it groups and keeps the topics, then on a second start, when it reads the kept file.
+
+    python benchmarks/bench_topics.py [--sizes 2610 50000] [--show 5] [--kept]
 """
 
 from __future__ import annotations
@@ -13,7 +18,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import tempfile
 import time
+from pathlib import Path
 
 import corpus
 from measure import machine, table
@@ -36,12 +44,46 @@ def corpus_papers(n: int) -> list[Paper]:
     ]
 
 
+def cpu_with_children() -> float:
+    """CPU time of this process and of its children that ended."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def kept_rows(n: int) -> list[list[object]]:
+    """The background job over a built index of `n` papers: grouping, then reading back."""
+    from paperterm.index.config import Config
+    from paperterm.index.planning.topics_process import background_topics
+    from paperterm.index.session import Session
+
+    rows: list[list[object]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        source = corpus.write_json(Path(folder) / "corpus", corpus.make_abstracts(n))[0]
+        for step in ("group and keep", "read kept"):
+            session = Session.create(Path(folder) / "data", [source], Config())
+            opened, _ = session.open()
+            wall, cpu = time.perf_counter(), cpu_with_children()
+            kept = background_topics(session, opened, lambda: False)
+            wall, cpu = time.perf_counter() - wall, cpu_with_children() - cpu
+            found = kept.topics if kept is not None and kept.topics else []
+            covered = sum(topic.count for topic in found)
+            rows.append([f"{n:,}", step, f"{wall:.2f}", f"{cpu:.2f}", len(found),
+                         f"{covered / n:.1%}"])  # fmt: skip
+            opened.close()
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[2610, 50_000])
     parser.add_argument("--show", type=int, default=5, help="topics to print per size")
+    parser.add_argument("--kept", action="store_true", help="the reader's background job")
     args = parser.parse_args()
     print(f"machine: {machine()}")
+    if args.kept:
+        rows = [row for n in args.sizes for row in kept_rows(n)]
+        print(table(["papers", "step", "wall s", "CPU s", "topics", "covered"], rows))
+        return
     rows = []
     for n in args.sizes:
         papers = corpus_papers(n)

@@ -49,6 +49,7 @@ from paperterm.tui.app_messages import (
     ReadingPolled,
     ReadingSaveFailed,
     SortKeysReady,
+    TopicsReady,
 )
 from paperterm.tui.controllers.library import Edit, LibraryControl, Shown
 from paperterm.tui.index_loader import IndexLoader
@@ -201,6 +202,13 @@ class ReaderApp(ReaderFace):
 
     def on_sort_keys_ready(self, message: SortKeysReady) -> None:
         self.state.adopt_sort_keys(message.keys)
+
+    def on_topics_ready(self, message: TopicsReady) -> None:
+        self.state.topics = message.labels
+        if message.warning:
+            self.state.warnings = list(dict.fromkeys([*self.state.warnings, message.warning]))
+            self.say(message.warning, "warning")
+        self.main.facets_soon()
 
     def on_index_progress(self, message: IndexProgress) -> None:
         self.state.progress(message.done, message.total)

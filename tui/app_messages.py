@@ -86,6 +86,16 @@ class IndexReady(Message):
         self.warnings = warnings
 
 
+class TopicsReady(Message):
+    """The topics computed for a corpus that carries none (id -> label), and a warning
+    about the kept file, if any."""
+
+    def __init__(self, labels: dict[str, str], warning: str | None) -> None:
+        super().__init__()
+        self.labels = labels
+        self.warning = warning
+
+
 class IndexUpdating(Message):
     """A source changed: the index as built before, searched while the update runs."""
 

@@ -23,6 +23,7 @@ from paperterm.tui.app_messages import (
     LibraryLoaded,
     PartialIndex,
     SortKeysReady,
+    TopicsReady,
 )
 from paperterm.tui.state import ReaderState
 
@@ -111,6 +112,17 @@ class IndexLoader:
             if not self._wait_for_quiet():
                 return
         self.post(SortKeysReady(keys))
+        self._topics(opened)
+
+    def _topics(self, opened: OpenIndex) -> None:
+        """Last, once the reader is warm: the topics of a corpus that carries none, kept
+        with the index or computed (in a process of their own for a large corpus)."""
+        from paperterm.index.planning.kept_topics import topic_labels
+        from paperterm.index.planning.topics_process import background_topics
+
+        kept = background_topics(self.session, opened, self.stop.is_set)
+        if kept is not None and kept.topics is not None and not self.stop.is_set():
+            self.post(TopicsReady(topic_labels(kept.topics), kept.warning))
 
     def _wait_for_quiet(self) -> bool:
         """Wait until no key was typed into the search box for `timing.quiet`; False if the

@@ -194,6 +194,8 @@ class ReaderState:
         #: The papers this reader marked read, in order: an unread-only view keeps those read
         #: since it was entered (dimmed) until it is left.
         self.read_here: list[str] = []
+        #: Topics computed for a corpus that carries none: id -> label (else None).
+        self.topics: Mapping[str, str] | None = None
         #: The "like my bookmarks" scores while that order is on (else None).
         self.ranking: Ranking | None = None
         #: Whether the main list is in the "like my bookmarks" order now (the detail then
@@ -238,6 +240,7 @@ class ReaderState:
         self.sort_keys = SortKeys(papers)
         self.search_matches = {}
         self.ranking = None
+        self.topics = None
 
     @property
     def collection_ids(self) -> dict[str, list[str]]:

@@ -95,6 +95,7 @@ def allowed_ids(
     read: Container[str] = (),
     search_ids: Collection[str] | None = None,
     decisions: Mapping[str, str] | None = None,
+    topics: Mapping[str, str] | None = None,
 ) -> set[str] | None:
     """The ids the view may show, or None when nothing restricts it.
 
@@ -104,7 +105,8 @@ def allowed_ids(
     compare case-insensitively. `read` holds the read ids (for `unread_only`);
     `search_ids` the ids a saved-search view matches (`query_ids`; empty when not given),
     an author's view or the watched view holds;
-    `decisions` the triage decisions (for a `decision` facet).
+    `decisions` the triage decisions (for a `decision` facet); `topics` the topics computed
+    for a corpus that has none (id -> label, for a `topic` facet).
     """
     papers = papers if isinstance(papers, Sequence) else list(papers)
     view = filters.view
@@ -139,7 +141,7 @@ def allowed_ids(
     if filters.facets:
         from paperterm.index.library.facets import facet_ids  # only once a facet is chosen
 
-        chosen = facet_ids(papers, filters.facets, marks, decisions or {}, read)
+        chosen = facet_ids(papers, filters.facets, marks, decisions or {}, read, topics=topics)
         allowed = chosen if allowed is None else allowed & chosen
     return allowed
 

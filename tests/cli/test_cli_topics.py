@@ -30,3 +30,45 @@ def test_topics_refuses_unknown_options(run):
     code, _, err = run("topics", "--bogus")
     assert code == 2
     assert "unrecognized arguments: --bogus" in err
+
+
+def kept_file(tmp_path):
+    (path,) = (tmp_path / "data").rglob("topics.json")
+    return path
+
+
+def test_topics_reads_the_file_kept_with_the_index(run, tmp_path, monkeypatch):
+    from paperterm.index.planning import topics as grouping
+
+    code, out, err = run("topics", "--json")
+    assert code == 0, err
+    assert json.loads(kept_file(tmp_path).read_text(encoding="utf-8"))["topics"] == json.loads(out)
+
+    def never(papers, **kwargs):
+        raise AssertionError("grouped again")
+
+    monkeypatch.setattr(grouping, "topics", never)
+    code, again, err = run("topics", "--json")
+    assert code == 0, err
+    assert again == out
+
+
+def test_topics_computes_again_over_a_damaged_file_with_a_warning(run, tmp_path):
+    code, out, _ = run("topics", "--json")
+    path = kept_file(tmp_path)
+    path.write_text("{damaged", encoding="utf-8")
+    code, again, err = run("topics", "--json")
+    assert code == 0
+    assert again == out
+    assert err.startswith(f"paperterm: {path}: damaged (") and err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+def test_facets_show_the_computed_topics_of_data_that_has_none(run, tmp_path):
+    code, out, err = run("facets", "--json")
+    assert code == 0, err
+    shown = json.loads(out)["facets"]["topic"]
+    code, topics, _ = run("topics", "--json")
+    found = json.loads(topics)
+    assert shown == {topic["label"]: topic["count"] for topic in found}
+    assert sum(shown.values()) >= 0.95 * 38

@@ -36,10 +36,16 @@ def add_planning_commands(
 
 
 def cmd_topics(ctx: Context) -> int:
-    from paperterm.index.planning.topics import topics, topics_json
+    from paperterm.index.planning.kept_topics import generation_folder, kept_topics
+    from paperterm.index.planning.topics import topics_json
 
-    papers = ctx.open().papers
-    found = topics(papers)
+    opened = ctx.open()
+    papers = opened.papers
+    folder = generation_folder(ctx.session, opened)
+    kept = kept_topics(papers, opened.meta, folder, wanted=True)
+    if kept.warning:
+        ctx.warn(kept.warning)
+    found = kept.topics or []
     if ctx.args.json:
         ctx.emit_json(topics_json(found), indent=1)
         return 0

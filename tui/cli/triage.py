@@ -96,12 +96,14 @@ def cmd_facets(ctx: Context) -> int:
     from paperterm.index.library.facets import FACETS, count_facets
 
     papers = ctx.open().papers
+    topics = _computed_topics(ctx)
     query = " ".join(ctx.args.query).strip()
     marks = ctx.bookmarks()
     if query:
         papers = _searched(ctx, query, marks)
     decisions = loaded(DecisionStore.in_dir(ctx.data_dir))
-    counts = count_facets(papers, marks, decisions.entries, ctx.reading().entries)
+    reading = ctx.reading().entries
+    counts = count_facets(papers, marks, decisions.entries, reading, topics=topics)
     if ctx.args.json:
         ctx.emit_json({"total": len(papers), "facets": counts}, indent=1)
         return 0
@@ -114,6 +116,18 @@ def cmd_facets(ctx: Context) -> int:
         for value, count in values.items():
             ctx.line(f"  {count:>7,}  {value}")
     return 0
+
+
+def _computed_topics(ctx: Context) -> dict[str, str] | None:
+    """The topics kept with the index (computed and kept when missing) for a corpus that
+    carries none: id -> label; None when it carries its own."""
+    from paperterm.index.planning.kept_topics import generation_folder, kept_topics, topic_labels
+
+    opened = ctx.open()
+    kept = kept_topics(opened.papers, opened.meta, generation_folder(ctx.session, opened))
+    if kept.warning:
+        ctx.warn(kept.warning)
+    return None if kept.topics is None else topic_labels(kept.topics)
 
 
 def _searched(ctx: Context, query: str, marks: dict[str, Bookmark]) -> list[Paper]:

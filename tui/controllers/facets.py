@@ -35,11 +35,13 @@ def count_rows(
     bookmarks: Mapping[str, Bookmark],
     decisions: Mapping[str, str],
     read: Container[str],
+    topics: Mapping[str, str] | None = None,
 ) -> dict[str, dict[str, int]]:
     """`count_facets` over the papers of `rows` (a bookmark whose paper is gone counts
-    nowhere). Reads every row's paper: call it from a worker."""
+    nowhere; `topics`: those computed for a corpus that has none). Reads every row's
+    paper: call it from a worker."""
     papers = [row.paper for row in rows if row.paper is not None]
-    return count_facets(papers, bookmarks, decisions, read)
+    return count_facets(papers, bookmarks, decisions, read, topics=topics)
 
 
 def facet_entries(counts: Mapping[str, Mapping[str, int]], chosen: Chosen) -> list[FacetEntry]:

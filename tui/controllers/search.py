@@ -205,6 +205,7 @@ class SearchControl:
             read=self._read(),
             search_ids=search_ids,
             decisions=state.decisions.entries if self.filters.facets else None,
+            topics=state.topics,
         )
         clauses = parsed is not None and bool(parsed.clauses)
         self.filtered = clauses or allowed is not None

@@ -88,6 +88,7 @@ class FacetsScreen(ListScreen):
             state.marks,
             dict(state.decisions.entries),
             set(state.reading.entries),
+            state.topics,
         )
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="facets")
@@ -98,8 +99,9 @@ class FacetsScreen(ListScreen):
         marks: Mapping[str, Bookmark],
         decisions: Mapping[str, str],
         read: set[str],
+        topics: Mapping[str, str] | None,
     ) -> None:
-        counts = facet_rules.count_rows(rows, marks, decisions, read)
+        counts = facet_rules.count_rows(rows, marks, decisions, read, topics)
         self.post_message(FacetsCounted(number, counts))
 
     def on_facets_counted(self, message: FacetsCounted) -> None:
