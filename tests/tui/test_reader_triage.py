@@ -337,3 +337,27 @@ async def test_a_decision_not_saved_is_saved_by_the_next_poll(reader, monkeypatc
         assert read_on_disk(app) == {ids[0]}
         assert "not saved" not in status_line(app)
         assert "The reading changes that were not saved are saved now" in said(app)
+
+
+async def test_a_version_1_file_main_wrote_migrates_on_the_first_decision(tmp_path):
+    """`reading_v1.toml` is as paperterm wrote it before decisions existed: deciding in the
+    reader writes version 2 and keeps every read mark of it, with its time."""
+    v1 = (CONFERENCE.parent / "reading_v1.toml").read_text(encoding="utf-8")
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    (data_dir / READING_FILENAME).write_text(v1, encoding="utf-8")
+    config = Config()
+    session = Session.create(data_dir, [CONFERENCE.parent / "agenda.json"], config)
+    app = make_app(session, config, timing=INSTANT, environ={})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("T")  # the first undecided paper, read already
+        await settle(pilot)
+        assert shown_id(app) == "ag-orals"
+        await pilot.press("2", "1")
+        await settle(pilot)
+        assert decisions_on_disk(app) == {"ag-orals": "maybe", "ag-posters": "keep"}
+    before = parse_toml(v1)
+    after = parse_toml((data_dir / READING_FILENAME).read_text(encoding="utf-8"))
+    assert (before["version"], after["version"]) == (1, 2)
+    assert {k: v for k, v in after["read"].items() if k != "ag-posters"} == before["read"]
