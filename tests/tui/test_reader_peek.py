@@ -67,3 +67,21 @@ async def test_read_while_unread_only_stays_dimmed_until_the_view_is_left(reader
         await pilot.press("U", "U")  # out of the view and back in
         await settle(pilot)
         assert row_ids(app) == ids[3:]
+
+
+async def test_a_paper_read_full_screen_in_unread_only_keeps_the_place_on_return(reader):
+    """Reading full screen is the explicit read (the reading loop's rule): back in the
+    unread-only list the paper is still there, under the cursor, among the same rows."""
+    app = reader()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        ids = row_ids(app)
+        await pilot.press("U", "j", "j", "f")
+        await settle(pilot)
+        assert read_on_disk(app) == {ids[2]}
+        await pilot.press("right_square_bracket", "escape")  # the next one, then back
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert read_on_disk(app) == {ids[2], ids[3]}
+        assert row_ids(app) == ids and app.main.paper_list.current.id == ids[3]
+        assert title_color(app, 2) != title_color(app, 4)
