@@ -85,3 +85,19 @@ async def test_a_paper_read_full_screen_in_unread_only_keeps_the_place_on_return
         assert read_on_disk(app) == {ids[2], ids[3]}
         assert row_ids(app) == ids and app.main.paper_list.current.id == ids[3]
         assert title_color(app, 2) != title_color(app, 4)
+
+
+async def test_papers_triaged_in_unread_only_stay_in_the_view_until_it_is_left(reader):
+    app = reader()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        ids = row_ids(app)
+        await pilot.press("U", "T", "1", "3", "escape")
+        await settle(pilot)
+        assert read_on_disk(app) == set(ids[:2])
+        await pilot.press("s")  # the list computed again
+        await settle(pilot)
+        assert set(row_ids(app)) == set(ids)
+        await pilot.press("U", "U")
+        await settle(pilot)
+        assert set(row_ids(app)) == set(ids[2:])
