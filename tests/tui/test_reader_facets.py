@@ -139,11 +139,11 @@ async def test_the_decision_facet_counts_the_saved_decisions(tmp_path):
         assert "decision: keep" in status_line(app)
 
 
-@pytest.mark.parametrize("long_list", [False, True])
-async def test_a_long_list_is_counted_again_once_typing_pauses(tmp_path, monkeypatch, long_list):
-    """A list longer than `COUNT_AT_ONCE` is counted once no key was typed for
-    `Timing.quiet` (the clock here moves only when the test says), a shorter one at once."""
-    if long_list:
+@pytest.mark.parametrize("large", [False, True])
+async def test_a_large_corpus_is_counted_again_once_typing_pauses(tmp_path, monkeypatch, large):
+    """In a corpus larger than `COUNT_AT_ONCE` the list is counted once no key was typed for
+    `Timing.quiet` (the clock here moves only when the test says); in a smaller one at once."""
+    if large:
         monkeypatch.setattr(main_facets, "COUNT_AT_ONCE", 0)
     now = [1000.0]
     app = conference_reader(tmp_path, INSTANT._replace(quiet=0.01, clock=lambda: now[0]))
@@ -158,7 +158,7 @@ async def test_a_long_list_is_counted_again_once_typing_pauses(tmp_path, monkeyp
         await type_text(pilot, "tabular")
         await until(pilot, lambda: row_ids(app) == ["vs-102"], "the search's results")
         await drain(pilot)
-        if long_list:
+        if large:
             await drain(pilot)
             assert shown(pane)["status"] == before and app.main.pending
             now[0] += 1  # typing paused

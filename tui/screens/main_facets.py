@@ -1,10 +1,11 @@
 """The main screen's facets sidebar (`F`): counts of the papers in the list by status,
 type, session, topic, track, collection, tag, decision and read, counted in a worker each
-time the list's rows or what the counts read (bookmarks, reading state) change: at once for
-a list of up to `COUNT_AT_ONCE` rows, for a longer one once no key has been typed into the
-search box for `Timing.quiet` (its count holds the interpreter while the next key would be
-handled; BENCHMARKS.md). A value chosen there narrows the list through `Filters.facets`
-(tui/controllers/facets.py), where `allowed_ids` applies it with the other filters."""
+time the list's rows or what the counts read (bookmarks, reading state) change: at once in
+a corpus of up to `COUNT_AT_ONCE` papers, in a larger one once no key has been typed into
+the search box for `Timing.quiet` (a count and the sidebar's redraw would hold the
+interpreter while the next key's search runs; BENCHMARKS.md). A value chosen there
+narrows the list through `Filters.facets` (tui/controllers/facets.py), where `allowed_ids`
+applies it with the other filters."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from paperterm.tui.widgets.facets import FacetsPane
 
 
-#: The longest list the sidebar counts again after every key typed.
+#: The largest corpus whose sidebar is counted again after every key typed.
 COUNT_AT_ONCE = 10_000
 
 
@@ -92,7 +93,7 @@ class FacetsScreen(ListScreen):
     def _count_when_quiet(self) -> None:
         self._facets_timer = None
         wait = 0.0
-        if len(self.paper_list.rows) > COUNT_AT_ONCE:
+        if len(self.state.papers) > COUNT_AT_ONCE:
             timing = self.state.timing
             wait = timing.quiet - (timing.clock() - self.state.typed_at)
         if wait > 0 and self._facets_shown():
