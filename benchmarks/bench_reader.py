@@ -15,7 +15,8 @@ keystroke  The reader in an 80x24 pseudo-terminal; queries typed one key at a ti
            change the count cannot be told apart on screen and are not timed), and inside
            the app from the query's change to the frame with its results drawn. For
            reference, a bare Textual app echoing an Input the same way: what any Textual app
-           costs from key to screen. Target: p95 <= 50 ms.
+           costs from key to screen. Target: p95 <= 50 ms. `--facets`: again with the facets
+           sidebar (F) shown, which counts the results of every query in a worker.
 first      A first launch: the reader on an empty data dir; time until the first rows are
            on screen ("N papers · indexing"), until a query typed then is answered from
            what is indexed so far ("indexed so far"), and until the index is ready. Target:
@@ -38,7 +39,7 @@ like       "Like my bookmarks" as functions, CPU time, in fresh processes: the t
 Pilot is not used for timing: its waits for the CPU to go idle add tens of milliseconds.
 
     python benchmarks/bench_reader.py [--quick] [--sizes N ...] [--keep DIR]
-        [--engine whoosh|tantivy] [--format text|jsonl|json]
+        [--engine whoosh|tantivy] [--format text|jsonl|json] [--facets]
         [startup|keystroke|first|list|reading|like ...]
 
 With `--keep DIR` the corpus of N abstracts is DIR/N/corpus (written in `--format` if absent,
@@ -496,7 +497,10 @@ def bench_echo() -> dict[str, float]:
     return summary_ms(floor)
 
 
-def bench_keystroke(opened, data: Path, sources: list[Path], floor: dict[str, float]) -> list:
+def bench_keystroke(
+    opened, data: Path, sources: list[Path], floor: dict[str, float], facets: bool = False
+) -> list:
+    """`facets`: with the facets sidebar (`F`) shown, so every result is counted again."""
     n = len(opened.papers)
     plan = expected_counts(opened, QUERIES)
     # The reader starts where it last ended (place.toml): an earlier run's last query was
@@ -510,6 +514,11 @@ def bench_keystroke(opened, data: Path, sources: list[Path], floor: dict[str, fl
         try:
             app.wait_for(b"index ready", timeout=120)
             time.sleep(0.5)
+            if facets:
+                since = app.mark()
+                app.send(b"F")
+                app.wait_for(b"decision", since)
+                time.sleep(0.5)
             app.send(b"/")
             time.sleep(0.3)
             timed, missed = type_and_time(app, plan)
@@ -523,7 +532,8 @@ def bench_keystroke(opened, data: Path, sources: list[Path], floor: dict[str, fl
         if seconds is not None and is_short
     ]
     reader = summary_ms(latencies)
-    rows = [["paperterm: results shown", n, len(latencies), *_ms(reader), missed]]
+    label = "paperterm, facets shown" if facets else "paperterm"
+    rows = [[f"{label}: results shown", n, len(latencies), *_ms(reader), missed]]
     if short:
         rows.append(["  of which 1- or 2-letter words", n, len(short), *_ms(summary_ms(short)), ""])
     rows.append(["paperterm, in-app: query change to frame drawn", n, len(inside)])
@@ -717,6 +727,11 @@ def main() -> None:
     )
     parser.add_argument("--engine", choices=("whoosh", "tantivy"), help="the reader's engine")
     parser.add_argument(
+        "--facets",
+        action="store_true",
+        help="keystroke: also with the facets sidebar shown, in the same run",
+    )
+    parser.add_argument(
         "--format",
         choices=("text", "jsonl", "json"),
         default="text",
@@ -739,6 +754,8 @@ def main() -> None:
                 startup += bench_startup(data, [folder], n, runs)
             if "keystroke" in args.parts and floor is not None:
                 keystroke += bench_keystroke(opened, data, [folder], floor)
+                if args.facets:
+                    keystroke += bench_keystroke(opened, data, [folder], floor, facets=True)
             if "first" in args.parts:
                 first += bench_first_launch([folder], n, "learning")
             if "list" in args.parts and n == sizes[-1]:

@@ -14,6 +14,7 @@ from locations import FIXTURES
 
 from paperterm.index.library.decisions import DecisionStore
 from paperterm.index.library.reading import READING_FILENAME, ReadingStore
+from paperterm.index.toml_text import parse_toml
 
 CONFERENCE = str(FIXTURES / "agenda.json")
 
@@ -114,6 +115,30 @@ def test_a_version_1_reading_file_migrates_on_the_first_decision(run, data):
     decisions = DecisionStore.in_dir(data)
     decisions.load()
     assert decisions.entries == {second: "keep"}
+
+
+def test_the_version_1_file_main_wrote_migrates_keeping_every_read_mark(run, data):
+    """`reading_v1.toml` is a file paperterm wrote before decisions existed (its `read` and
+    `unread` commands, then a store marking ids no corpus has): the first decision writes
+    version 2 with every read time of it, a paper that left the corpus and a quoted id too."""
+    v1 = (FIXTURES / "reading_v1.toml").read_text("utf-8")
+    before = parse_toml(v1)
+    assert before["version"] == 1 and len(before["read"]) == 4
+    data.mkdir(parents=True)
+    (data / READING_FILENAME).write_text(v1, encoding="utf-8")
+    assert [p["id"] for p in listed(run, "--read", "--source", CONFERENCE)] == [
+        "ag-orals",
+        "ag-noend",
+    ]
+    assert (data / READING_FILENAME).read_text("utf-8") == v1  # reading it writes nothing
+    assert run("decide", "keep", "ag-posters", "--source", CONFERENCE)[0] == 0
+    assert run("decide", "skip", "ag-orals", "--source", CONFERENCE)[0] == 0
+    after = parse_toml((data / READING_FILENAME).read_text("utf-8"))
+    assert after["version"] == 2
+    assert after["decision"] == {"ag-posters": "keep", "ag-orals": "skip"}
+    assert {k: v for k, v in after["read"].items() if k != "ag-posters"} == before["read"]
+    read = listed(run, "--read", "--source", CONFERENCE)
+    assert [p["id"] for p in read] == ["ag-orals", "ag-posters", "ag-noend"]
 
 
 def test_export_the_kept_papers_in_every_format(run):

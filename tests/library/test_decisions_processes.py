@@ -22,7 +22,8 @@ pytestmark = [
 ]
 
 # A writer as the reader is one: stages each step ("keep:ID", "maybe:ID", "skip:ID",
-# "clear:ID" or "read:ID") and saves both stores from a second thread.
+# "clear:ID" or "read:ID") and saves both stores from a second thread; "pause" prints
+# itself and waits for a line on stdin.
 WRITER = r"""
 import sys, threading
 from pathlib import Path
@@ -36,6 +37,10 @@ print("ready", flush=True)
 if sys.argv[2] == "wait":
     sys.stdin.readline()
 for step in sys.argv[3:]:
+    if step == "pause":  # until a line on stdin
+        print(step, flush=True)
+        sys.stdin.readline()
+        continue
     kind, paper_id = step.split(":", 1)
     if kind == "read":
         reading.stage(mark_read([paper_id]))
@@ -93,6 +98,57 @@ def test_two_deciders_and_a_reader_at_once_keep_every_change(tmp_path: Path) -> 
         "ag-orals",
         "ag-posters",
     }
+
+
+def test_two_readers_and_the_cli_deciding_on_one_data_dir_lose_nothing(tmp_path: Path) -> None:
+    """Two readers load the file, decide half their papers, and wait while `paperterm
+    decide` changes it under them; then they decide the rest (one of them a paper the CLI
+    had decided) while the CLI decides again."""
+    path = tmp_path / "reading.toml"
+    config = tmp_path / "config.toml"
+    config.write_text("", encoding="utf-8")
+    env = {**os.environ, "PAPERTERM_DATA_DIR": str(tmp_path), "PAPERTERM_CONFIG": str(config)}
+    cli = [sys.executable, "-m", "paperterm.tui.cli", "--source", str(FIXTURES / "agenda.json")]
+    subprocess.run([*cli, "index"], env=env, check=True, capture_output=True)  # built before
+    decisions = ("keep", "maybe", "skip")
+    plans = [
+        [f"{decisions[i % 3]}:{name}-{i}" for i in range(20)]
+        + ["pause"]
+        + [f"{decisions[i % 3]}:{name}-{i}" for i in range(20, 40)]
+        for name in ("left", "right")
+    ]
+    plans[0].append("maybe:ag-orals")  # after the CLI's keep: the later decision wins
+    readers = [start_writer(WRITER, path, plan, wait=True) for plan in plans]
+    for reader in readers:
+        assert reader.stdin is not None and reader.stdout is not None
+        reader.stdin.write("go\n")
+        reader.stdin.flush()
+    for reader, plan in zip(readers, plans, strict=True):
+        assert reader.stdout is not None
+        assert [reader.stdout.readline().strip() for _ in range(21)] == plan[:21]
+    first = subprocess.run(
+        [*cli, "decide", "keep", "ag-orals", "ag-posters"], env=env, capture_output=True
+    )
+    assert first.returncode == 0, first.stderr
+    meanwhile = subprocess.Popen([*cli, "decide", "skip", "ag-noend"], env=env)
+    for reader in readers:
+        assert reader.stdin is not None
+        reader.stdin.write("go on\n")
+        reader.stdin.flush()
+    for reader, plan in zip(readers, plans, strict=True):
+        assert reader.stdout is not None and reader.stdin is not None
+        reader.stdin.close()
+        assert reader.stdout.read().splitlines() == plan[21:]  # each step acknowledged
+        assert reader.wait(timeout=60) == 0
+    assert meanwhile.wait(timeout=60) == 0
+
+    store, reading = DecisionStore(path), ReadingStore(path)
+    store.load()
+    reading.load()
+    expected = {f"{name}-{i}": decisions[i % 3] for name in ("left", "right") for i in range(40)}
+    expected |= {"ag-orals": "maybe", "ag-posters": "keep", "ag-noend": "skip"}
+    assert store.entries == expected
+    assert set(reading.entries) == set(expected)
 
 
 def kill_plan(run: int, size: int = 45) -> list[str]:

@@ -5,22 +5,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reader_helpers import INSTANT, row_ids, settle, status_line, type_text
+import pytest
+from reader_helpers import INSTANT, drain, row_ids, settle, status_line, type_text, until
 
 from paperterm.index.config import Config
 from paperterm.index.library.facets import count_facets
 from paperterm.index.session import Session
 from paperterm.tui.app import make_app
 from paperterm.tui.controllers.facets import FacetEntry
+from paperterm.tui.screens import main_facets
 from paperterm.tui.widgets.facets import FacetsPane
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "conference.json"
 
 
-def conference_reader(tmp_path: Path):
+def conference_reader(tmp_path: Path, timing=INSTANT):
     config = Config()
     session = Session.create(tmp_path / "data", [FIXTURE], config)
-    return make_app(session, config, timing=INSTANT, environ={})
+    return make_app(session, config, timing=timing, environ={})
 
 
 def shown(pane: FacetsPane) -> dict[str, dict[str, int]]:
@@ -135,3 +137,30 @@ async def test_the_decision_facet_counts_the_saved_decisions(tmp_path):
         await choose(pilot, pane, "decision", "keep")
         assert row_ids(app) == ["vs-101"]
         assert "decision: keep" in status_line(app)
+
+
+@pytest.mark.parametrize("large", [False, True])
+async def test_a_large_corpus_is_counted_again_once_typing_pauses(tmp_path, monkeypatch, large):
+    """In a corpus larger than `COUNT_AT_ONCE` the list is counted once no key was typed for
+    `Timing.quiet` (the clock here moves only when the test says); in a smaller one at once."""
+    if large:
+        monkeypatch.setattr(main_facets, "COUNT_AT_ONCE", 0)
+    now = [1000.0]
+    app = conference_reader(tmp_path, INSTANT._replace(quiet=0.01, clock=lambda: now[0]))
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("F")
+        await settle(pilot)
+        pane = app.main.query_one(FacetsPane)
+        before = {"Oral": 1, "Poster": 1}
+        assert shown(pane)["status"] == before
+        await pilot.press("slash")
+        await type_text(pilot, "tabular")
+        await until(pilot, lambda: row_ids(app) == ["vs-102"], "the search's results")
+        await drain(pilot)
+        if large:
+            await drain(pilot)
+            assert shown(pane)["status"] == before and app.main.pending
+            now[0] += 1  # typing paused
+        await settle(pilot)
+        assert shown(pane)["status"] == {"Poster": 1}

@@ -30,7 +30,7 @@ from paperterm.tui.app import make_app
 from paperterm.tui.cli.main import main
 from paperterm.tui.lifecycle import Ending
 from paperterm.tui.screens.main import MainScreen
-from paperterm.tui.screens.triage import TriageScreen
+from paperterm.tui.screens.triage import TriageCard, TriageScreen
 
 CONFERENCE = Path(__file__).resolve().parents[1] / "fixtures" / "conference.json"
 
@@ -337,3 +337,63 @@ async def test_a_decision_not_saved_is_saved_by_the_next_poll(reader, monkeypatc
         assert read_on_disk(app) == {ids[0]}
         assert "not saved" not in status_line(app)
         assert "The reading changes that were not saved are saved now" in said(app)
+
+
+async def test_a_version_1_file_main_wrote_migrates_on_the_first_decision(tmp_path):
+    """`reading_v1.toml` is as paperterm wrote it before decisions existed: deciding in the
+    reader writes version 2 and keeps every read mark of it, with its time."""
+    v1 = (CONFERENCE.parent / "reading_v1.toml").read_text(encoding="utf-8")
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    (data_dir / READING_FILENAME).write_text(v1, encoding="utf-8")
+    config = Config()
+    session = Session.create(data_dir, [CONFERENCE.parent / "agenda.json"], config)
+    app = make_app(session, config, timing=INSTANT, environ={})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("T")  # the first undecided paper, read already
+        await settle(pilot)
+        assert shown_id(app) == "ag-orals"
+        await pilot.press("2", "1")
+        await settle(pilot)
+        assert decisions_on_disk(app) == {"ag-orals": "maybe", "ag-posters": "keep"}
+    before = parse_toml(v1)
+    after = parse_toml((data_dir / READING_FILENAME).read_text(encoding="utf-8"))
+    assert (before["version"], after["version"]) == (1, 2)
+    assert {k: v for k, v in after["read"].items() if k != "ag-posters"} == before["read"]
+
+
+async def test_the_card_scrolls_with_the_page_keys_and_a_new_paper_starts_at_the_top(reader):
+    app = reader()
+    async with app.run_test(size=(60, 14)) as pilot:
+        await settle(pilot)
+        ids = row_ids(app)
+        await pilot.press("T")
+        await settle(pilot)
+        card = app.screen.query_one(TriageCard)
+        assert card.max_scroll_y > 0  # a seed abstract is longer than the window
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert card.scroll_y > 0 and shown_id(app) == ids[0]
+        await pilot.press("G")
+        await settle(pilot)
+        assert card.scroll_y == card.max_scroll_y
+        await pilot.press("j")
+        await settle(pilot)
+        assert shown_id(app) == ids[1] and card.scroll_y == 0
+
+
+async def test_the_links_and_the_type_show(tmp_path):
+    config = Config()
+    session = Session.create(tmp_path / "data", [CONFERENCE], config)
+    app = make_app(session, config, timing=INSTANT, environ={})
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        ids = row_ids(app)
+        await pilot.press("T", *["j"] * ids.index("vs-101"))
+        await settle(pilot)
+        assert "https://openreview.net/forum?id=AbCdEf123" in flat(screen_text(app))
+        await pilot.press(*["k"] * len(ids), *["j"] * ids.index("vs-103"))
+        await settle(pilot)
+        assert shown_id(app) == "vs-103"
+        assert "Tutorial · Tutorials" in flat(screen_text(app))

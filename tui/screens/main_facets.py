@@ -1,8 +1,11 @@
 """The main screen's facets sidebar (`F`): counts of the papers in the list by status,
 type, session, topic, track, collection, tag, decision and read, counted in a worker each
-time the list's rows or what the counts read (bookmarks, reading state) change. A value
-chosen there narrows the list through `Filters.facets` (tui/controllers/facets.py), where
-`allowed_ids` applies it with the other filters."""
+time the list's rows or what the counts read (bookmarks, reading state) change: at once in
+a corpus of up to `COUNT_AT_ONCE` papers, in a larger one once no key has been typed into
+the search box for `Timing.quiet` (a count and the sidebar's redraw would hold the
+interpreter while the next key's search runs; BENCHMARKS.md). A value chosen there
+narrows the list through `Filters.facets` (tui/controllers/facets.py), where `allowed_ids`
+applies it with the other filters."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from textual import work
 from textual.message import Message
+from textual.timer import Timer
 from textual.widget import AwaitMount
 
 from paperterm.tui.controllers import facets as facet_rules
@@ -23,6 +27,10 @@ if TYPE_CHECKING:
     from paperterm.index.library.bookmarks import Bookmark
     from paperterm.tui.view import Row
     from paperterm.tui.widgets.facets import FacetsPane
+
+
+#: The largest corpus whose sidebar is counted again after every key typed.
+COUNT_AT_ONCE = 10_000
 
 
 class FacetsCounted(Message):
@@ -42,6 +50,12 @@ class FacetsScreen(ListScreen):
         self._facets: FacetsPane | None = None  # mounted when first shown
         self._facets_asked = 0  # counts asked for; a count not the latest is dropped
         self._facets_due = False  # a count is scheduled
+        self._facets_timer: Timer | None = None  # a count waiting for typing to pause
+
+    @property
+    def pending(self) -> bool:
+        """Also while a count waits for typing to pause."""
+        return super().pending or self._facets_timer is not None
 
     @property
     def facets(self) -> FacetsPane | None:
@@ -70,14 +84,29 @@ class FacetsScreen(ListScreen):
             self.set_focus(self.paper_list)
 
     def facets_soon(self) -> None:
-        """`count_facets` after the next frame, once, while the sidebar is shown."""
+        """`count_facets` after the next frame (for a long list: once typing pauses), once,
+        while the sidebar is shown."""
         if not self._facets_due and self._facets_shown():
             self._facets_due = True
-            self.call_after_refresh(self.count_facets)
+            self.call_after_refresh(self._count_when_quiet)
+
+    def _count_when_quiet(self) -> None:
+        self._facets_timer = None
+        wait = 0.0
+        if len(self.state.papers) > COUNT_AT_ONCE:
+            timing = self.state.timing
+            wait = timing.quiet - (timing.clock() - self.state.typed_at)
+        if wait > 0 and self._facets_shown():
+            self._facets_timer = self.set_timer(wait, self._count_when_quiet)
+        else:
+            self.count_facets()
 
     def count_facets(self) -> None:
         """Count the list's papers in a worker (only while the sidebar is shown)."""
         self._facets_due = False
+        if self._facets_timer is not None:
+            self._facets_timer.stop()
+            self._facets_timer = None
         if not self._facets_shown():
             return
         self._facets_asked += 1
