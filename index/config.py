@@ -52,7 +52,7 @@ _SOURCE_KEYS: dict[str, type] = {
     "path": str, "collection": str, "format": str, "columns": object, "separator": str,
     "fields": object,
 }  # fmt: skip
-_READING_KEYS: dict[str, type] = {"mark_on_dwell_ms": int}
+_READING_KEYS: dict[str, type] = {"mark_on_dwell_ms": int, "mark_on_open": bool}
 _SAVED_SEARCH_KEYS: dict[str, type] = {"name": str, "query": str}
 _AGENDA_KEYS: dict[str, type] = {"default_minutes": int}
 #: (Arrays of strings, checked item by item: `_strings`.)
@@ -89,6 +89,8 @@ class Config:
     footer: bool = True
     #: Mark a paper read once the cursor has rested on it this long (0: only when opened).
     mark_on_dwell_ms: int = 0
+    #: Whether reading a paper full screen marks it read.
+    mark_on_open: bool = True
     searches: list[SavedSearch] = field(default_factory=list)
     #: How long an agenda session lasts when the data gives no end, in minutes.
     agenda_default_minutes: int = 60
@@ -227,6 +229,7 @@ def parse_config(text: str, path: Path | None = None) -> Config:
     config.mark_on_dwell_ms = _number(
         reading, "mark_on_dwell_ms", config.mark_on_dwell_ms, "reading", path, locate
     )
+    config.mark_on_open = reading.get("mark_on_open", config.mark_on_open)
     config.searches = _saved_searches(raw.get("searches", []), path, locate)
     agenda = raw.get("agenda", {})
     _check_keys(agenda, _AGENDA_KEYS, "agenda", path, locate)

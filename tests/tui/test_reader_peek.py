@@ -101,3 +101,18 @@ async def test_papers_triaged_in_unread_only_stay_in_the_view_until_it_is_left(r
         await pilot.press("U", "U")
         await settle(pilot)
         assert set(row_ids(app)) == set(ids[2:])
+
+
+async def test_with_mark_on_open_false_reading_full_screen_marks_nothing(reader):
+    app = reader(config=Config(mark_on_open=False))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        ids = row_ids(app)
+        await pilot.press("j", "f", "right_square_bracket")  # two papers read full screen
+        await settle(pilot)
+        assert app.screen.row.id == ids[2]
+        await pilot.press("r")  # the explicit mark still marks
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert read_on_disk(app) == {ids[2]}

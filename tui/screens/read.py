@@ -1,6 +1,6 @@
 """Reading one paper with the whole screen.
 
-Opening a paper here marks it read. `]` / `[` move to the next / previous paper of the main
+Opening a paper here marks it read (unless `[reading] mark_on_open` is false). `]` / `[` move to the next / previous paper of the main
 screen's view and `space` to the next unread one, without going back to the list (the list's
 cursor follows, so Esc returns to the paper last read).
 """
@@ -60,12 +60,13 @@ class ReadScreen(PaperScreen):
         self._open(self.row)
 
     def _open(self, row: Row) -> None:
-        """Show `row` (marking it read) from the top, and look up its related papers."""
+        """Show `row` from the top (marking it read, as `mark_on_open` says), and look up its
+        related papers."""
         self.row = row
         self._show(reset=True)
         self.request_related(self.query_one(PaperDetail))
         self._update_status()
-        if row.paper is not None:
+        if row.paper is not None and self.state.config.mark_on_open:
             title = one_line(row.paper.title or row.paper.name, 60)
             self.post_message(self.MarkRead([row.id], f"read {title}"))
 
