@@ -1,8 +1,9 @@
 """Reading one paper with the whole screen.
 
-Opening a paper here marks it read (unless `[reading] mark_on_open` is false). `]` / `[` move to the next / previous paper of the main
-screen's view and `space` to the next unread one, without going back to the list (the list's
-cursor follows, so Esc returns to the paper last read).
+Opening a paper here marks it read (unless `[reading] mark_on_open` is false). `]` / `[`
+move to the next / previous paper of the main screen's view and `space` to the next unread
+one, without going back to the list (the list's cursor follows, so Esc returns to the paper
+last read).
 """
 
 from __future__ import annotations
