@@ -28,7 +28,7 @@ async def test_a_asks_which_author_and_shows_their_other_papers(tmp_path):
         await settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, ChoiceScreen)
-        assert dialog.choices == ["Léa Müller (~Léa_Müller1)", "Kenji Sato"]
+        assert dialog.prompts == ["Léa Müller (~Léa_Müller1)", "Kenji Sato"]
         await pilot.press("down", "enter")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)

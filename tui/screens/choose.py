@@ -20,24 +20,37 @@ from paperterm.tui.state import KeyText
 
 
 class ChoiceScreen(ModalScreen[int | None]):
+    """`prompts` are shown one a line (a string on one line, or a styled `Text`); `hint`
+    says what Enter does, before the key that closes."""
+
     CSS_PATH = DIALOG_CSS
 
     BINDINGS = keys.bindings("close_dialog")
     #: The key table's scopes of this screen, shown first in the help.
     KEY_SCOPES = ("dialog",)
 
-    def __init__(self, heading: str, choices: Sequence[str], key_text: KeyText) -> None:
+    def __init__(
+        self,
+        heading: str,
+        prompts: Sequence[str | Text],
+        key_text: KeyText,
+        hint: str = "Enter chooses",
+    ) -> None:
         super().__init__()
         self.heading = heading
-        self.choices = list(choices)
+        self.prompts = list(prompts)
+        self.hint = hint
         self.key_text = key_text
 
     def compose(self) -> ComposeResult:
         with Vertical(id="choice-box", classes="dialog"):
             yield Label(Text(self.heading), classes="dialog-title")
-            options = [Option(Text(one_line(choice))) for choice in self.choices]
+            options = [
+                Option(prompt if isinstance(prompt, Text) else Text(one_line(prompt)))
+                for prompt in self.prompts
+            ]
             yield OptionList(*options, id="choice-list", markup=False)
-            hint = f"Enter chooses · {self.key_text('close_dialog')} closes"
+            hint = f"{self.hint} · {self.key_text('close_dialog')} closes"
             yield Label(Text(hint), classes="dialog-hint")
 
     def on_mount(self) -> None:

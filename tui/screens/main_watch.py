@@ -88,7 +88,8 @@ class WatchingScreen(PlanningScreen):
             self.app.notify(text, markup=False)
             return
         title = f"Watch: {one_line(row.paper.title, 70)}"
-        self.app.push_screen(WatchScreen(title, choices, self.state.key_text), self._watch_chosen)
+        dialog = WatchScreen(title, choices, self.state.key_text)
+        self.app.push_screen(dialog, lambda index: self._watch_chosen(choices, index))
 
     def _searched_words(self) -> str:
         """The words the search box looks for (not those it leaves out), or ""."""
@@ -97,9 +98,10 @@ class WatchingScreen(PlanningScreen):
         parsed = parse_box(self.search_input.value)
         return " ".join(clause.text for clause in parsed.positive) if parsed else ""
 
-    def _watch_chosen(self, choice: WatchChoice | None) -> None:
-        if choice is None:
+    def _watch_chosen(self, choices: list[WatchChoice], index: int | None) -> None:
+        if index is None:
             return
+        choice = choices[index]
         if choice.configured:
             said = CONFIG_ONLY.format(label=choice.label)
             self.app.notify(said, severity="warning", markup=False)
