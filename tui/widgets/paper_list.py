@@ -122,6 +122,9 @@ class PaperList(ScrollView, can_focus=True):
         #: Comfortable rows' lines right of the marks by (row id, width), for the same
         #: reason: wrapping a title is the costly part of a row.
         self._bodies: dict[tuple[str, int], list[list[Cell]]] = {}
+        #: The row drawn last, by index: a row's lines are drawn one after the other, and
+        #: a row of a row store reads its paper.
+        self._last_row: tuple[int, Row] | None = None
 
     # --- contents ----------------------------------------------------------------------
 
@@ -160,6 +163,7 @@ class PaperList(ScrollView, can_focus=True):
         self.matcher = matcher or None
         self._snippets.clear()
         self._bodies.clear()
+        self._last_row = None
         self.empty_message = list(empty_message)
         self.show_collection = _several_collections(rows)
         index = self.index_of(keep_id) if keep_id is not None else None
@@ -280,7 +284,12 @@ class PaperList(ScrollView, can_focus=True):
         index, part = divmod(line, self.lines_per_row)
         if index >= len(self.rows):
             return Strip.blank(width, base)
-        row = self.rows[index]
+        last = self._last_row
+        if last is not None and last[0] == index:
+            row = last[1]
+        else:
+            row = self.rows[index]
+            self._last_row = (index, row)
         # A bookmark whose paper left the corpus is neither: there is nothing to read.
         unread = self.is_unread is not None and not row.missing and self.is_unread(row.id)
         if self.is_unread is not None and not unread and not row.missing:
