@@ -206,8 +206,9 @@ def _tail(row: RowText, room: int, show_collection: bool) -> list[Cell]:
 def wrap_title(title: str, room: int) -> tuple[str, ...]:
     """`title` in one or two lines of at most `room` cells: broken between words, or inside
     a word when only that keeps the title whole; the second line cut with `…` when even
-    that cannot hold it. At `room` >= 96 (a row of 100 cells) a title under 140 cells is
-    never cut."""
+    that cannot hold it. A title of at most `2 * room - 1` cells is never cut (a wide
+    character may leave the first line a cell short): from a row of 74 cells on, none
+    under 140."""
     if room <= 0:
         return ("",)
     if cell_len(title) <= room:

@@ -313,3 +313,14 @@ def test_any_comfortable_row_fills_its_width_and_keeps_a_short_title(
     assert [cell_len(line) for line in lines] == [width] * ROW_LINES
     if cell_len(title) < 140:
         assert words(title_shown(row, width)) == words(title)
+
+
+@settings(max_examples=300, deadline=None)
+@given(title=_TEXT, room=st.integers(1, 120))
+def test_a_title_of_up_to_twice_the_room_less_one_is_never_cut(title, room):
+    lines = wrap_title(title, room)
+    assert 1 <= len(lines) <= 2 and all(cell_len(line) <= room for line in lines)
+    if cell_len(title) <= 2 * room - 1:
+        assert words("".join(lines)) == words(title)
+    elif cell_len(title) > 2 * room:
+        assert lines[-1].endswith("…")
