@@ -34,8 +34,8 @@ MARKS_WIDTH = 4
 #: A comfortable row's height: the title's two lines and the dim line, whatever the title's
 #: length (a fixed height: a row's first line is its index times this, for any row count).
 ROW_LINES = 3
-#: Comfortable rows need a screen this wide (the list is then beside the detail, with the
-#: screen's height); below it every row is one line.
+#: Comfortable rows need a screen this wide (where, by default, the list goes beside the
+#: detail and has the screen's height); below it every row is one line.
 COMFORTABLE_MIN_COLUMNS = 100
 #: The status that is the common case, left out of the dim line.
 PLAIN_STATUS = "poster"
