@@ -9,7 +9,9 @@ startup    The reader runs as a fresh process in an 80x24 pseudo-terminal with i
            Median of N runs. Target (issue 14): the list within 1.3x hello world. Also, in
            other runs, the CPU time each process has used when its first frame is drawn
            (an in-app clock): steadier than wall time on a busy machine.
-keystroke  The reader in an 80x24 pseudo-terminal; queries typed one key at a time at a fast
+keystroke  The reader in an 80x24 pseudo-terminal (`--size`: another, such as 120x40 for
+           the comfortable rows of 100 columns and more; `--density compact`: one-line
+           rows there too); queries typed one key at a time at a fast
            typist's pace (a key every 150 ms); time from writing the key to the terminal
            until the status line with that key's result count arrives (keys that do not
            change the count cannot be told apart on screen and are not timed), and inside
@@ -68,7 +70,7 @@ from measure import fresh_bytecode, load_average, machine, summary_ms, table
 
 from paperterm.index.config import Config
 from paperterm.index.library.filters import paper_ids
-from paperterm.index.library.place import PLACE_FILENAME
+from paperterm.index.library.place import DENSITIES, PLACE_FILENAME, Place, save_place
 from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.session import Session
@@ -322,6 +324,10 @@ def terminal_env() -> dict[str, str]:
 
 #: The search engine the reader is run with (`--engine`; None: its default, Whoosh).
 ENGINE: list[str | None] = [None]
+#: The keystroke part's terminal, columns and rows (`--size`), and the list's rows
+#: (`--density`; "": the reader's default).
+KEYSTROKE_SIZE: list[tuple[int, int]] = [(80, 24)]
+KEYSTROKE_DENSITY = [""]
 
 
 def reader_command(data: Path, sources: list[Path]) -> list[str]:
@@ -485,7 +491,7 @@ def short_prefix_states(queries: list[str]) -> list[bool]:
 
 
 def bench_echo() -> dict[str, float]:
-    echo = PtyApp([sys.executable, "-c", ECHO], terminal_env())
+    echo = PtyApp([sys.executable, "-c", ECHO], terminal_env(), size=KEYSTROKE_SIZE[0])
     try:
         echo.wait_for(b"hello world")
         time.sleep(0.5)
@@ -507,10 +513,13 @@ def bench_keystroke(
     # found restored in the box, every key typed onto it, and the keys whose count was then
     # never the one expected were counted as missed (4 of 68 in one run).
     (data / PLACE_FILENAME).unlink(missing_ok=True)
+    if KEYSTROKE_DENSITY[0]:
+        save_place(data, Place(density=KEYSTROKE_DENSITY[0]))
     with tempfile.TemporaryDirectory() as tmp:
         clocks = Path(tmp) / "clocks.txt"
         command = [sys.executable, "-c", INSTRUMENTED, str(clocks)]
-        app = PtyApp(command + reader_command(data, sources)[3:], terminal_env())
+        command += reader_command(data, sources)[3:]
+        app = PtyApp(command, terminal_env(), size=KEYSTROKE_SIZE[0])
         try:
             app.wait_for(b"index ready", timeout=120)
             time.sleep(0.5)
@@ -732,6 +741,10 @@ def main() -> None:
         help="keystroke: also with the facets sidebar shown, in the same run",
     )
     parser.add_argument(
+        "--size", default="80x24", help="keystroke: the terminal, COLUMNSxROWS (80x24)"
+    )
+    parser.add_argument("--density", choices=DENSITIES, help="keystroke: the list's rows")
+    parser.add_argument(
         "--format",
         choices=("text", "jsonl", "json"),
         default="text",
@@ -740,6 +753,9 @@ def main() -> None:
     args = parser.parse_args()
     fresh_bytecode()
     ENGINE[0] = args.engine
+    columns, rows = args.size.split("x")
+    KEYSTROKE_SIZE[0] = (int(columns), int(rows))
+    KEYSTROKE_DENSITY[0] = args.density or ""
     sizes = args.sizes or ([2600] if args.quick else [2600, 50_000])
     runs = 5 if args.quick else 11
     print(f"{machine()}; engine {args.engine or 'whoosh (default)'}\n")
@@ -767,7 +783,9 @@ def main() -> None:
         print()
     if keystroke and floor is not None:
         echo = ["bare Textual: Input echo", "-", 60, *_ms(floor), ""]
-        headers = ["key to output", "papers", "keys", "p50 ms", "p95 ms", "max ms", "missed"]
+        size = "x".join(map(str, KEYSTROKE_SIZE[0])) + f" {args.density or ''}".rstrip()
+        headers = [f"key to output, {size}", "papers", "keys", "p50 ms", "p95 ms", "max ms"]
+        headers.append("missed")
         print(table(headers, [echo, *keystroke]))
         print("target: p95 <= 50 ms")
         print()

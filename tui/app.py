@@ -164,6 +164,9 @@ class ReaderApp(ReaderFace):
                 place = self.main.place()._replace(sources=self.session.sources_key)
                 save_place(self.session.data_dir, place)
 
+    def on_main_screen_density_changed(self, message: MainScreen.DensityChanged) -> None:
+        self.save_place()
+
     def on_main_screen_ready(self, message: MainScreen.Ready) -> None:
         """Read the bookmarks and start the index worker once the main screen's widgets
         are mounted, since the worker's messages update them. The first frame is drawn:
@@ -198,6 +201,7 @@ class ReaderApp(ReaderFace):
         typed = self.main.search_input.value
         if typed and typed != place.query:
             place = place._replace(query=typed)
+        self.main.paper_list.set_density(place.density)
         self.main.go_to(place)
 
     def on_sort_keys_ready(self, message: SortKeysReady) -> None:

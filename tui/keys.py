@@ -215,6 +215,13 @@ SPECS: tuple[KeySpec, ...] = (
         "main",
     ),
     KeySpec(
+        "row_density",
+        "D",
+        "row_density",
+        "Rows: whole titles with authors, or one line each",
+        "main",
+    ),
+    KeySpec(
         "search_as_typed",
         "ctrl+r",
         "search_as_typed",

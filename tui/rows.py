@@ -1,18 +1,22 @@
 """What a list row says and how it fits its width, without Textual.
 
 A row is drawn from a `RowText`, a small record of plain strings (so a row store that holds
-no `Paper`s can feed the list), by `row_cells`: the marks (bookmarked, and a slot for
-unread), the title using all the width the rest leaves, then the first author "et al." and
-the year, and the collection when the view holds more than one. Under a search result,
-`snippet_cells` gives the line where the query matched. Widths are counted in terminal cells
-with `rich.cells`, as Textual draws them: CJK and emoji take two, combining marks none.
+no `Paper`s can feed the list), in one of two densities. Compact (`row_cells`, one line):
+the marks (bookmarked, unread, the triage decision), the title using all the width the rest
+leaves, then the first author "et al." and the year, and the collection when the view holds
+more than one. Comfortable (`row_lines`, `ROW_LINES` lines): the whole title wrapped to two
+lines at most (`wrap_title`), then a dim line: the first two authors, the first author's
+affiliation, the status badge, the session or day, the collection when the view holds more
+than one. Under a search result, `snippet_cells` gives the line where the query matched.
+Widths are counted in terminal cells with `rich.cells`, as Textual draws them: CJK and emoji
+take two, combining marks none.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len, get_character_cell_size, set_cell_size
 
 from paperterm.index.text.display import one_line
 from paperterm.index.text.person_names import family_name
@@ -23,8 +27,23 @@ if TYPE_CHECKING:
 
 BOOKMARK_MARK = "★"
 UNREAD_MARK = "•"
-#: The marks' columns: bookmark, unread, a space.
-MARKS_WIDTH = 3
+#: The triage decision's mark, one cell each (readable with NO_COLOR).
+DECISION_MARKS = {"keep": "✓", "maybe": "?", "skip": "✗"}
+#: The marks' columns: bookmark, unread, decision, a space.
+MARKS_WIDTH = 4
+#: A comfortable row's height: the title's two lines and the dim line, whatever the title's
+#: length (a fixed height: a row's first line is its index times this, for any row count).
+ROW_LINES = 3
+#: Comfortable rows need a screen this wide (where, by default, the list goes beside the
+#: detail and has the screen's height); below it every row is one line.
+COMFORTABLE_MIN_COLUMNS = 100
+#: The status that is the common case, left out of the dim line.
+PLAIN_STATUS = "poster"
+#: The dim line's separator.
+DOT = " · "
+#: The English day names (not the locale's: a row reads the same on every machine).
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 #: Below this width the byline gives its room to the title.
 BYLINE_MIN_WIDTH = 40
 #: The byline's and the collection's most cells.
@@ -35,7 +54,8 @@ TITLE_SHARE = 0.7
 #: Cells between the title and what follows it.
 GAP = 2
 
-#: (text, role): the roles are "mark", "title", "missing", "byline", "collection",
+#: (text, role): the roles are "mark", "decision", "title", "missing", "byline",
+#: "affiliation", "badge", "when", "dim" (the dim line's separators), "collection",
 #: "snippet", "match", "plain" (spaces); the widget gives each its style.
 Cell = tuple[str, str]
 
@@ -49,6 +69,12 @@ class RowText(NamedTuple):
     byline: str = ""
     collection: str = ""
     missing: bool = False
+    #: The dim line's: the first two authors, the first author's affiliation, the status
+    #: badge, the session (else the day, else the year).
+    people: str = ""
+    affiliation: str = ""
+    badge: str = ""
+    when: str = ""
 
 
 def byline(authors: list[str], year: int | None) -> str:
@@ -62,15 +88,39 @@ def byline(authors: list[str], year: int | None) -> str:
     return " ".join(part for part in parts if part)
 
 
+def people(authors: list[str]) -> str:
+    """`Ada Lovelace, Charles Babbage et al.`: the first two authors, "et al." when more."""
+    shown = ", ".join(one_line(name) for name in authors[:2])
+    return shown + " et al." if len(authors) > 2 else shown
+
+
+def day(start: str) -> str:
+    """`Tue 23 Jul` of an ISO 8601 start (its own date, not converted); "" of none, the
+    text as given when it is not a date."""
+    from datetime import date  # a row's, not the first frame's
+
+    try:
+        when = date.fromisoformat(start[:10])
+    except ValueError:
+        return one_line(start[:16])
+    return f"{_DAYS[when.weekday()]} {when.day} {_MONTHS[when.month - 1]}"
+
+
 def row_text(row: Row) -> RowText:
     paper = row.paper
     if paper is None:
         return RowText(row.id, one_line(row.missing_title) + " (missing)", missing=True)
+    status = one_line(paper.status)
+    when = paper.session or (day(paper.start) if paper.start else "")
     return RowText(
         row.id,
         one_line(paper.title or paper.text[:200]),
         byline(paper.authors, paper.year),
         one_line(paper.collection),
+        people=people(paper.authors),
+        affiliation=one_line(paper.affiliations[0]) if paper.affiliations else "",
+        badge="" if status.casefold() == PLAIN_STATUS else status,
+        when=one_line(when) if when else ("" if paper.year is None else str(paper.year)),
     )
 
 
@@ -88,19 +138,34 @@ def _shorten(text: str, width: int) -> str:
     return text if cell_len(text) <= width else fit(text, width)
 
 
+def marks_cells(
+    *,
+    bookmarked: bool = False,
+    unread: bool = False,
+    decision: str | None = None,
+    missing: bool = False,
+) -> list[Cell]:
+    """The marks' `MARKS_WIDTH` cells: bookmarked (or missing), unread, the decision."""
+    marks = (BOOKMARK_MARK if bookmarked or missing else " ") + (UNREAD_MARK if unread else " ")
+    return [(marks, "mark"), (DECISION_MARKS.get(decision or "", " "), "decision"), (" ", "plain")]
+
+
 def row_cells(
     row: RowText,
     width: int,
     *,
     bookmarked: bool = False,
     unread: bool = False,
+    decision: str | None = None,
     show_collection: bool = False,
 ) -> list[Cell]:
-    """The row in exactly `width` cells (0 for a width under the marks')."""
+    """The compact row: one line in exactly `width` cells (0 for a width under the
+    marks')."""
     if width < MARKS_WIDTH:
         return [(" " * max(width, 0), "plain")] if width > 0 else []
-    marks = (BOOKMARK_MARK if bookmarked or row.missing else " ") + (UNREAD_MARK if unread else " ")
-    cells: list[Cell] = [(marks, "mark"), (" ", "plain")]
+    cells = marks_cells(
+        bookmarked=bookmarked, unread=unread, decision=decision, missing=row.missing
+    )
     room = width - MARKS_WIDTH
     tail: list[Cell] = []
     if width >= BYLINE_MIN_WIDTH:
@@ -136,6 +201,158 @@ def _tail(row: RowText, room: int, show_collection: bool) -> list[Cell]:
         if left >= 8:
             tail += [(separator, "plain"), (_shorten(row.collection, left), "collection")]
     return [cell for cell in tail if cell[0]]
+
+
+def wrap_title(title: str, room: int) -> tuple[str, ...]:
+    """`title` in one or two lines of at most `room` cells: broken between words, or inside
+    a word when only that keeps the title whole; the second line cut with `…` when even
+    that cannot hold it. A title of at most `2 * room - 1` cells is never cut (a wide
+    character may leave the first line a cell short): from a row of 74 cells on, none
+    under 140."""
+    if room <= 0:
+        return ("",)
+    if cell_len(title) <= room:
+        return (title,)
+    head, rest = _word_split(title, room)
+    if cell_len(rest) <= room:
+        return head, rest
+    hard_head, hard_rest = _split(title, room)
+    if cell_len(hard_rest) <= room:
+        return hard_head, hard_rest
+    return head, _cut_at_word(rest, room)
+
+
+def _cut_at_word(text: str, room: int) -> str:
+    """`text` cut with `…` to at most `room` cells, after a whole word when that keeps at
+    least half the room."""
+    head, _ = _word_split(text, room - 1)
+    head = head.rstrip(" ,;:-–—")
+    if head != text and cell_len(head) >= room // 2:
+        return head + "…"
+    return fit(text, room)
+
+
+def _split(text: str, width: int) -> tuple[str, str]:
+    """`text` split after its longest head of at most `width` cells (a combining mark stays
+    with the character before it)."""
+    used = 0
+    for index, char in enumerate(text):
+        used += get_character_cell_size(char)
+        if used > width:
+            return text[:index], text[index:]
+    return text, ""
+
+
+def _word_split(text: str, width: int) -> tuple[str, str]:
+    """`text` split at the last space that leaves a head of at most `width` cells (inside
+    the first word when it alone is longer); the space is dropped."""
+    head, rest = _split(text, width)
+    if rest.startswith(" "):
+        return head.rstrip(" "), rest.lstrip(" ")
+    cut = head.rstrip(" ").rfind(" ")
+    if cut <= 0:
+        return head, rest
+    return head[:cut].rstrip(" "), text[cut + 1 :].lstrip(" ")
+
+
+#: The dim line's parts left out when it is too long, first to last (the authors never):
+#: triage judges what a paper is and who wrote it; the session is also in the detail.
+_DIM_DROPPED = ("collection", "when", "affiliation", "badge")
+#: The parts shortened (in this order) before one is left out, and their fewest cells.
+_DIM_FLOORS = {"affiliation": 16, "collection": 12, "when": 12}
+
+
+def dim_line(row: RowText, room: int, show_collection: bool = False) -> list[Cell]:
+    """The line under a comfortable row's title in exactly `room` cells: the first two
+    authors, the first author's affiliation, the status badge, the session or day, and the
+    collection when `show_collection`. Too long, the parts of `_DIM_FLOORS` are shortened,
+    then a part is left out (`_DIM_DROPPED`) and the rest tried again; the authors alone are
+    cut."""
+    if room <= 0:
+        return []
+    whole: list[Cell] = [
+        (row.people, "byline"),
+        (row.affiliation, "affiliation"),
+        (row.badge, "badge"),
+        (row.when, "when"),
+    ]
+    if show_collection:
+        whole.append((row.collection, "collection"))
+    parts = [part for part in whole if part[0]]
+    dropped = iter(_DIM_DROPPED)
+    while True:
+        fitted = _shortened(parts, room)
+        if fitted is not None:
+            break
+        role = next(dropped, None)
+        if role is None:  # the authors alone, too long
+            fitted = [(fit(parts[0][0], room), parts[0][1])] if parts else []
+            break
+        parts = [part for part in parts if part[1] != role]
+    cells: list[Cell] = []
+    for text, role in fitted:
+        if cells:
+            cells.append((DOT, "dim"))
+        cells.append((text, role))
+    used = _parts_width(fitted)
+    if used < room:
+        cells.append((" " * (room - used), "plain"))
+    return cells
+
+
+def _shortened(parts: list[Cell], room: int) -> list[Cell] | None:
+    """`parts` in at most `room` cells, shortening those of `_DIM_FLOORS` no further than
+    their floor; None when that is not enough."""
+    over = _parts_width(parts) - room
+    shortened = list(parts)
+    for role, floor in _DIM_FLOORS.items():
+        for index, (text, part_role) in enumerate(shortened):
+            if over > 0 and part_role == role and cell_len(text) > floor:
+                keep = max(cell_len(text) - over, floor)
+                over -= cell_len(text) - keep
+                shortened[index] = (fit(text, keep), role)
+    return shortened if over <= 0 else None
+
+
+def _parts_width(parts: list[Cell]) -> int:
+    return sum(cell_len(text) for text, _ in parts) + len(DOT) * max(len(parts) - 1, 0)
+
+
+def row_body(row: RowText, width: int, show_collection: bool = False) -> list[list[Cell]]:
+    """A comfortable row's lines right of the marks, each in exactly `width - MARKS_WIDTH`
+    cells: the title's one or two lines, then the dim line (2 or 3 lines)."""
+    room = width - MARKS_WIDTH
+    if room <= 0:
+        return [[]]
+    role = "missing" if row.missing else "title"
+    lines: list[list[Cell]] = [
+        [(set_cell_size(line, room), role)] for line in wrap_title(row.title, room)
+    ]
+    lines.append(dim_line(row, room, show_collection))
+    return lines
+
+
+def row_lines(
+    row: RowText,
+    width: int,
+    *,
+    bookmarked: bool = False,
+    unread: bool = False,
+    decision: str | None = None,
+    show_collection: bool = False,
+) -> list[list[Cell]]:
+    """The comfortable row: `ROW_LINES` lines of exactly `width` cells each, the marks
+    left of the title's first line, blank lines after a one-line title's dim line."""
+    blank: list[Cell] = [(" " * width, "plain")] if width > 0 else []
+    if width <= MARKS_WIDTH:
+        return [blank] * ROW_LINES
+    marks = marks_cells(
+        bookmarked=bookmarked, unread=unread, decision=decision, missing=row.missing
+    )
+    indent: list[Cell] = [(" " * MARKS_WIDTH, "plain")]
+    body = row_body(row, width, show_collection)
+    lines = [marks + body[0], *(indent + line for line in body[1:])]
+    return lines + [blank] * (ROW_LINES - len(lines))
 
 
 def snippet_cells(text: str, matcher: Matcher, width: int) -> list[Cell]:

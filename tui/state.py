@@ -393,6 +393,12 @@ class ReaderState:
     def saved_searches(self) -> list[SavedSearch]:
         return all_searches(self.config.searches, self.searches)
 
+    def decision_of(self, paper_id: str) -> str | None:
+        """The paper's triage decision, None before the decisions are read (the list asks
+        for every row it draws: the first frame must not read the file)."""
+        store = self._decisions
+        return None if store is None else store.entries.get(paper_id)
+
     @property
     def unsaved_decisions(self) -> int:
         """`decisions.unsaved`, without making the store before the library is read."""

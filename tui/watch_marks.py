@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from paperterm.index.papers import Paper
 from paperterm.index.planning.watch import WatchList, WatchMatcher, corpus_author_names, fold
+from paperterm.index.text.display import one_line
 from paperterm.tui.rows import Cell
 
 ROLE = "watched"
@@ -92,9 +93,11 @@ class WatchMarks:
         """The paper's watched authors: index in `paper.authors` -> label."""
         return self.matcher.author_positions(paper)
 
-    def mark_row(self, paper_id: str, cells: list[Cell]) -> list[Cell]:
+    def mark_row(self, paper_id: str, cells: list[Cell], paper: Paper | None = None) -> list[Cell]:
         """`cells` with the watched words of the title and the watched part of the byline
-        in pieces of their own, of the role "watched"."""
+        in pieces of their own, of the role "watched". With `paper`, the byline is a
+        comfortable row's ("Ada Lovelace, Charles Babbage et al."): each watched author it
+        names is marked, and "et al." when a watched author is past them."""
         first = paper_id in self.first_author
         other = paper_id in self.other_author
         if self.words is None and not first and not other:
@@ -104,10 +107,30 @@ class WatchMarks:
             if role == "title":
                 out.extend(_split(text, role, self.word_spans(text)))
             elif role == "byline" and (first or other):
-                out.extend(_split(text, role, [_byline_span(text, first)]))
+                spans = (
+                    self._people_spans(text, paper)
+                    if paper is not None
+                    else [_byline_span(text, first)]
+                )
+                out.extend(_split(text, role, spans))
             else:
                 out.append((text, role))
         return out
+
+    def _people_spans(self, text: str, paper: Paper) -> list[tuple[int, int]]:
+        """The watched authors `rows.people` shows in `text`, and its "et al." when one
+        it leaves out is watched."""
+        spans = []
+        for index in sorted(self.author_positions(paper)):
+            if index < 2:
+                name = one_line(paper.authors[index])
+                at = text.find(name)
+                if at >= 0:
+                    spans.append((at, at + len(name)))
+            elif text.endswith(_ET_AL.strip()):
+                spans.append((len(text) - len(_ET_AL) + 1, len(text)))
+                break
+        return sorted(spans)
 
 
 def _byline_span(text: str, first: bool) -> tuple[int, int]:

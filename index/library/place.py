@@ -1,10 +1,11 @@
-"""Where the reader was: view, query, sort, filters and paper, kept in `place.toml` in the
-data dir so that the next start over the same sources returns there.
+"""Where the reader was: view, query, sort, filters, paper and row density, kept in
+`place.toml` in the data dir so that the next start over the same sources returns there.
 
-It is the reader's own file, written whole when the reader ends (last one to quit wins; it
-holds nothing the user made). Reading it never fails: a missing file is the start of the
-list, and a damaged one (not TOML, a value of the wrong type, an unknown sort) is ignored,
-in part or whole, with a warning the reader shows.
+It is the reader's own file, written whole when the reader ends and when the row density
+is switched (last one to write wins; it holds nothing the user made). Reading it never
+fails: a missing file is the start of the list, and a damaged one (not TOML, a value of the
+wrong type, an unknown sort or density) is ignored, in part or whole, with a warning the
+reader shows.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from paperterm.index.toml_text import TomlSyntaxError, parse_toml
 from paperterm.index.user_files import read_regular_file, write_user_file
 
 PLACE_FILENAME = "place.toml"
+#: The list's row densities (`Place.density`), the default first.
+DENSITIES = ("comfortable", "compact")
 _MAX_BYTES = 64 << 10  # a query is at most 4,000 characters: this is far more than a place
 _HEADER = "# Where the paperterm reader was when it last ended (it rewrites this file).\n"
 
@@ -35,6 +38,8 @@ class Place(NamedTuple):
     paper: str = ""
     #: The set of sources it is a place in (`store.set_key`); "" of any.
     sources: str = ""
+    #: The list's rows: "comfortable" (whole titles and a dim line) or "compact".
+    density: str = DENSITIES[0]
 
 
 def load_place(data_dir: Path, sources: str = "") -> tuple[Place, list[str]]:
@@ -68,12 +73,20 @@ def load_place(data_dir: Path, sources: str = "") -> tuple[Place, list[str]]:
     if place.sort not in SORTS:
         warnings.append(f"{path}: sort {place.sort!r} ignored (sorts: {', '.join(SORTS)})")
         place = Place(**{**values, "sort": DEFAULT_SORT})  # type: ignore[arg-type]
+    if place.density not in DENSITIES:
+        warnings.append(
+            f"{path}: density {place.density!r} ignored (densities: {', '.join(DENSITIES)})"
+        )
+        place = place._replace(density=DENSITIES[0])
     if ViewKey.parse(place.view) is None:
         warnings.append(f"{path}: view {place.view!r} ignored")
-        place = Place(**{**values, "sort": place.sort, "view": "all"})  # type: ignore[arg-type]
+        place = place._replace(view="all")
     if place.sources and sources and place.sources != sources:
         place = Place(
-            sort=place.sort, unread_only=place.unread_only, bookmarks_only=place.bookmarks_only
+            sort=place.sort,
+            unread_only=place.unread_only,
+            bookmarks_only=place.bookmarks_only,
+            density=place.density,
         )
     return place, warnings
 

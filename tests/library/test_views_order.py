@@ -156,6 +156,20 @@ def test_a_place_in_other_sources_keeps_only_its_sort_and_filters(tmp_path: Path
     assert load_place(tmp_path, "b")[0].query == "dna"
 
 
+def test_the_row_density_is_kept_in_any_sources_and_a_bad_one_warns(tmp_path: Path):
+    place = Place(query="dna", sources="a", density="compact")
+    save_place(tmp_path, place)
+    assert load_place(tmp_path, "a") == (place, [])
+    assert load_place(tmp_path, "b") == (Place(density="compact"), [])
+    path = tmp_path / PLACE_FILENAME
+    path.write_text('version = 1\ndensity = "cosy"\npaper = "p"\n', "utf-8")
+    loaded, warnings = load_place(tmp_path)
+    assert loaded == Place(paper="p")  # the default density, the rest kept
+    assert warnings == [f"{path}: density 'cosy' ignored (densities: comfortable, compact)"]
+    path.write_text("version = 1\ndensity = 2\n", "utf-8")
+    assert load_place(tmp_path) == (Place(), [f"{path}: density ignored (not a str)"])
+
+
 @pytest.mark.parametrize("sort", list(SORTS))
 def test_the_whole_corpus_in_order_is_the_corpus_sorted(sort):
     keys = SortKeys(PAPERS)

@@ -6,6 +6,7 @@ from reader_helpers import screen_text, settle
 
 from paperterm.index.papers import Paper
 from paperterm.index.sources.loader import Corpus
+from paperterm.tui.rows import ROW_LINES
 
 COUNT = 50_000
 
@@ -36,7 +37,8 @@ async def test_fifty_thousand_rows_without_a_widget_per_row(gated_reader):
             screen_text(app)
         )
         assert len(list(screen.walk_children())) < 60
-        assert paper_list.virtual_size.height == COUNT
+        assert paper_list.lines_per_row == ROW_LINES  # comfortable rows: one height each
+        assert paper_list.virtual_size.height == COUNT * ROW_LINES
 
         await pilot.press("G")
         await pilot.pause()
@@ -46,7 +48,7 @@ async def test_fifty_thousand_rows_without_a_widget_per_row(gated_reader):
 
         await pilot.press("pageup", "pageup", "k")
         await pilot.pause()
-        page = paper_list.scrollable_content_region.height - 1
+        page = paper_list.scrollable_content_region.height // ROW_LINES - 1
         assert paper_list.cursor == COUNT - 2 - 2 * page
         assert f"Paper {paper_list.cursor:05d}" in screen_text(app)
 

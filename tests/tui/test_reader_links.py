@@ -188,13 +188,16 @@ async def test_snippets_show_under_search_results_and_toggle(tmp_path):
         assert "short paper about" not in screen_text(app)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-async def test_rows_show_title_byline_and_collection_when_two(tmp_path, size):
+@pytest.mark.parametrize(
+    ("size", "byline"),
+    [((80, 24), "van der Berg et al. 2023"), ((120, 40), "Jan van der Berg, Maria Lopez")],
+)
+async def test_rows_show_title_byline_and_collection_when_two(tmp_path, size, byline):
     app, _ = sample_reader(tmp_path, {})
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         text = screen_text(app)
-        assert "Short Title" in text and "van der Berg et al. 2023" in text
+        assert "Short Title" in text and byline in text
         assert "BETA 2023" in text  # two collections in view: the column shows
         await pilot.press("ctrl+p")
         await type_text(pilot, "Collection: BETA")

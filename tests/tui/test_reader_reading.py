@@ -23,6 +23,7 @@ from paperterm.index.library.reading import ReadingStore, mark_read
 from paperterm.index.session import Session
 from paperterm.tui.cli.main import main
 from paperterm.tui.rows import BOOKMARK_MARK as MARKER
+from paperterm.tui.rows import ROW_LINES
 from paperterm.tui.rows import UNREAD_MARK as UNREAD
 from paperterm.tui.screens.dialogs import ConfirmScreen
 from paperterm.tui.screens.read import ReadScreen
@@ -452,7 +453,8 @@ async def test_paperterm_read_shows_in_an_open_reader_at_its_own_poll(
         await asyncio.wait_for(polled.wait(), timeout=60)  # a guard, not a timing assert
         await settle(pilot)
         assert status_line(app).startswith(" 38 papers · 35 unread · 1/38")
-        rows = [line.split("│")[1] for line in screen_text(app).splitlines()[1:5]]  # the list
+        firsts = screen_text(app).splitlines()[1 : 1 + 4 * ROW_LINES : ROW_LINES]
+        rows = [line.split("│")[1] for line in firsts]  # the list's rows' first lines
         assert [UNREAD in row for row in rows] == [False, False, False, True]
         assert sidebar(app)[0] == "▸ All papers 35/38"
 

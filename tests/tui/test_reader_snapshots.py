@@ -1,4 +1,5 @@
-"""Snapshots of the reader at 80x24 and 120x40 (update with `pytest --snapshot-update`).
+"""Snapshots of the reader at 80x24 and 120x40, the triage rows also at 200x50 (update
+with `pytest --snapshot-update`).
 
 Nothing on these screens depends on the clock, the host or the temporary data dir; the
 search box's cursor does not blink.
@@ -15,6 +16,8 @@ from reader_helpers import INSTANT, settle, type_text
 
 from paperterm.index.config import Config
 from paperterm.index.library import reading
+from paperterm.index.library.decisions import DecisionStore, decide
+from paperterm.index.library.reading import ReadingStore
 from paperterm.index.session import Session
 from paperterm.tui.app import make_app
 from paperterm.tui.clipboard import Clipboard
@@ -148,3 +151,57 @@ def test_help_over_the_reader_lists_its_keys_first(snap_compare, reader):
 
 def test_help_at_40_columns_puts_descriptions_under_their_keys(snap_compare, reader):
     assert snap_compare(reader(), terminal_size=(40, 24), run_before=run_then("question_mark"))
+
+
+WIDE = [*SIZES, pytest.param((200, 50), id="200x50")]
+
+
+def icml_reader(tmp_path):
+    """The reader over tests/fixtures/icml_rows.json: ICML-shaped papers with long titles,
+    affiliations, Oral and Spotlight, sessions and days, a CJK title, one with combining
+    marks; two decided (and so read), one maybe."""
+    config = Config()
+    data_dir = tmp_path / "data"
+    session = Session.create(data_dir, [FIXTURES / "icml_rows.json"], config)
+    decisions, reading_state = DecisionStore.in_dir(data_dir), ReadingStore.in_dir(data_dir)
+    decisions.load()
+    reading_state.load()
+    for ids, decision in ((["icml-02"], "keep"), (["icml-06"], "skip"), (["icml-08"], "maybe")):
+        decide(decisions, reading_state, ids, decision)
+    return make_app(session, config, timing=INSTANT, environ={}, copier=Clipboard({}))
+
+
+def bookmark_then(*keys: str, density: str = ""):
+    """`run_then(*keys)` after bookmarking icml-07 by the store (see
+    `test_rows_with_authors_years_and_marks`), and with the rows' `density` when given
+    (set, not keyed: the key's toast could time out before the picture is taken)."""
+    settled = run_then(*keys)
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        pilot.app.state.bookmarks.add("icml-07", "Stop Regressing")
+        pilot.app.bookmarks_changed()
+        if density:
+            pilot.app.main.paper_list.set_density(density)
+        await settled(pilot)
+
+    return run_before
+
+
+@pytest.mark.parametrize("size", WIDE)
+def test_triage_rows_with_whole_titles(snap_compare, tmp_path, size, fixed_clock):
+    # The cursor on the CJK title; at 80 columns the rows are one line each.
+    app = icml_reader(tmp_path)
+    assert snap_compare(app, terminal_size=size, run_before=bookmark_then("j", "j"))
+
+
+def test_compact_rows_at_120x40(snap_compare, tmp_path, fixed_clock):
+    app = icml_reader(tmp_path)
+    run_before = bookmark_then("j", density="compact")
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def test_triage_rows_with_snippets_at_120x40(snap_compare, tmp_path, fixed_clock):
+    keys = ["slash", Typed("transformers"), "enter"]
+    app = icml_reader(tmp_path)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_then(*keys))

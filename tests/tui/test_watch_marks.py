@@ -113,6 +113,19 @@ def test_a_row_marks_its_title_words_and_its_byline():
     assert watched_texts(marks.mark_row("b", alone)) == []
 
 
+def test_a_comfortable_rows_people_mark_each_watched_author_they_name():
+    three = paper("f", "Long Proofs", ["Alan Turing", "Jürgen Müller", "Ada Lovelace"])
+    cells = [("Alan Turing, Jürgen Müller et al.", "byline")]
+    marks = find_marks(WatchList(authors=("Jurgen Muller",)), [*PAPERS, three])
+    assert watched_texts(marks.mark_row("f", cells, three)) == ["Jürgen Müller"]
+    marks = find_marks(WatchList(authors=("Ada Lovelace",)), [*PAPERS, three])
+    assert watched_texts(marks.mark_row("f", cells, three)) == ["et al."]
+    marks = find_marks(WatchList(authors=("Alan Turing", "Ada Lovelace")), [*PAPERS, three])
+    marked = marks.mark_row("f", cells, three)
+    assert watched_texts(marked) == ["Alan Turing", "et al."]
+    assert "".join(text for text, _ in marked) == cells[0][0]
+
+
 @given(
     st.text(max_size=60),
     st.lists(st.text(min_size=1, max_size=10), max_size=3),

@@ -19,6 +19,7 @@ from textual.timer import Timer
 from textual.widgets import Input
 
 from paperterm.index.library.filters import Filters
+from paperterm.index.library.place import DENSITIES
 from paperterm.index.library.sorting import next_sort
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
@@ -26,6 +27,7 @@ from paperterm.tui.controllers import views as view_rules
 from paperterm.tui.controllers.search import TagFilters, View, ViewRequest, has_clauses, parse_box
 from paperterm.tui.controllers.sorting import SortJob, SortWait
 from paperterm.tui.controllers.views import ZOOMS
+from paperterm.tui.rows import COMFORTABLE_MIN_COLUMNS
 from paperterm.tui.screens.main_messages import LikeRanked, SearchDone, SearchesMatched, SortReady
 from paperterm.tui.screens.main_watch import WatchingScreen
 from paperterm.tui.state import ReaderState
@@ -67,6 +69,9 @@ class MainScreen(WatchingScreen):
 
     class SearchSaved(Message):
         """A search was saved as a view: its papers must be found."""
+
+    class DensityChanged(Message):
+        """The rows' density was switched: the place (which keeps it) is to be saved."""
 
     def __init__(self, state: ReaderState) -> None:
         super().__init__(state)
@@ -400,6 +405,17 @@ class MainScreen(WatchingScreen):
         paper_list.toggle_snippets()
         shown = "shown" if paper_list.show_snippets else "hidden"
         self.notify(f"Where the query matched: {shown} under each title", timeout=3)
+
+    def action_row_density(self) -> None:
+        """Comfortable or compact rows; remembered at once (in the place file)."""
+        paper_list = self.paper_list
+        compact = paper_list.density == DENSITIES[0]
+        paper_list.set_density(DENSITIES[1] if compact else DENSITIES[0])
+        said = "one line each" if compact else "whole titles with authors"
+        if not compact and not paper_list.comfortable:
+            said += f" (on screens of {COMFORTABLE_MIN_COLUMNS} columns and more)"
+        self.notify(f"Rows: {said}", timeout=3)
+        self.post_message(self.DensityChanged())
 
     def action_search_as_typed(self) -> None:
         """After a typo correction: search the words as typed (`=word` in the box, which

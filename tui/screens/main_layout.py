@@ -119,6 +119,7 @@ class MainLayout(PaperScreen):
             yield PaperList(
                 self.state.bookmarks.is_bookmarked,
                 is_unread=self.state.reading.is_unread,
+                decision_of=self.state.decision_of,
                 id="list",
             )
             yield PaperDetail(id="detail")

@@ -77,9 +77,10 @@ class ListScreen(MainLayout):
             )
 
     def place(self) -> Place:
-        return view_rules.place_of(
+        place = view_rules.place_of(
             self.filters, self.search_input.value, self.sort, self._current_id()
         )
+        return place._replace(density=self.paper_list.density)
 
     def go_to(self, place: Place) -> None:
         """Show `place` (at start-up, or `ctrl+o`): its view, filters, sort, query, and

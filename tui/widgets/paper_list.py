@@ -2,12 +2,14 @@
 more than 50 — no widget per row, only the visible lines are ever rendered.
 
 What a row says and how it fits is `tui/rows.py` (no Textual); this widget scrolls, moves
-the cursor and styles the cells. In search results each row can have a second line: where
-the query matched (`show_snippets`).
+the cursor and styles the cells. Every row has the same height (`lines_per_row`), so a
+row's first line is its index times it: comfortable rows (`density`, on screens of
+`COMFORTABLE_MIN_COLUMNS` and more) are `ROW_LINES` lines, compact ones one. In search
+results each row can have one more line: where the query matched (`show_snippets`).
 
-Whether a paper is bookmarked or unread is asked by id (`is_bookmarked`, `is_unread`) when
-the row is drawn, never stored in the row: an unread paper has `•` in the marks' column
-(readable with NO_COLOR), a read one is also dimmed.
+Whether a paper is bookmarked, unread or decided is asked by id (`is_bookmarked`,
+`is_unread`, `decision_of`) when the row is drawn, never stored in the row: an unread paper
+has `•` in the marks' column (readable with NO_COLOR), a read one is also dimmed.
 """
 
 from __future__ import annotations
@@ -24,19 +26,47 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from paperterm.index.library.place import DENSITIES
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
-from paperterm.tui.rows import Cell, fit, row_cells, row_text, snippet_cells
+from paperterm.tui.rows import (
+    COMFORTABLE_MIN_COLUMNS,
+    MARKS_WIDTH,
+    ROW_LINES,
+    Cell,
+    fit,
+    marks_cells,
+    row_body,
+    row_cells,
+    row_text,
+    snippet_cells,
+)
 from paperterm.tui.view import Row, row_index
 
 if TYPE_CHECKING:
+    from paperterm.index.papers import Paper
     from paperterm.index.search.hits import Matcher
 
 #: The snippet line looks for the query in this much of the abstract: it is drawn for every
 #: visible row on every frame, and a megabyte "abstract" must not stall a frame.
 SNIPPET_SOURCE_CHARS = 4000
-#: The cell roles of `rows.row_cells` that have a style of their own.
-_STYLED_ROLES = ("mark", "missing", "byline", "collection", "snippet", "match", "watched")
+#: The cell roles of `rows.row_cells` and `rows.row_body` that have a style of their own.
+_STYLED_ROLES = (
+    "mark",
+    "decision",
+    "missing",
+    "byline",
+    "affiliation",
+    "badge",
+    "when",
+    "dim",
+    "collection",
+    "snippet",
+    "match",
+    "watched",
+)
+#: The most comfortable rows' wrapped lines kept (a screenful is a few dozen).
+_BODIES_KEPT = 2048
 _row_id = attrgetter("id")
 
 
@@ -69,13 +99,18 @@ class PaperList(ScrollView, can_focus=True):
         is_bookmarked: Callable[[str], bool],
         *,
         is_unread: Callable[[str], bool] | None = None,
+        decision_of: Callable[[str], str | None] | None = None,
         id: str | None = None,
     ) -> None:
         """`is_unread` fills the unread mark's slot and leaves read rows dimmed (None: no
-        paper is marked unread, none dimmed)."""
+        paper is marked unread, none dimmed); `decision_of` the decision's slot."""
         super().__init__(id=id)
         self.is_bookmarked = is_bookmarked
         self.is_unread = is_unread
+        self.decision_of = decision_of
+        self.density = DENSITIES[0]
+        #: Whether rows are comfortable now: the density, and a wide enough screen.
+        self._comfortable = False
         self.rows: Sequence[Row] = []
         self._ids: list[str] | None = None
         self.cursor = 0
@@ -86,8 +121,14 @@ class PaperList(ScrollView, can_focus=True):
         #: Snippet lines by (row id, width), for the rows shown: one is costly to make
         #: (finding the query's words), and every cursor move redraws every visible line.
         self._snippets: dict[tuple[str, int], list[Cell]] = {}
+        #: Comfortable rows' lines right of the marks by (row id, width), for the same
+        #: reason: wrapping a title is the costly part of a row.
+        self._bodies: dict[tuple[str, int], list[list[Cell]]] = {}
+        #: The row drawn last, by index: a row's lines are drawn one after the other, and
+        #: a row of a row store reads its paper.
+        self._last_row: tuple[int, Row] | None = None
         #: Marks a row's watched words and authors (`WatchMarks.mark_row`), while any are.
-        self.watched: Callable[[str, list[Cell]], list[Cell]] | None = None
+        self.watched: Callable[[str, list[Cell], Paper | None], list[Cell]] | None = None
 
     # --- contents ----------------------------------------------------------------------
 
@@ -125,6 +166,8 @@ class PaperList(ScrollView, can_focus=True):
         self._ids = None
         self.matcher = matcher or None
         self._snippets.clear()
+        self._bodies.clear()
+        self._last_row = None
         self.empty_message = list(empty_message)
         self.show_collection = _several_collections(rows)
         index = self.index_of(keep_id) if keep_id is not None else None
@@ -137,14 +180,36 @@ class PaperList(ScrollView, can_focus=True):
 
     @property
     def lines_per_row(self) -> int:
-        """2 while search results show where they matched, else 1."""
-        return 2 if self.show_snippets and self.matcher is not None else 1
+        """`ROW_LINES` for comfortable rows, else 1; one more while search results show
+        where they matched."""
+        snippet = 1 if self.show_snippets and self.matcher is not None else 0
+        return (ROW_LINES if self._comfortable else 1) + snippet
+
+    @property
+    def comfortable(self) -> bool:
+        """Whether the rows are comfortable now (see `density`)."""
+        return self._comfortable
 
     def toggle_snippets(self) -> None:
+        self._relayout(lambda: setattr(self, "show_snippets", not self.show_snippets))
+
+    def set_density(self, density: str) -> None:
+        """Rows "comfortable" or "compact" (compact on narrow screens whatever this says);
+        the cursor stays on its paper."""
+        self._relayout(lambda: setattr(self, "density", density))
+
+    def _relayout(self, change: Callable[[], None]) -> None:
+        """Make `change` to how rows are laid out: the top row stays on top, the cursor on
+        its paper and in view."""
+        top = round(self.scroll_y) // self.lines_per_row
         current = self.cursor
-        self.show_snippets = not self.show_snippets
+        change()
+        self._comfortable = (
+            self.density == DENSITIES[0] and self.app.size.width >= COMFORTABLE_MIN_COLUMNS
+        )
         self._resize_virtual(self.size.width)
         if self.rows:
+            self.scroll_to(y=top * self.lines_per_row, animate=False, immediate=True)
             self._scroll_cursor_into_view()
         self.cursor = current
         self.refresh()
@@ -207,9 +272,7 @@ class PaperList(ScrollView, can_focus=True):
                 self.action_open()
 
     def on_resize(self, event: events.Resize) -> None:
-        self._resize_virtual(event.size.width)
-        if self.rows:
-            self._scroll_cursor_into_view()
+        self._relayout(lambda: None)
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -225,14 +288,22 @@ class PaperList(ScrollView, can_focus=True):
         index, part = divmod(line, self.lines_per_row)
         if index >= len(self.rows):
             return Strip.blank(width, base)
-        row = self.rows[index]
+        last = self._last_row
+        if last is not None and last[0] == index:
+            row = last[1]
+        else:
+            row = self.rows[index]
+            self._last_row = (index, row)
         # A bookmark whose paper left the corpus is neither: there is nothing to read.
         unread = self.is_unread is not None and not row.missing and self.is_unread(row.id)
         if self.is_unread is not None and not unread and not row.missing:
             base = base + self.get_component_rich_style("paper-list--read")
         if index == self.cursor:
             base = base + self.get_component_rich_style("paper-list--cursor")
-        if part:
+        decision = None if row.missing or self.decision_of is None else self.decision_of(row.id)
+        if self._comfortable:
+            cells = self._comfortable_line(row, part, width, unread, decision)
+        elif part:
             cells = self._snippet(row, width)
         else:
             cells = row_cells(
@@ -240,11 +311,41 @@ class PaperList(ScrollView, can_focus=True):
                 width,
                 bookmarked=self.is_bookmarked(row.id),
                 unread=unread,
+                decision=decision,
                 show_collection=self.show_collection,
             )
             if self.watched is not None:
-                cells = self.watched(row.id, cells)
+                cells = self.watched(row.id, cells, None)
         return Strip(self._segments(cells, base)).adjust_cell_length(width, base)
+
+    def _comfortable_line(
+        self, row: Row, part: int, width: int, unread: bool, decision: str | None
+    ) -> list[Cell]:
+        """Line `part` of a comfortable row: the title's lines and the dim line, the
+        snippet under them in search results, blank lines to the row's height."""
+        body = self._bodies.get((row.id, width))
+        if body is None:
+            if len(self._bodies) >= _BODIES_KEPT:
+                self._bodies.clear()
+            body = self._bodies[row.id, width] = row_body(
+                row_text(row), width, self.show_collection
+            )
+        if part == 0:
+            marks = marks_cells(
+                bookmarked=self.is_bookmarked(row.id),
+                unread=unread,
+                decision=decision,
+                missing=row.missing,
+            )
+            return marks + self._watched(row, body[0])
+        if part < len(body):
+            return [(" " * MARKS_WIDTH, "plain"), *self._watched(row, body[part])]
+        if part == len(body) and self.lines_per_row > ROW_LINES:
+            return self._snippet(row, width)
+        return [(" " * width, "plain")]
+
+    def _watched(self, row: Row, cells: list[Cell]) -> list[Cell]:
+        return cells if self.watched is None else self.watched(row.id, cells, row.paper)
 
     def _snippet(self, row: Row, width: int) -> list[Cell]:
         if row.paper is None or self.matcher is None:
