@@ -3,8 +3,9 @@
 `Searcher` is what the CLI and the reader call. It parses the query, corrects its typos
 (correction.py), has the `Planner` plan it (plan.py: terms, expansions, budgets, the
 any-word fallback; no engine in it) and the engine run the plan (whoosh/engine.py, or
-tantivy/engine.py), falls back when no paper (or, for a long query, too few) has every
-word, adds snippets and a "did you mean".
+tantivy/engine.py), runs the any-word fallback when no paper has every word (and always
+for a query of three words or more, whose papers it ranks), adds snippets and a "did you
+mean".
 `Searcher.search` never raises for any query string.
 """
 
