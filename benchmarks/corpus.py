@@ -77,7 +77,7 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
-def _usable(sentence: str) -> bool:
+def usable(sentence: str) -> bool:
     """Sentences that survive both output formats unchanged: balanced braces, no BibTeX
     entry markers, and long enough to read as a sentence."""
     depth = 0
@@ -110,7 +110,7 @@ def sentence_pool() -> list[str]:
     seen: dict[str, None] = {}
     for abstract in source_abstracts()[0]:
         for sentence in split_sentences(abstract):
-            if _usable(sentence):
+            if usable(sentence):
                 seen.setdefault(sentence, None)
     return list(seen)
 

@@ -101,12 +101,16 @@ def hidden_title_corpus(bibs: list[Path]) -> tuple[list[Paper], dict[str, str]]:
     return papers, titles
 
 
-def distractors(count: int) -> list[Paper]:
-    """`count` synthetic abstracts (`corpus.py`: sentences of the same papers, resampled),
-    read as a seed-format list is (no titles)."""
+def distractors(count: int, papers: list[Paper] | None = None) -> list[Paper]:
+    """`count` synthetic abstracts (`corpus.py`: sentences of the PMLR papers and the seeds,
+    or of `papers` when given, resampled), read as a seed-format list is (no titles)."""
+    pool = None
+    if papers is not None:
+        sentences = (s for p in papers for s in corpus.split_sentences(p.text))
+        pool = list(dict.fromkeys(s for s in sentences if corpus.usable(s)))
     with tempfile.TemporaryDirectory(prefix="paperterm-distractors-") as tmp:
         source = Path(tmp) / "synthetic"
-        corpus.write_text(source, corpus.make_abstracts(count))
+        corpus.write_text(source, corpus.make_abstracts(count, pool=pool))
         return load_sources([SourceSpec(source)]).papers
 
 
@@ -462,19 +466,25 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="with --sweep: these choices (by name)")
     parser.add_argument("--papers", type=int, default=2600, help="corpus size for the cost")
     parser.add_argument(
+        "--sources",
+        nargs="*",
+        type=Path,
+        help="measure on these titled files instead of the PMLR volumes (a tuning set)",
+    )
+    parser.add_argument(
         "--distractors",
         type=int,
         default=0,
         help="add this many synthetic abstracts (corpus.py) to the quality index",
     )
     args = parser.parse_args()
-    bibs = corpus.titled_sources()
+    bibs = args.sources or corpus.titled_sources()
     if not bibs:
         return
     print(f"machine: {machine()}; corpora: {', '.join(p.name for p in bibs)}; seed {args.seed}")
     papers, titles = hidden_title_corpus(bibs)
     if args.distractors:
-        papers += distractors(args.distractors)
+        papers += distractors(args.distractors, papers if args.sources else None)
     folder = tempfile.TemporaryDirectory(prefix="paperterm-typing-")
     searcher = Searcher(disk_index(Path(folder.name), papers), papers, Vocabulary.of_papers(papers))
     queries = make_queries(titles, args.seed)

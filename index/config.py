@@ -17,7 +17,6 @@ from platformdirs import user_config_dir, user_data_dir
 
 from paperterm.index.library.searches import SavedSearch
 from paperterm.index.sources.files import FORMAT_NAMES, OUR_FIELDS, SourceSpec
-from paperterm.index.text.lazy_pattern import compile_later
 from paperterm.index.toml_text import TomlSyntaxError, parse_toml
 from paperterm.index.user_files import read_regular_file
 
@@ -437,7 +436,7 @@ def _where(path: Path | None, line: int, key: str, why: str) -> str:
 class _Locator:
     """Finds the line where a key is set, since a parsed TOML document has no positions."""
 
-    _HEADER = compile_later(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+    _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
 
     def __init__(self, text: str) -> None:
         # TOML ends lines with LF or CRLF only: `str.splitlines` would also split at

@@ -24,23 +24,22 @@ from typing import NamedTuple
 from urllib.parse import quote, urlsplit
 
 from paperterm.index.papers import Paper
-from paperterm.index.text.lazy_pattern import compile_later
 
 # Brackets end a URL: abstracts put links in [text](url) or wrap them in [..]. A LaTeX
 # escape (`\_`, `\%`, `\#`, `\&`, `\~`) is part of it: authors escape URLs out of habit.
-_URL = compile_later(r"""\bhttps?://(?:[^\s<>"'`{}|\\^\[\]]|\\[_%#&~])+""", re.IGNORECASE)
-_URL_ESCAPE = compile_later(r"\\([_%#&~$])")
+_URL = re.compile(r"""\bhttps?://(?:[^\s<>"'`{}|\\^\[\]]|\\[_%#&~])+""", re.IGNORECASE)
+_URL_ESCAPE = re.compile(r"\\([_%#&~$])")
 _URL_TRAIL = ".,;:!?)]}'\"»”’"
 # New-style (2401.01234, 0704.0001) and old-style (hep-ph/0703001, math.GT/0309136) ids, with
 # or without a version (v2), bare or as `arXiv:ID` or an abs/pdf URL.
-_ARXIV_ID = compile_later(
+_ARXIV_ID = re.compile(
     r"(?:arxiv\.org/(?:abs|pdf)/|arxiv:\s*|^)"
     r"(\d{4}\.\d{4,5}|[a-z][a-z.-]*(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?:\.pdf)?/?$",
     re.I,
 )
 # Anything but printable ASCII ends a link: a control character in a URL could end an OSC 8
 # hyperlink early or smuggle a terminal sequence; non-ASCII would be percent-encoded anyway.
-_UNSAFE_IN_URL = compile_later(r"[^\x21-\x7e]")
+_UNSAFE_IN_URL = re.compile(r"[^\x21-\x7e]")
 
 
 def urls_in(text: str) -> Iterator[tuple[int, int, str]]:
@@ -209,7 +208,7 @@ CODE_HOSTS = (
     "dropbox.com", "physionet.org", "synapse.org", "dataverse.harvard.edu", "gitee.com",
 )  # fmt: skip
 #: DOI prefixes of data repositories (Zenodo, Figshare, Dryad): such a DOI is data.
-_DATA_DOI = compile_later(r"^https?://(?:dx\.)?doi\.org/10\.(?:5281|6084|5061)/", re.I)
+_DATA_DOI = re.compile(r"^https?://(?:dx\.)?doi\.org/10\.(?:5281|6084|5061)/", re.I)
 
 
 def _host(url: str) -> str:

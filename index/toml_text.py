@@ -16,10 +16,8 @@ import re
 import sys
 from typing import Any
 
-from paperterm.index.text.lazy_pattern import compile_later
-
-_AT_POSITION = compile_later(r"(?P<why>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)", re.S)
-_AT_END = compile_later(r"(?P<why>.*) \(at end of document\)", re.S)
+_AT_POSITION = re.compile(r"(?P<why>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)", re.S)
+_AT_END = re.compile(r"(?P<why>.*) \(at end of document\)", re.S)
 #: How deep values may nest: far past any file a person writes, far below any recursion limit.
 MAX_NESTING = 100
 _TOO_DEEP = f"values are nested more than {MAX_NESTING} levels deep"

@@ -21,15 +21,15 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import sys
 import threading
 from pathlib import Path
 
 from paperterm.index.atomic import atomic_write_bytes
-from paperterm.index.text.lazy_pattern import compile_later
 
-_OWN_DESCRIPTOR = compile_later(rf"^/(?:dev/fd|proc/(?:self|{os.getpid()})/fd)/(\d+)$")
+_OWN_DESCRIPTOR = re.compile(rf"^/(?:dev/fd|proc/(?:self|{os.getpid()})/fd)/(\d+)$")
 _STD_STREAMS = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
 _MAX_LINKS = 40  # as the kernel's own limit on a chain of symbolic links
 _umask_lock = threading.Lock()

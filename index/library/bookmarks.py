@@ -40,7 +40,6 @@ from paperterm.index.library.op_store import (
     Restore,
     one_line,
 )
-from paperterm.index.text.lazy_pattern import compile_later
 
 # --- a bookmark as held in memory ---------------------------------------------------------
 
@@ -80,8 +79,8 @@ _HEADER = (
     "# You may edit this file by hand (comments are not kept when paperterm saves it).\n\n"
 )
 _KNOWN_KEYS = ("id", "added", "title", "tags", "note")
-_TABLE_HEADER = compile_later(r"^[ \t]*\[\[[ \t]*bookmarks[ \t]*\]\]", re.M)
-_NEWLINES = compile_later(r"\r\n?")  # notes keep line breaks, always as "\n" (as TOML writes them)
+_TABLE_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*bookmarks[ \t]*\]\]", re.M)
+_NEWLINES = re.compile(r"\r\n?")  # notes keep line breaks, always as "\n" (as TOML writes them)
 
 
 #: The store's errors under the names the bookmark code has always used.

@@ -45,12 +45,11 @@ from paperterm.index.atomic import (
     stamp_of,
 )
 from paperterm.index.private_files import NotPrivateError, check_private, write_target_inside
-from paperterm.index.text.lazy_pattern import compile_later
 from paperterm.index.toml_text import TomlSyntaxError, parse_toml
 from paperterm.index.user_files import read_regular_file, write_user_file
 
 FORMAT_VERSION = 1
-_VERSION_LINE = compile_later(r"^[ \t]*version[ \t]*=", re.M)
+_VERSION_LINE = re.compile(r"^[ \t]*version[ \t]*=", re.M)
 
 E = TypeVar("E")
 

@@ -36,7 +36,6 @@ from paperterm.index.library.op_store import (
     LibraryFileError,
     OpLogStore,
 )
-from paperterm.index.text.lazy_pattern import compile_later
 
 READING_FILENAME = "reading.toml"
 #: Version 2 adds `[decision]`; a version 1 file is read as it is and written as 2.
@@ -50,7 +49,7 @@ _HEADER = (
     "# undecided); [read] paper id = when you first read it (UTC) (unlisted = unread).\n"
     "# You may edit this file by hand (comments are not kept when paperterm saves it).\n\n"
 )
-_BARE_KEY = compile_later(r"[A-Za-z0-9_-]+")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 class ReadingFormat(FileFormat[datetime]):

@@ -4,8 +4,7 @@ An engine runs `Plan`s (plain data from `plan.py`) over its index and answers th
 one question about it (how many papers hold a term). Snippets, highlighting, typo
 correction, the any-word fallback and "did you mean" are the planner's and the
 searcher's, the same for every engine; an engine only has to honour a plan's semantics:
-weights on alternatives, `minimum` groups, and `coordination` (papers matching more groups
-first, then by score).
+weights on alternatives and `minimum` groups.
 """
 
 from __future__ import annotations

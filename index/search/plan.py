@@ -71,13 +71,12 @@ SHORT_TYPING_POSTINGS_PER_PAPER = 0.25
 MAX_SUGGESTED = 3
 FALLBACK_NOTE = "no paper has all your words; showing papers with any, most words first"
 FALLBACK_RARER_NOTE = "no paper has all your words; showing papers with the rarer ones first"
-#: When fewer papers than this have all the words of a query of `FEW_MATCHES_WORDS` words
-#: or more, the papers with fewer words follow them (the fallback's order): a pasted title
-#: that holds a word its paper's abstract lacks still finds it, while a word or two typed
-#: keeps narrowing the list.
-FEW_MATCHES = 10
-FEW_MATCHES_WORDS = 3
-FEW_MATCHES_NOTE = "few papers have all your words; papers with most of them follow"
+#: A query of this many words or more lists every paper holding any of them, ranked by
+#: score alone: a paper lacking a common word of a pasted title (or of three typed words)
+#: but holding its rare ones ranks above papers holding only the common ones. A word or
+#: two typed keep narrowing the list to the papers with all of them.
+BEST_MATCH_WORDS = 3
+BEST_MATCH_NOTE = "no paper has all your words; showing papers with any, best first"
 NOTHING_TO_SEARCH_NOTE = "nothing to search for in that query; showing all papers"
 
 
@@ -94,9 +93,9 @@ def typing_budget(papers: int, typed: int = SHORT_WORD + 1) -> int:
 
 
 def fallback_minimum(groups: int) -> int:
-    """How many of `groups` words a paper needs to be listed by the fallback: one. Those with
-    more words rank first, so a paper is never dropped for missing words its abstract lacks
-    (a pasted title's "Extended Abstract")."""
+    """How many of `groups` words a paper needs to be listed by the fallback: one, so a paper
+    is never dropped for missing words its abstract lacks (a pasted title's "Extended
+    Abstract")."""
     return 1
 
 
@@ -153,9 +152,6 @@ class Plan:
     paper (but the excluded). Its score adds the scores of the required groups it matches and
     of the `boosts` it matches (which never decide whether it matches). With neither required
     nor excluded groups the query has nothing to search for: every paper, unranked.
-
-    With `coordination`, papers that match more of the required groups rank above papers
-    that match fewer, whatever their scores; the score orders papers that match as many.
     """
 
     required: tuple[AnyOf, ...] = ()
@@ -168,7 +164,9 @@ class Plan:
     notes: tuple[str, ...] = ()
     #: What to run instead when this plan matches nothing.
     fallback: Plan | None = None
-    coordination: bool = False
+    #: Show the fallback's papers even when some paper matches every group (its papers
+    #: include those), as it ranks them better (`BEST_MATCH_WORDS`).
+    widen: bool = False
 
     @property
     def everything(self) -> bool:
@@ -276,7 +274,8 @@ class Planner:
         # A filter (`status:oral`) is never dropped for "most of your words".
         filtered = any(c.field in FILTER_FIELDS for c in parsed.clauses if not c.negate)
         if len(required) > 1 and not filtered:
-            return replace(plan, fallback=self._fallback(plan))
+            widen = len(required) >= BEST_MATCH_WORDS
+            return replace(plan, fallback=self._fallback(plan, widen), widen=widen)
         return plan
 
     def _clause(self, clause: Clause, spent: int, matcher: Matcher | None) -> _Step | None:
@@ -476,11 +475,11 @@ class Planner:
             kept.words.append(word)
         return kept
 
-    def _fallback(self, plan: Plan) -> Plan:
-        """When no paper has every word: every paper with any of them, those with more words
-        first, then by score, without the title and name boosts. When the budget cannot pay
-        for every word, the rarest words it can pay for (at least one): the rare words are
-        the ones that tell papers apart, and the budget bounds the query's time."""
+    def _fallback(self, plan: Plan, widen: bool) -> Plan:
+        """Every paper with any of the words, by score, without the title and name boosts
+        (run when no paper has every word, or always when `widen`). When the budget cannot
+        pay for every word, the rarest words it can pay for (at least one): the rare words
+        are the ones that tell papers apart, and the budget bounds the query's time."""
         order = sorted(range(len(plan.required)), key=lambda index: plan.required[index].cost)
         kept: list[int] = []
         spent = 0
@@ -490,13 +489,13 @@ class Planner:
             kept.append(index)
             spent += plan.required[index].cost
         whole = len(kept) == len(plan.required)
+        note = FALLBACK_RARER_NOTE if not whole else BEST_MATCH_NOTE if widen else FALLBACK_NOTE
         return Plan(
             required=tuple(plan.required[index] for index in sorted(kept)),
             minimum=fallback_minimum(len(kept)),
             excluded=plan.excluded,
             matcher=plan.matcher,
-            notes=(FALLBACK_NOTE if whole else FALLBACK_RARER_NOTE,),
-            coordination=True,
+            notes=(note,),
         )
 
     def suggest(self, parsed: ParsedQuery) -> str:

@@ -29,7 +29,6 @@ from dataclasses import field as dataclass_field
 from typing import Literal
 
 from paperterm.index.search.query_text import MAX_QUERY_CHARS
-from paperterm.index.text.lazy_pattern import compile_later
 
 Kind = Literal["word", "phrase", "prefix", "fuzzy"]
 
@@ -58,8 +57,8 @@ MIN_PREFIX = 3
 MAX_FUZZY = 2
 MAX_TERM_CHARS = 100
 
-_FIELD = compile_later(r"([A-Za-z]+):")
-_FUZZY = compile_later(r"^(.*?)~(\d*)$", re.DOTALL)
+_FIELD = re.compile(r"([A-Za-z]+):")
+_FUZZY = re.compile(r"^(.*?)~(\d*)$", re.DOTALL)
 _EDGE_PUNCT = "()[]{}<>,;!?\"'`“”‘’"
 
 

@@ -3,8 +3,9 @@
 `Searcher` is what the CLI and the reader call. It parses the query, corrects its typos
 (correction.py), has the `Planner` plan it (plan.py: terms, expansions, budgets, the
 any-word fallback; no engine in it) and the engine run the plan (whoosh/engine.py, or
-tantivy/engine.py), falls back when no paper (or, for a long query, too few) has every
-word, adds snippets and a "did you mean".
+tantivy/engine.py), runs the any-word fallback when no paper has every word (and always
+for a query of three words or more, whose papers it ranks), adds snippets and a "did you
+mean".
 `Searcher.search` never raises for any query string.
 """
 
@@ -20,13 +21,7 @@ from paperterm.index.search.engine import Engine, Scored
 from paperterm.index.search.engine_files import EngineIndex
 from paperterm.index.search.filter_fields import FILTER_FIELDS
 from paperterm.index.search.hits import Hit, Matcher, Results, Span, mark, snippet
-from paperterm.index.search.plan import (
-    FEW_MATCHES,
-    FEW_MATCHES_NOTE,
-    FEW_MATCHES_WORDS,
-    Planner,
-    postings_budget,
-)
+from paperterm.index.search.plan import Planner, postings_budget
 from paperterm.index.search.query import ParsedQuery, parse_query
 from paperterm.index.search.records import PaperList
 from paperterm.index.search.vocabulary import Vocabulary
@@ -220,15 +215,13 @@ class Searcher:
             results.total = len(chosen)
             return [(index, 0.0) for index in chosen[:limit]]
         scored, total = ([], 0) if plan.hopeless else self.engine.collect(plan, limit, allowed)
-        few = total == 0 or (total < FEW_MATCHES and len(plan.required) >= FEW_MATCHES_WORDS)
-        if few and plan.fallback is not None:
+        if plan.fallback is not None and (total == 0 or plan.widen):
             # The fallback's papers include every one with all the words.
             more, more_total = self.engine.collect(plan.fallback, limit, allowed)
             if more_total > total:
-                results.notes.extend(plan.fallback.notes if not total else [FEW_MATCHES_NOTE])
-                shown = {position for position, _ in scored}
-                scored = [*scored, *(hit for hit in more if hit[0] not in shown)]
-                scored, total = scored[:limit] if limit is not None else scored, more_total
+                if not total:
+                    results.notes.extend(plan.fallback.notes)
+                scored, total = more, more_total
         results.total = total
         if total == 0:
             results.suggestion = self.planner.suggest(parsed)

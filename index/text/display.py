@@ -17,7 +17,6 @@ import unicodedata
 from functools import lru_cache
 
 from paperterm.index.text.latex import Held, decode
-from paperterm.index.text.lazy_pattern import compile_later
 from paperterm.index.text.spaces import (
     is_printable_but_newlines,
     printable_single_spaced,
@@ -31,13 +30,13 @@ from paperterm.index.text.spaces import (
 # OSC, DCS, SOS, PM, APC (ESC ] P X ^ _ or their 8-bit forms): a string up to BEL or ST
 # (ESC \ or 8-bit ST); the string stops at the next introducer, which keeps this linear.
 # Any other ESC: intermediate bytes and a final byte (ESC ( B, ESC 7, ESC c ...).
-_ESCAPE_SEQUENCE = compile_later(
+_ESCAPE_SEQUENCE = re.compile(
     r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
     r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])(?:[^\x07\x1b\x80-\x9f]*(?:\x07|\x1b\\|\x9c))?"
     r"|\x1b[ -/]*[0-~]?"
 )
-_ESCAPE_START = compile_later(r"[\x1b\x90\x98\x9b\x9d\x9e\x9f]")
-_LINE_BREAKS = compile_later(r"\r\n?|[\x0b\x0c\x85\u2028]")
+_ESCAPE_START = re.compile(r"[\x1b\x90\x98\x9b\x9d\x9e\x9f]")
+_LINE_BREAKS = re.compile(r"\r\n?|[\x0b\x0c\x85\u2028]")
 # Zero-width joiner (emoji sequences) and non-joiner (Persian, Indic scripts) are format
 # characters that text needs; every other format character (bidi controls, zero-width
 # spaces, tag characters, the BOM, soft hyphens) is invisible and is removed.
@@ -96,17 +95,17 @@ def one_line(s: str, limit: int | None = None) -> str:
 
 # --------------------------------------------------------------------------- display_text
 
-_PARAGRAPH_BREAK = compile_later(r"\n[ ]*\n\s*")
+_PARAGRAPH_BREAK = re.compile(r"\n[ ]*\n\s*")
 # Stars (1 to 3) not after a word character, a star or a backslash, around text. Written
 # to start with a star, which lets the pattern skip to the next one: a lookbehind first
 # made it try every position of the paragraph.
-_EMPHASIS = compile_later(
+_EMPHASIS = re.compile(
     r"(\*)(?<![\w*\\]\*)(\*{0,2})(?=[^\s*])(.{1,300}?)(?<=[^\s*])\1\2(?!\*)", re.DOTALL
 )
-_SPACE_BEFORE_PUNCT = compile_later(r" +(?=[,.;:!?](?:\s|$))")
+_SPACE_BEFORE_PUNCT = re.compile(r" +(?=[,.;:!?](?:\s|$))")
 #: A space before punctuation, which `_SPACE_BEFORE_PUNCT` needs: found in less than half
 #: the time of looking for each of " ,", " .", ... in turn.
-_A_SPACE_BEFORE = compile_later(" [,.;:!?]")
+_A_SPACE_BEFORE = re.compile(" [,.;:!?]")
 
 
 def _render_paragraph(text: str) -> str:

@@ -42,7 +42,6 @@ import re
 import unicodedata
 
 from paperterm.index.links import unescape_url, urls_in
-from paperterm.index.text.lazy_pattern import compile_later
 from paperterm.index.text.math import CITATIONS, SYMBOLS, render_math
 
 
@@ -67,7 +66,7 @@ class Held:
         return text
 
 
-_HELD = compile_later("\x02(\\d+)\x03")
+_HELD = re.compile("\x02(\\d+)\x03")
 
 # ----------------------------------------------------------------------------- tables
 
@@ -114,26 +113,26 @@ _HIDDEN = frozenset((
 _SECOND_ARGUMENT = frozenset(("textcolor", "colorbox"))
 
 # A command, a control symbol, a brace, a tie, or a run of anything else.
-_TOKEN = compile_later(r"\\(?:[A-Za-z]+|.)|[{}~]|[^\\{}~]+", re.DOTALL)
-_CONTRACTION = compile_later(r"(?:s|t|m|d|ll|re|ve)(?![A-Za-z])")
+_TOKEN = re.compile(r"\\(?:[A-Za-z]+|.)|[{}~]|[^\\{}~]+", re.DOTALL)
+_CONTRACTION = re.compile(r"(?:s|t|m|d|ll|re|ve)(?![A-Za-z])")
 _VOWELS = frozenset("aeiouyAEIOUY")
 _QUOTE_REACH = 20  # tokens: a quoted phrase is a few words and perhaps a command or two
 _OPTION_REACH = 8  # tokens: `[p.~3]`, `[see \\S 2]`
 _GROUP_REACH = 200  # tokens: citation keys, a colour, a label, an accented letter
-_TIE_BEFORE = compile_later(r"[A-Za-z0-9.\x03]")
-_TIE_AFTER = compile_later(r"[A-Za-z0-9\\{\x02]")
+_TIE_BEFORE = re.compile(r"[A-Za-z0-9.\x03]")
+_TIE_AFTER = re.compile(r"[A-Za-z0-9\\{\x02]")
 
-_URL_MACRO = compile_later(r"\\url\s*\{([^{}]*)\}")
-_HREF_MACRO = compile_later(r"\\href\s*\{([^{}]*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
-_ESCAPED = compile_later(r"\\([\\$*%&_#{},;: !])")
+_URL_MACRO = re.compile(r"\\url\s*\{([^{}]*)\}")
+_HREF_MACRO = re.compile(r"\\href\s*\{([^{}]*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_ESCAPED = re.compile(r"\\([\\$*%&_#{},;: !])")
 # What an escape shows; `$ * { }` are held so that math, emphasis and groups ignore them.
 _ESCAPES = {"\\": " ", ",": " ", ";": " ", ":": " ", "!": ""}
 _HELD_ESCAPES = frozenset("$*{}")
-_MATH_DELIMITED = compile_later(
+_MATH_DELIMITED = re.compile(
     r"\$\$([^$]{1,500}?)\$\$|\\\((.{1,500}?)\\\)|\\\[(.{1,500}?)\\\]", re.DOTALL
 )
 _MAX_INLINE_MATH = 300
-_SINGLE_QUOTED = compile_later(r"(?<![\w`])`([^`'\n]{1,100})'(?![\w'])")
+_SINGLE_QUOTED = re.compile(r"(?<![\w`])`([^`'\n]{1,100})'(?![\w'])")
 
 
 def decode(text: str, hold: Held) -> str:

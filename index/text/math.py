@@ -15,8 +15,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from paperterm.index.text.lazy_pattern import compile_later
-
 _GREEK = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
     "zeta": "ζ", "eta": "η", "theta": "θ", "vartheta": "ϑ", "iota": "ι", "kappa": "κ",
@@ -123,7 +121,7 @@ _SUBSCRIPT = dict(
         strict=True,
     )
 )
-_MATH_TOKEN = compile_later(r"\\[A-Za-z]+|\\.?|\s+|.", re.DOTALL)
+_MATH_TOKEN = re.compile(r"\\[A-Za-z]+|\\.?|\s+|.", re.DOTALL)
 _MAX_DEPTH = 40
 
 

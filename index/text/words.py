@@ -3,9 +3,6 @@
 Shared by the Whoosh analyzers and by the code that finds a query's words in a text, which
 must agree with the index about what a word is. Imports nothing heavy (the Porter stemmer,
 Whoosh's to the letter, is one small module, imported on the first stem not cached).
-
-The CJK patterns are compiled on first use: their wide character ranges are slow to
-compile, and the reader's start needs no word of text before its first frame.
 """
 
 from __future__ import annotations
@@ -14,8 +11,6 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
-
-from paperterm.index.text.lazy_pattern import compile_later
 
 if TYPE_CHECKING:
     from paperterm.index.papers import Paper
@@ -31,8 +26,8 @@ _CJK_RANGES = (
 )
 _CJK = "".join(f"{first}-{last}" for first, last in _CJK_RANGES)
 STEM_CACHE: dict[str, str] = {}
-_CJK_RUN = compile_later(f"[{_CJK}]+")
-HAS_CJK = compile_later(f"[{_CJK}]")
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+HAS_CJK = re.compile(f"[{_CJK}]")
 
 
 def has_cjk(text: str) -> bool:

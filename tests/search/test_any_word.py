@@ -1,6 +1,7 @@
 """Searching a few hand-written papers with each engine: the any-word fallback lists every
-paper holding any word of the query (more words first, never one dropped), and math written
-with super- or subscripts is found by its plain letters."""
+paper holding any word of the query (by score, never one dropped), a query of three words
+or more ranks by score the papers with any of them, and math written with super- or
+subscripts is found by its plain letters."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import json
 import pytest
 from engine_choice import engine_config
 
-from paperterm.index.search.plan import FALLBACK_NOTE
+from paperterm.index.search.plan import BEST_MATCH_NOTE
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.session import Session
 
@@ -36,6 +37,12 @@ PAPERS = [
         "abstract": "We propose S²IP-LLM, which aligns time series with the semantic space of "
         "a language model; it also reads x₁ and H₂O and the energy E=mc².",
     },
+    {
+        "title": "A Survey of Many Fields",
+        "abstract": "A long survey of many methods across numerous fields and communities: "
+        "it mentions bandit problems, online settings and protein design in passing, among "
+        "a great many other topics, with broad coverage of everything written so far.",
+    },
 ]
 
 
@@ -59,13 +66,29 @@ def test_a_pasted_title_with_words_its_paper_lacks_finds_it_first(searcher):
 
 
 def test_the_fallback_keeps_a_paper_holding_a_minority_of_the_words(searcher):
-    """Two of six words: listed after the papers with four, never dropped."""
+    """One or two of six words, none with all: every paper with any is listed, by score."""
     results = searcher.search("newton bandit extended abstract workshop version ", limit=None)
     titles = [hit.paper.title for hit in results.hits]
-    assert results.notes == [FALLBACK_NOTE]
-    assert sorted(titles[:2]) == ["Graph Networks", "Planning by Search"]
-    assert titles[2:] == ["Online Newton Method for Bandit Convex Optimisation"]
-    assert results.total == 3
+    assert results.notes == [BEST_MATCH_NOTE]
+    assert sorted(titles) == [
+        "A Survey of Many Fields",
+        "Graph Networks",
+        "Online Newton Method for Bandit Convex Optimisation",
+        "Planning by Search",
+    ]
+    scores = [hit.score for hit in results.hits]
+    assert scores == sorted(scores, reverse=True) and results.total == 4
+
+
+def test_two_of_three_words_written_often_rank_above_all_three_in_passing(searcher):
+    """The survey holds all three words once in a long abstract; the Newton paper two of
+    them in its title and its short abstract: it ranks first, and the protein paper, with
+    one, is listed too."""
+    results = searcher.search("bandit online protein ", limit=None, snippets=False)
+    titles = [hit.paper.title for hit in results.hits]
+    assert titles[0] == "Online Newton Method for Bandit Convex Optimisation"
+    assert set(titles[1:]) == {"A Survey of Many Fields", "Protein Folding"}
+    assert results.notes == []
 
 
 @pytest.mark.parametrize(

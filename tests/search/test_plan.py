@@ -15,6 +15,8 @@ from fake_index import ANALYSIS, PAPERS, WORDS, FakeIndex, planner, term
 from plan_bounds import beyond_first, bounded_plan, plan_leaves
 
 from paperterm.index.search.plan import (
+    BEST_MATCH_NOTE,
+    BEST_MATCH_WORDS,
     FALLBACK_NOTE,
     FALLBACK_RARER_NOTE,
     IMPLICIT_EXPANSIONS,
@@ -329,11 +331,14 @@ def test_the_fallback_searches_any_of_the_words_without_boosts():
 
 
 @pytest.mark.parametrize("words", [2, 3, 4, 5, 6])
-def test_the_fallback_asks_for_any_of_the_words_more_first(words):
+def test_the_fallback_asks_for_any_of_the_words(words):
     text = " ".join(["graph", "transformer", "long", "fine", "tuning", "diffusion"][:words])
-    fallback = plan(text + " ").fallback
-    assert fallback is not None and fallback.coordination
-    assert len(fallback.required) == words and fallback.minimum == 1
+    found = plan(text + " ")
+    assert found.fallback is not None
+    assert len(found.fallback.required) == words and found.fallback.minimum == 1
+    # Three words or more: its papers are shown whether or not some paper has them all.
+    assert found.widen == (words >= BEST_MATCH_WORDS)
+    assert found.fallback.notes == ((BEST_MATCH_NOTE if found.widen else FALLBACK_NOTE),)
 
 
 def test_the_fallback_keeps_the_rarest_words_the_budget_affords():

@@ -62,7 +62,7 @@ def whoosh_results(
     for group in plan.required:
         for docnum in whoosh.docs_for_query(compile_plan(Plan(required=(group,)))):
             counts[docnum] = counts.get(docnum, 0) + 1
-    if plan.coordination or (not plan.requires_all and (plan.minimum or 0) > 1):
+    if not plan.requires_all and (plan.minimum or 0) > 1:
         least = len(plan.required) if plan.minimum is None else plan.minimum
         enough = {d for d, count in counts.items() if count >= least}
         allowed = enough if allowed is None else allowed & enough
@@ -87,23 +87,16 @@ def plans_of(searcher: Searcher, text: str) -> list[Plan]:
 
 
 def same(searcher: Searcher, plan: Plan, allowed: set[int] | None = None) -> None:
-    expected, groups = whoosh_results(searcher, plan, allowed)
+    expected, _ = whoosh_results(searcher, plan, allowed)
     scorer = PlanScorer(searcher.engine._searcher)
     found, total = scorer.collect(plan, None, allowed)
     assert total == len(expected)
 
-    def rank(docnum: int) -> tuple[int, float]:
-        """Coordination: more of the groups first, then the score."""
-        return (-groups.get(docnum, 0) if plan.coordination else 0, -expected[docnum])
-
-    order = sorted(expected, key=lambda d: (*rank(d), d))
+    order = sorted(expected, key=lambda d: (-expected[d], d))
     for (docnum, score), wanted in zip(found, order, strict=True):
         assert score == pytest.approx(expected[docnum], rel=1e-9, abs=1e-12)
         # The same document, or one Whoosh ranks the same but for rounding.
-        assert docnum == wanted or (
-            rank(docnum)[0] == rank(wanted)[0]
-            and expected[docnum] == pytest.approx(expected[wanted], rel=1e-9)
-        )
+        assert docnum == wanted or expected[docnum] == pytest.approx(expected[wanted], rel=1e-9)
     top, count = scorer.collect(plan, 5, allowed)
     assert count == total and top == found[:5]
 

@@ -18,7 +18,6 @@ from paperterm.index.search.open_index import OpenIndex
 from paperterm.index.session import Session, SessionError
 from paperterm.tui import collector
 from paperterm.tui.app import ReaderApp
-from paperterm.tui.later_css import LATER_CSS
 from paperterm.tui.screens.main import MainScreen
 
 #: Modules the first frame does without (each costs the start several milliseconds).
@@ -103,22 +102,7 @@ main.parse_arguments([])
 from paperterm.index.sources.files import bundled_seeds, discover
 for spec in bundled_seeds():  # the start walks its sources (have they changed?)
     discover(spec)
-import dataclasses, re
-from paperterm.index.text.lazy_pattern import LazyPattern
-def compiled_patterns(owner, where):
-    for key, value in list(vars(owner).items()):
-        if isinstance(value, re.Pattern) or (
-            isinstance(value, LazyPattern) and value._compiled is not None
-        ):
-            yield f"{where}.{key}"
-        elif isinstance(value, type) and value.__module__ == where.split(":")[0]:
-            yield from compiled_patterns(value, f"{where}:{key}")
-compiled = sorted(
-    found
-    for name, module in list(sys.modules.items())
-    if name.startswith("paperterm.")
-    for found in compiled_patterns(module, name)
-)
+import dataclasses
 defined = sorted(
     f"{name}.{value.__name__}"
     for name, module in list(sys.modules.items())
@@ -126,7 +110,7 @@ defined = sorted(
     for value in list(vars(module).values())
     if isinstance(value, type) and value.__module__ == name and dataclasses.is_dataclass(value)
 )
-print(json.dumps({"modules": sorted(sys.modules), "compiled": compiled, "dataclasses": defined}))
+print(json.dumps({"modules": sorted(sys.modules), "dataclasses": defined}))
 """
 
 
@@ -139,9 +123,6 @@ def test_the_reader_starts_without_what_the_first_frame_does_not_need():
     assert "textual.app" in imported and "paperterm.tui.screens.main" in imported
     assert [name for name in LATER if name in imported] == []
     assert sorted(set(started["dataclasses"]) - START_DATACLASSES) == []
-    # No pattern of paperterm's is compiled by the start (~4 ms of it): each waits, as a
-    # `LazyPattern`, for the first text that needs it.
-    assert started["compiled"] == []
 
 
 TANTIVY_SESSION = """
@@ -231,25 +212,3 @@ async def test_the_first_frame_turns_the_collector_back_on_with_the_start_frozen
         collector.resume()
         gc.enable()
         gc.unfreeze()
-
-
-async def test_the_first_frame_does_without_the_later_rules(reader):
-    """later.tcss (the sidebar's, the progress row's, the full-screen reader's rules...) is
-    read when the first widget it styles is made, after the first frame; the views sidebar
-    is one."""
-    later_at_first_frame: list[bool] = []
-    first_frame = ReaderApp.on_main_screen_ready
-
-    def on_first_frame(app: ReaderApp, message: MainScreen.Ready) -> None:
-        later_at_first_frame.append(app.stylesheet.has_source(str(LATER_CSS)))
-        first_frame(app, message)
-
-    app = reader()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ReaderApp, "on_main_screen_ready", on_first_frame)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await settle(pilot)
-            await pilot.press("v")  # the views sidebar
-            await settle(pilot)
-            assert app.stylesheet.has_source(str(LATER_CSS))
-    assert later_at_first_frame == [False]

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import re
 
-from paperterm.index.text.lazy_pattern import compile_later
-
 #: Characters that JSON may carry raw but a terminal could act on (C1 controls, bidi
 #: controls, line/paragraph separators) or that no encoding can write (lone surrogates, from
 #: file names that are not UTF-8). Escaped in every JSON line we print.
-_JSON_UNSAFE = compile_later(
+_JSON_UNSAFE = re.compile(
     "[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
 )
-_NON_ASCII = compile_later("[^\x00-\x7e]")  # DEL too: JSON leaves it raw
+_NON_ASCII = re.compile("[^\x00-\x7e]")  # DEL too: JSON leaves it raw
 
 
 def _json_escape(match: re.Match[str]) -> str:

@@ -31,7 +31,6 @@ from paperterm.tui.controllers.agenda import (
     empty_lines,
     summary,
 )
-from paperterm.tui.later_css import load_later_css
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.dialogs import LineScreen
 from paperterm.tui.state import ReaderState
@@ -143,7 +142,6 @@ class AgendaScreen(PaperScreen):
         self._said = Part("")  # what the last export did
 
     def compose(self) -> ComposeResult:
-        load_later_css(self.app)  # the "window too small" rules (later.tcss)
         yield Static(Text(self.keys_text()), id="agenda-keys")
         yield AgendaList(id="agenda-list", markup=False)
         yield from self.compose_footer()

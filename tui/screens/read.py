@@ -15,7 +15,6 @@ from textual.app import ComposeResult
 from paperterm.index.search.hits import Matcher
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
-from paperterm.tui.later_css import load_later_css
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.state import ReaderState
 from paperterm.tui.status import STATE, Part
@@ -51,7 +50,6 @@ class ReadScreen(PaperScreen):
         self.followed = followed
 
     def compose(self) -> ComposeResult:
-        load_later_css(self.app)  # the detail's rules here (later.tcss)
         yield PaperDetail(id="reader-detail", can_open=False)
         yield from self.compose_footer()
 

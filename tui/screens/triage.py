@@ -22,7 +22,6 @@ from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.text.display import one_line
 from paperterm.tui import keys
 from paperterm.tui.controllers.triage import TriageControl
-from paperterm.tui.later_css import load_later_css
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.state import ReaderState
 from paperterm.tui.status import STATE, Part
@@ -153,7 +152,6 @@ class TriageScreen(PaperScreen):
         return cls(state, ids, current.id if current is not None else None, leave)
 
     def compose(self) -> ComposeResult:
-        load_later_css(self.app)  # the "window too small" rules (later.tcss)
         yield Static(Text(self.keys_text()), id="triage-keys")
         yield TriageCard(id="triage-card")
         yield from self.compose_footer()

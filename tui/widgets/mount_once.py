@@ -1,6 +1,6 @@
 """Widgets mounted the first time they are needed (the views sidebar, the progress row, the
 search note and warnings line, the related list, the "window too small" notice): the first
-frame does without them, and without their rules (later.tcss, read as the first is mounted).
+frame does without them.
 
 A late message can ask for one while the app ends (a SIGTERM under load), when the parent
 has left the DOM: then nothing is made or mounted (mounting there raised MountError), and
@@ -14,8 +14,6 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from textual.widget import Widget
-
-from paperterm.tui.later_css import load_later_css
 
 W = TypeVar("W", bound=Widget)
 
@@ -37,7 +35,6 @@ def mount_once(
         return kept
     if not parent.is_attached:
         return None
-    load_later_css(parent.app)  # the rules of what is mounted here (later.tcss)
     widget = make()
     parent.mount(widget if holder is None else holder(widget), before=before, after=after)
     return widget

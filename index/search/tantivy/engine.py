@@ -114,7 +114,7 @@ class TantivyEngine:
 
     def _most(self, plan: Plan, limit: int | None, allow: set[int] | None) -> tuple[Rows, int]:
         """Papers matching at least `plan.minimum` of the required groups and no excluded
-        one: those matching more groups first, then by score."""
+        one, by score."""
         groups: Counter[int] = Counter()
         scores: dict[int, float] = {}
         Occur = self._tantivy.Occur
@@ -132,7 +132,7 @@ class TantivyEngine:
                 scores[row] = scores.get(row, 0.0) + score
         minimum = plan.minimum or len(plan.required)
         matching = [row for row, count in groups.items() if count >= minimum]
-        ranked = sorted(matching, key=lambda row: (-groups[row], -scores[row], row))
+        ranked = sorted(matching, key=lambda row: (-scores[row], row))
         kept = ranked if limit is None else ranked[:limit]
         return [(row, scores[row]) for row in kept], len(matching)
 

@@ -123,7 +123,6 @@ class PlanScorer:
         documents match in all."""
         if not self._count:  # no documents: no idf either (the log of 0)
             return [], 0
-        matched: Counter[int] | None = None
         if plan.requires_all and plan.required:
             groups, common = self._narrowed_groups(plan.required)
             scores = _all_of(groups, common)
@@ -132,7 +131,7 @@ class PlanScorer:
         if not groups:
             scores = dict.fromkeys(range(self.searcher.doc_count_all()), 1.0)
         elif not plan.requires_all:
-            matched = Counter()
+            matched: Counter[int] = Counter()
             for group in groups:
                 matched.update(group.keys())
             least = max(1, plan.minimum or 1)
@@ -150,13 +149,6 @@ class PlanScorer:
         if plan.boosts and scores:
             extra = _sum_of([self._alternative(boost, scores) for boost in plan.boosts])
             _add_into(scores, extra, extra.keys())  # documents of `scores` only
-        if getattr(plan, "coordination", False):
-            if matched is None:
-                matched = Counter()
-                for group in groups:
-                    matched.update(group.keys())
-            order = sorted(scores.items(), key=lambda i: (-matched[i[0]], -i[1], i[0]))
-            return order[:limit] if limit is not None else order, len(scores)
         return _best(scores, limit), len(scores)
 
     def _narrowed_groups(self, required: Sequence[AnyOf]) -> tuple[list[Scores], Iterable[int]]:

@@ -1,0 +1,187 @@
+"""Regenerate the figures in BENCHMARKS.md: one command runs the areas' scripts and rewrites
+their tables, keeping the prose around them.
+
+Each area's figures sit between two markers in BENCHMARKS.md:
+
+    <!-- figures: quality -->
+    ...a line saying when and how they were measured, then the table...
+    <!-- end figures -->
+
+`report.py` runs the scripts of the areas it is asked for (all of those it knows how to run
+when none is named), turns their output into that block, and replaces the block between the
+area's markers; every other block stays as it is, with the date it was measured (the 500,000
+builds take too long to re-run with the rest).
+
+    python benchmarks/report.py [--areas quality known-item ...] [--quick] [--dry-run]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from measure import load_average, table
+
+HERE = Path(__file__).resolve().parent
+BENCHMARKS = HERE.parent / "BENCHMARKS.md"
+END = "<!-- end figures -->"
+_START = re.compile(r"<!-- figures: ([a-z0-9-]+) -->")
+
+
+class ReportError(Exception):
+    """BENCHMARKS.md lacks an area's markers, or a script's output could not be read."""
+
+
+# --- rewriting BENCHMARKS.md -----------------------------------------------------------------
+
+
+def areas_in(text: str) -> list[str]:
+    """The areas whose markers `text` holds, in order."""
+    return _START.findall(text)
+
+
+def replace_block(text: str, area: str, block: str) -> str:
+    """`text` with what stands between `area`'s markers replaced by `block` (the markers and
+    everything outside them kept). Raises `ReportError` when the markers are missing or the
+    area's end marker is not found after its start."""
+    start = f"<!-- figures: {area} -->"
+    begin = text.find(start)
+    if begin < 0:
+        raise ReportError(f"BENCHMARKS.md has no {start!r} marker")
+    inside = begin + len(start)
+    end = text.find(END, inside)
+    if end < 0 or _START.search(text, inside, end):
+        raise ReportError(f"the {area!r} figures have no {END!r} after their start")
+    return f"{text[:inside]}\n{block.strip()}\n{text[end:]}"
+
+
+# --- reading the scripts' tables -------------------------------------------------------------
+
+
+def markdown_tables(output: str) -> list[list[list[str]]]:
+    """The Markdown tables in a script's output, each as its rows of cells (the header row
+    first, the separator row left out)."""
+    tables: list[list[list[str]]] = []
+    current: list[list[str]] = []
+    for line in [*output.splitlines(), ""]:
+        if line.startswith("|"):
+            cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+            if not all(set(cell) <= set("-:") for cell in cells):
+                current.append(cells)
+        elif current:
+            tables.append(current)
+            current = []
+    return tables
+
+
+def _rows_by_first_cell(found: list[list[str]]) -> dict[str, dict[str, str]]:
+    header, *rows = found
+    return {row[0]: dict(zip(header, row, strict=False)) for row in rows}
+
+
+# --- the areas ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Area:
+    """How to measure one area: the scripts' arguments (one run each) and how their outputs
+    make the block."""
+
+    runs: Callable[[bool], list[list[str]]]
+    block: Callable[[list[str]], str]
+
+
+def _quality_runs(quick: bool) -> list[list[str]]:
+    return [
+        ["typing_quality.py", "--no-cost"],
+        ["typing_quality.py", "--no-cost", "--distractors", "2600"],
+    ]
+
+
+QUALITY_COLUMNS = ["clean MRR", "(a) cut MRR", "(b) typo MRR", "(c) blank %", "title MRR"]
+
+
+def _quality_block(outputs: list[str]) -> str:
+    rows = []
+    for corpus, output in zip(("163 papers", "+ 2,600 distractors"), outputs, strict=True):
+        tables = markdown_tables(output)
+        if not tables:
+            raise ReportError(f"typing_quality.py printed no table for {corpus}")
+        for engine, values in _rows_by_first_cell(tables[0]).items():
+            rows.append([corpus, engine, *(values.get(column, "") for column in QUALITY_COLUMNS)])
+    headers = ["corpus", "engine", "3-word MRR", "cut last word", "one typo", "blank states %"]
+    return table([*headers, "full-title MRR"], rows)
+
+
+def _known_item_runs(quick: bool) -> list[list[str]]:
+    return [["known_item.py", "--engines", "whoosh", "tantivy", *(["--quick"] if quick else [])]]
+
+
+def _known_item_block(outputs: list[str]) -> str:
+    tables = markdown_tables(outputs[0])
+    if not tables:
+        raise ReportError("known_item.py printed no table")
+    header, *rows = tables[0]
+    return table(header, rows)
+
+
+AREAS: dict[str, Area] = {
+    "quality": Area(_quality_runs, _quality_block),
+    "known-item": Area(_known_item_runs, _known_item_block),
+}
+
+
+def measure(name: str, quick: bool) -> str:
+    """Run `name`'s scripts; its block: when, the load, the command, then the table."""
+    area = AREAS[name]
+    outputs = []
+    commands = area.runs(quick)
+    for arguments in commands:
+        done = subprocess.run(
+            [sys.executable, str(HERE / arguments[0]), *arguments[1:]],
+            capture_output=True,
+            text=True,
+            cwd=HERE,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise ReportError(f"{arguments[0]} failed: {done.stderr.strip()[-300:]}")
+        outputs.append(done.stdout)
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    rerun = "; ".join(f"`{' '.join(arguments)}`" for arguments in commands)
+    header = f"{when}, load {load_average()} (`report.py --areas {name}`: {rerun})"
+    return f"{header}\n\n{area.block(outputs)}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--areas", nargs="+", choices=sorted(AREAS), help="default: all")
+    parser.add_argument("--quick", action="store_true", help="the scripts' quick runs")
+    parser.add_argument("--dry-run", action="store_true", help="print the blocks only")
+    parser.add_argument("--file", type=Path, default=BENCHMARKS, help="the file to rewrite")
+    args = parser.parse_args()
+    text = args.file.read_text(encoding="utf-8")
+    try:
+        for name in args.areas or [area for area in areas_in(text) if area in AREAS]:
+            block = measure(name, args.quick)
+            print(f"--- {name}\n{block}\n")
+            text = replace_block(text, name, block)
+    except ReportError as error:
+        print(f"report.py: {error}", file=sys.stderr)
+        return 1
+    kept = [area for area in areas_in(text) if area not in (args.areas or AREAS)]
+    if kept:
+        print(f"kept as measured before: {', '.join(kept)}")
+    if not args.dry_run:
+        args.file.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
