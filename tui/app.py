@@ -201,7 +201,7 @@ class ReaderApp(ReaderFace):
         typed = self.main.search_input.value
         if typed and typed != place.query:
             place = place._replace(query=typed)
-        self.main.paper_list.set_density(place.density)
+        self.main.set_density(place.density)
         self.main.go_to(place)
 
     def on_sort_keys_ready(self, message: SortKeysReady) -> None:

@@ -37,6 +37,9 @@ ROW_LINES = 3
 #: Comfortable rows need a screen this wide (where, by default, the list goes beside the
 #: detail and has the screen's height); below it every row is one line.
 COMFORTABLE_MIN_COLUMNS = 100
+#: The narrowest comfortable row that keeps every title of under 140 cells whole: its two
+#: lines hold a title of `2 * (width - MARKS_WIDTH) - 1` cells (`wrap_title`).
+WHOLE_TITLE_WIDTH = MARKS_WIDTH + 70
 #: The status that is the common case, left out of the dim line.
 PLAIN_STATUS = "poster"
 #: The dim line's separator.

@@ -6,6 +6,7 @@ import pytest
 from reader_helpers import flat, reader_of, resize, screen_text, settle, type_text
 
 from paperterm.index.config import Config
+from paperterm.tui.rows import WHOLE_TITLE_WIDTH
 
 
 async def test_side_by_side_from_the_configured_width_stacked_below(reader):
@@ -17,11 +18,36 @@ async def test_side_by_side_from_the_configured_width_stacked_below(reader):
         list_region, detail_region = screen.paper_list.region, screen.detail.region
         assert detail_region.y >= list_region.bottom  # stacked: both visible
         assert list_region.height >= 5 and detail_region.height >= 5
-        await resize(pilot, 100, 24)
+        await resize(pilot, 150, 24)
         assert screen.has_class("-side")
         list_region, detail_region = screen.paper_list.region, screen.detail.region
         assert detail_region.x >= list_region.right
         assert list_region.y == detail_region.y
+
+
+async def test_comfortable_rows_stack_the_panes_until_half_the_screen_keeps_whole_titles(
+    reader,
+):
+    """Comfortable rows want the list's width for whole titles: stacked up to 149 columns,
+    side by side from 150 (each half then holds any title under 140 cells in two lines);
+    compact rows go side by side from `side_by_side_min_width` as before."""
+    app = reader()
+    async with app.run_test(size=(149, 30)) as pilot:
+        await settle(pilot)
+        screen = app.main
+        assert screen.paper_list.comfortable and not screen.has_class("-side")
+        assert screen.paper_list.scrollable_content_region.width >= 140
+        await resize(pilot, 150, 30)
+        assert screen.has_class("-side")
+        assert screen.paper_list.scrollable_content_region.width >= WHOLE_TITLE_WIDTH
+        await resize(pilot, 120, 30)
+        assert not screen.has_class("-side")
+        await pilot.press("D")  # compact: side by side again
+        await settle(pilot)
+        assert not screen.paper_list.comfortable and screen.has_class("-side")
+        await pilot.press("D")
+        await settle(pilot)
+        assert screen.paper_list.comfortable and not screen.has_class("-side")
 
 
 async def test_side_by_side_width_comes_from_the_config(reader):

@@ -182,7 +182,7 @@ def bookmark_then(*keys: str, density: str = ""):
         pilot.app.state.bookmarks.add("icml-07", "Stop Regressing")
         pilot.app.bookmarks_changed()
         if density:
-            pilot.app.main.paper_list.set_density(density)
+            pilot.app.main.set_density(density)
         await settled(pilot)
 
     return run_before

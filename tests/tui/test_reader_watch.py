@@ -27,14 +27,14 @@ def watch_reader(data_dir: Path, config: Config | None = None) -> ReaderApp:
 
 def marked(app: ReaderApp) -> list[tuple[str, str]]:
     """The runs drawn bold and underlined, as ("list" or "detail", text)."""
-    detail_x = app.main.detail.region.x
+    detail = app.main.detail.region
     runs: list[tuple[str, str]] = []
-    for strip in app.screen._compositor.render_strips():
+    for y, strip in enumerate(app.screen._compositor.render_strips()):
         x = 0
         for segment in strip:
             style = segment.style
             if style is not None and style.bold and style.underline and segment.text.strip():
-                runs.append(("detail" if x >= detail_x else "list", segment.text))
+                runs.append(("detail" if detail.contains(x, y) else "list", segment.text))
             x += segment.cell_length
     return runs
 

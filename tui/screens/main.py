@@ -27,7 +27,7 @@ from paperterm.tui.controllers import views as view_rules
 from paperterm.tui.controllers.search import TagFilters, View, ViewRequest, has_clauses, parse_box
 from paperterm.tui.controllers.sorting import SortJob, SortWait
 from paperterm.tui.controllers.views import ZOOMS
-from paperterm.tui.rows import COMFORTABLE_MIN_COLUMNS
+from paperterm.tui.rows import COMFORTABLE_MIN_COLUMNS, WHOLE_TITLE_WIDTH
 from paperterm.tui.screens.main_messages import LikeRanked, SearchDone, SearchesMatched, SortReady
 from paperterm.tui.screens.main_watch import WatchingScreen
 from paperterm.tui.state import ReaderState
@@ -53,6 +53,10 @@ __all__ = [
     "View",
     "ViewRequest",
 ]
+
+#: From this width on, comfortable rows' list (half the screen, less its scrollbar) keeps
+#: whole titles beside the detail.
+SIDE_BY_SIDE_WHOLE_TITLES = 2 * (WHOLE_TITLE_WIDTH + 1)
 
 
 class MainScreen(WatchingScreen):
@@ -90,8 +94,18 @@ class MainScreen(WatchingScreen):
 
     def _size_classes(self, width: int, height: int) -> None:
         super()._size_classes(width, height)
-        self.set_class(width >= self.state.config.side_by_side_min_width, "-side")
+        self.set_class(self._side_by_side(width), "-side")
         self._update_note()  # it wraps to the new width
+
+    def _side_by_side(self, width: int) -> bool:
+        """Whether the list goes beside the detail: from `side_by_side_min_width` on, and
+        with comfortable rows only once the list's half keeps whole titles (stacked, the
+        list has the screen's width)."""
+        if width < self.state.config.side_by_side_min_width:
+            return False
+        wide = width >= COMFORTABLE_MIN_COLUMNS
+        comfortable = wide and self.paper_list.density == DENSITIES[0]
+        return not comfortable or width >= SIDE_BY_SIDE_WHOLE_TITLES
 
     @property
     def pending(self) -> bool:
@@ -406,11 +420,16 @@ class MainScreen(WatchingScreen):
         shown = "shown" if paper_list.show_snippets else "hidden"
         self.notify(f"Where the query matched: {shown} under each title", timeout=3)
 
+    def set_density(self, density: str) -> None:
+        """The list's rows "comfortable" or "compact", and the panes laid out for them."""
+        self.paper_list.set_density(density)
+        self._size_classes(self.app.size.width, self.app.size.height)
+
     def action_row_density(self) -> None:
         """Comfortable or compact rows; remembered at once (in the place file)."""
         paper_list = self.paper_list
         compact = paper_list.density == DENSITIES[0]
-        paper_list.set_density(DENSITIES[1] if compact else DENSITIES[0])
+        self.set_density(DENSITIES[1] if compact else DENSITIES[0])
         said = "one line each" if compact else "whole titles with authors"
         if not compact and not paper_list.comfortable:
             said += f" (on screens of {COMFORTABLE_MIN_COLUMNS} columns and more)"
