@@ -230,3 +230,23 @@ async def test_keys_work_again_after_a_tiny_window(reader, tiny, pane):
         await pilot.press("k")
         await settle(pilot)
         assert screen.paper_list.cursor == 2
+
+
+async def test_a_sidebar_stacks_the_panes_when_the_list_would_cut_titles(reader):
+    app = reader()
+    async with app.run_test(size=(160, 30)) as pilot:
+        await settle(pilot)
+        screen = app.main
+        assert screen.has_class("-side")
+        await pilot.press("F")  # the facets take 26 columns: half of the rest cuts titles
+        await settle(pilot)
+        assert not screen.has_class("-side")
+        assert screen.paper_list.scrollable_content_region.width >= 2 * WHOLE_TITLE_WIDTH - 20
+        await pilot.press("F")
+        await settle(pilot)
+        assert screen.has_class("-side")
+        await resize(pilot, 200, 30)
+        await pilot.press("v")  # the views sidebar: 200 less 26 still leaves two halves
+        await settle(pilot)
+        assert screen.has_class("-side")
+        assert screen.paper_list.scrollable_content_region.width >= WHOLE_TITLE_WIDTH

@@ -99,13 +99,18 @@ class MainScreen(WatchingScreen):
 
     def _side_by_side(self, width: int) -> bool:
         """Whether the list goes beside the detail: from `side_by_side_min_width` on, and
-        with comfortable rows only once the list's half keeps whole titles (stacked, the
-        list has the screen's width)."""
+        with comfortable rows only once the list's half of what the sidebars leave keeps
+        whole titles (stacked, the list has that whole width)."""
         if width < self.state.config.side_by_side_min_width:
             return False
         wide = width >= COMFORTABLE_MIN_COLUMNS
         comfortable = wide and self.paper_list.density == DENSITIES[0]
-        return not comfortable or width >= SIDE_BY_SIDE_WHOLE_TITLES
+        sidebars = sum(
+            pane.outer_size.width
+            for pane in (self._views, self.facets)
+            if pane is not None and pane.display
+        )
+        return not comfortable or width - sidebars >= SIDE_BY_SIDE_WHOLE_TITLES
 
     @property
     def pending(self) -> bool:
@@ -197,6 +202,7 @@ class MainScreen(WatchingScreen):
         if views is None:
             return  # the app is ending
         views.display = not views.display
+        self.sidebars_changed()
         if views.display:
             self.update_views()
             self.set_focus(views)

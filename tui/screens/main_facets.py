@@ -77,11 +77,16 @@ class FacetsScreen(ListScreen):
         if facets is None:
             return  # the app is ending
         facets.display = not facets.display
+        self.sidebars_changed()
         if facets.display:
             self.count_facets()
             self.set_focus(facets)
         elif self.focused is None or self.focused is facets:
             self.set_focus(self.paper_list)
+
+    def sidebars_changed(self) -> None:
+        """Lay the panes out again once a sidebar shown or hidden has its width."""
+        self.call_after_refresh(lambda: self._size_classes(*self.app.size))
 
     def facets_soon(self) -> None:
         """`count_facets` after the next frame (for a long list: once typing pauses), once,
