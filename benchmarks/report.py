@@ -174,7 +174,7 @@ def measure(name: str, quick: bool, old: str = "") -> str:
             raise ReportError(f"{name}: the scripts' figures could not be read: {error}") from None
         load = report_rows.loads(results)
         header = f"{when}, load {load} (`report.py --areas {name}`: {rerun})"
-        return f"{header}\n\n{block}"
+        return f"{report_rows.wrapped(header)}\n\n{block}"
     header = f"{when}, load {load_average()} (`report.py --areas {name}`: {rerun})"
     return f"{header}\n\n{area.block(outputs)}"
 

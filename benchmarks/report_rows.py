@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import tempfile
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,8 +102,13 @@ def _quiet_answer(output: str) -> dict[str, Any] | None:
 
 
 def ms(value: float) -> str:
-    """A duration in milliseconds, to three figures at most."""
-    return f"{value:.3g}" if value < 100 else f"{value:.0f}"
+    """A duration in milliseconds: two decimals under 10, one under 100, none above."""
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}" if value < 100 else f"{value:.0f}"
+
+
+def wrapped(header: str, width: int = 92) -> str:
+    """A block's first line, wrapped as the prose around it is."""
+    return textwrap.fill(header, width, break_long_words=False, break_on_hyphens=False)
 
 
 def verdict(met: bool) -> str:

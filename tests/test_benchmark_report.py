@@ -151,7 +151,7 @@ def test_the_triage_table_has_a_column_per_size_and_says_which_targets_are_met()
     header = rows["what"]
     assert header == ["what", "2,610 papers", "50,000 papers", "target"]
     counts = next(row for what, row in rows.items() if what.startswith("facet counts"))
-    assert counts[1:] == ["1.26 / 5.41 (1.1)", "86.6 / 107 (43)", "p95 <= 100 ms at 2,610: met"]
+    assert counts[1:] == ["1.26 / 5.41 (1.10)", "86.6 / 107 (43.0)", "p95 <= 100 ms at 2,610: met"]
     narrowing = next(row for what, row in rows.items() if what.startswith("facet narrowing"))
     assert narrowing[3].endswith("not met")  # 51 ms at 50,000
     topics = next(row for what, row in rows.items() if what.startswith("topics"))
@@ -208,8 +208,8 @@ def test_the_keystroke_cost_table_reads_both_scripts():
     ]
     rows = report.markdown_tables(report_rows.keystroke_cost_block(results, "", "today"))[0]
     assert rows[1][1:] == ["2,600", "2210", "1.02", "2.12", "30.8"]
-    assert rows[2][1:] == ["50,000", "3876", "4.93-4.97", "10.6-10.8", "90-104"]
-    assert rows[3][1:] == ["50,000", "3876", "6.92", "18.6", "90"]
+    assert rows[2][1:] == ["50,000", "3876", "4.93-4.97", "10.6-10.8", "90.0-104"]
+    assert rows[3][1:] == ["50,000", "3876", "6.92", "18.6", "90.0"]
 
 
 OLD_TARGETS = """2026-12-05, quiet machine
@@ -298,7 +298,8 @@ def test_a_json_area_s_block_is_headed_by_the_date_the_scripts_load_and_commands
 
     monkeypatch.setattr(report.subprocess, "run", run)
     block = report.measure("triage", True, "")
-    header = block.splitlines()[0]
+    header = " ".join(block.split("\n\n")[0].splitlines())
+    assert all(len(line) <= 92 for line in block.split("\n\n")[0].splitlines())
     assert re.match(
         r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC, load 2\.5 \(`report.py --areas triage`", header
     )
