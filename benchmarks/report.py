@@ -11,7 +11,8 @@ Each area's figures sit between two markers in BENCHMARKS.md:
 when none is named), turns their output into that block, and replaces the block between the
 area's markers; every other block stays as it is, with the date it was measured (the 500,000
 builds take too long to re-run with the rest). The areas whose scripts answer in JSON are in
-report_rows.py; in a table with a `when` column only some rows are re-run, the rest kept.
+report_rows.py and report_builds.py (those two, minutes long, only when named); in a table
+with a `when` column only some rows are re-run, the rest kept with their date.
 
     python benchmarks/report.py [--areas quality known-item triage ...] [--quick] [--dry-run]
 """
@@ -27,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import report_builds
 import report_rows
 from measure import load_average, table
 
@@ -147,10 +149,16 @@ AREAS: dict[str, Area] = {
 }
 
 
+# The areas whose scripts answer in JSON; the build areas take minutes, so they are run only
+# when named.
+JSON_AREAS = {**report_rows.AREAS, **report_builds.AREAS}
+BY_NAME_ONLY = set(report_builds.AREAS)
+
+
 def measure(name: str, quick: bool, old: str = "") -> str:
     """Run `name`'s scripts; its block: when, the load, the command, then the table (`old`:
     the block as it stood, whose rows a `report_rows` area may keep)."""
-    area = AREAS[name] if name in AREAS else report_rows.AREAS[name]
+    area = AREAS[name] if name in AREAS else JSON_AREAS[name]
     outputs = []
     commands = area.runs(quick)
     for arguments in commands:
@@ -181,15 +189,18 @@ def measure(name: str, quick: bool, old: str = "") -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    known = sorted([*AREAS, *report_rows.AREAS])
-    parser.add_argument("--areas", nargs="+", choices=known, help="default: all")
+    known = sorted([*AREAS, *JSON_AREAS])
+    parser.add_argument(
+        "--areas", nargs="+", choices=known, help="default: all but many-files and bounds"
+    )
     parser.add_argument("--quick", action="store_true", help="the scripts' quick runs")
     parser.add_argument("--dry-run", action="store_true", help="print the blocks only")
     parser.add_argument("--file", type=Path, default=BENCHMARKS, help="the file to rewrite")
     args = parser.parse_args()
     text = args.file.read_text(encoding="utf-8")
     try:
-        for name in args.areas or [area for area in areas_in(text) if area in known]:
+        default = [area for area in areas_in(text) if area in known and area not in BY_NAME_ONLY]
+        for name in args.areas or default:
             block = measure(name, args.quick, block_of(text, name))
             print(f"--- {name}\n{block}\n")
             print(report_rows.kept_rows_note(block), end="")
@@ -198,7 +209,7 @@ def main() -> int:
         print(f"report.py: {error}", file=sys.stderr)
         return 1
     for area in areas_in(text):
-        if area not in (args.areas or known):
+        if area not in (args.areas or default):
             print(f"kept as measured before: {area} ({report_rows.dated(block_of(text, area))})")
     if not args.dry_run:
         args.file.write_text(text, encoding="utf-8")

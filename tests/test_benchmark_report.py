@@ -81,6 +81,7 @@ targets: ...
 
 import json  # noqa: E402
 
+import report_builds  # noqa: E402
 import report_rows  # noqa: E402
 
 
@@ -279,7 +280,7 @@ def test_a_kept_area_is_named_with_its_date():
 
 def test_every_area_s_runs_name_a_script_that_exists():
     here = Path(report.__file__).parent
-    for name, area in report_rows.AREAS.items():
+    for name, area in report.JSON_AREAS.items():
         for quick in (True, False):
             for arguments in area.runs(quick):
                 assert (here / arguments[0]).exists(), (name, arguments)
@@ -315,3 +316,72 @@ def test_a_json_area_whose_script_printed_no_json_fails_naming_the_area(monkeypa
     monkeypatch.setattr(report.subprocess, "run", run)
     with pytest.raises(report.ReportError, match="triage"):
         report.measure("triage", True, "")
+
+
+def test_the_many_files_table_gives_each_change_s_share_of_a_rebuild():
+    steps = [
+        {"step": name, "papers": 10000, "wall_s": wall, "cpu_s": cpu, "removal_s": 0.1}
+        for name, wall, cpu in (
+            ("first", 30.0, 20.0),
+            ("rebuild", 24.3, 16.0),
+            ("touch", 4.3, 2.0),
+            ("edit", 4.44, 2.2),
+            ("add", 4.62, 2.16),
+        )
+    ]
+    results = [(["bench_many_files.py", "--json"], _json(files=10000, steps=steps))]
+    rows = report.markdown_tables(report_builds.many_files_block(results, "", "today"))[0]
+    assert rows[0][0] == "step, 10,000 one-paper files"
+    assert [row[0] for row in rows[1:]] == ["rebuild", "touch", "edit", "add"]
+    assert rows[1][1:] == ["24.30", "16.00", ""]
+    assert rows[2][1:] == ["4.30", "2.00", "0.125"]
+
+
+OLD_BOUNDS = """2026-12-06, load 6-10
+
+| source | peak RSS | wall s | when |
+|---|--:|--:|---|
+| one 200 MB ASCII abstract, one-line JSON | 428 MB | 2.6 | 2026-12-06 |
+| one 212 MB abstract in paragraphs, non-ASCII | 1.03 GB | 2.8 | 2026-12-06 |
+| 1,000,000 tiny JSON Lines rows, tantivy (summed) | 1,812 MB | 60.0 | 2026-12-06 |
+"""
+
+
+def test_bounds_re_runs_the_sources_the_script_writes_and_keeps_the_other():
+    huge = {"kind": "huge", "mb": 200, "rows": 1, "wall_s": 2.44, "largest_mb": 430}
+    tiny = {"kind": "rows", "mb": 1, "rows": 1000000, "wall_s": 61.0, "summed_mb": 1830}
+    results = [
+        (["bench_bounds.py", "huge"], _json(**huge, summed_mb=500)),
+        (["bench_bounds.py", "rows"], _json(**tiny, largest_mb=900)),
+    ]
+    rows = report.markdown_tables(report_builds.bounds_block(results, OLD_BOUNDS, "2026-12-07"))[0]
+    assert rows[1] == ["one 200 MB ASCII abstract, one-line JSON", "430 MB", "2.4", "2026-12-07"]
+    assert rows[2][1:] == ["1.03 GB", "2.8", "2026-12-06"]
+    assert rows[3] == [
+        "1,000,000 tiny JSON Lines rows, tantivy (summed)",
+        "1,830 MB",
+        "61.0",
+        "2026-12-07",
+    ]
+
+
+def test_the_build_areas_run_only_when_named(tmp_path, monkeypatch, capsys):
+    ran: list[str] = []
+
+    def measure(name: str, quick: bool, old: str = "") -> str:
+        ran.append(name)
+        return "2026-12-07 10:00 UTC, load 1\n\nfresh"
+
+    document = "".join(
+        f"<!-- figures: {area} -->\n2026-12-01, old\n<!-- end figures -->\n"
+        for area in ("triage", "many-files", "bounds", "single-file")
+    )
+    (tmp_path / "B.md").write_text(document, encoding="utf-8")
+    monkeypatch.setattr(report, "measure", measure)
+    monkeypatch.setattr(sys, "argv", ["report.py", "--file", str(tmp_path / "B.md")])
+    assert report.main() == 0
+    assert ran == ["triage"]
+    out = capsys.readouterr().out
+    assert "kept as measured before: many-files (measured 2026-12-01)" in out
+    assert "kept as measured before: single-file (measured 2026-12-01)" in out
+    assert (tmp_path / "B.md").read_text(encoding="utf-8").count("fresh") == 1
