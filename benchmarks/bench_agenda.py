@@ -1,14 +1,15 @@
 """The agenda and the authors' index in the reader (`A`, `a`): CPU time per build.
 
-A `corpus.py` corpus of `--n` papers (default 50,000) given a week of sessions: every
-paper a poster session of 80 papers (five a day, two hours each, two rooms, so sessions
-clash), a poster position, times with an offset. `--kept` of them (default 2,000, spread
-over the corpus) are kept. Prints the CPU time, best of `--runs`, of the agenda screen's
-build (`chosen_papers`, `build_agenda`, `agenda_lines`: what its worker does) and of the
-authors' index over the whole corpus (`AuthorIndex`, built once per corpus on the first
-`a`), and one `papers_of` look-up (`--json`: the same figures as one JSON object).
+A `corpus.py` corpus of `--n` papers (default 50,000; several sizes in turn) given a week of
+sessions: every paper a poster session of 80 papers (five a day, two hours each, two rooms,
+so sessions clash), a poster position, times with an offset. `--kept` of them (default
+2,000, spread over the corpus) are kept. Prints the CPU time, best of `--runs`, of the
+agenda screen's build (`chosen_papers`, `build_agenda`, `agenda_lines`: what its worker
+does) and of the authors' index over the whole corpus (`AuthorIndex`, built once per corpus
+on the first `a`), and one `papers_of` look-up (`--json`: one JSON object, `sizes` listing
+each size's figures).
 
-    python benchmarks/bench_agenda.py [--n 50000] [--kept 2000] [--runs 5] [--json]
+    python benchmarks/bench_agenda.py [--n 50000 ...] [--kept 2000] [--runs 5] [--json]
 """
 
 from __future__ import annotations
@@ -61,15 +62,15 @@ def best(runs: int, work: object) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=50_000)
+    parser.add_argument("--n", type=int, nargs="+", default=[50_000])
     parser.add_argument("--kept", type=int, default=2_000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     with people_output(args.json):
-        results = measure(args.n, args.kept, args.runs)
+        results = [measure(n, args.kept, args.runs) for n in args.n]
     if args.json:
-        print_json(results)
+        print_json({"sizes": results})
 
 
 def measure(n: int, kept: int, runs: int) -> dict[str, object]:

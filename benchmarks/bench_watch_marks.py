@@ -1,13 +1,15 @@
 """The reader's watch marks (tui/watch_marks.py): finding the watched papers, and the cost
 of marking a row and an abstract as they are drawn.
 
-A `corpus.py` corpus of `--n` papers (default 50,000) and bench_watch.py's watch list.
+A `corpus.py` corpus of `--n` papers (default 50,000; several sizes in turn) and
+bench_watch.py's watch list.
 Prints the CPU time of `find_marks` (every paper read once, in the reader's worker), then
 the mean time to mark one list row (`mark_row` over `row_cells` at 100 columns) and to
 find the watched words in one abstract (`word_spans`, the detail pane's), over `--rows`
-papers (`--json`: the same figures as one JSON object).
+papers (`--json`: one JSON object,
+`sizes` listing each size's figures).
 
-    python benchmarks/bench_watch_marks.py [--n 50000] [--rows 2000] [--json]
+    python benchmarks/bench_watch_marks.py [--n 50000 ...] [--rows 2000] [--json]
 """
 
 from __future__ import annotations
@@ -26,14 +28,14 @@ from paperterm.tui.watch_marks import find_marks
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=50_000)
+    parser.add_argument("--n", type=int, nargs="+", default=[50_000])
     parser.add_argument("--rows", type=int, default=2000)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     with people_output(args.json):
-        results = measure(args.n, args.rows)
+        results = [measure(n, args.rows) for n in args.n]
     if args.json:
-        print_json(results)
+        print_json({"sizes": results})
 
 
 def measure(n: int, count: int) -> dict[str, object]:

@@ -139,9 +139,8 @@ def triage_runs(quick: bool) -> list[list[str]]:
         ["bench_topics.py", "--sizes", *counts, "--json"],
         ["bench_watch.py", "--n", counts[-1], "--json"],
     ]
-    for n in counts:
-        runs.append(["bench_agenda.py", "--n", n, "--json"])
-        runs.append(["bench_watch_marks.py", "--n", n, "--json"])
+    runs.append(["bench_agenda.py", "--n", *counts, "--json"])
+    runs.append(["bench_watch_marks.py", "--n", *counts, "--json"])
     return runs
 
 
@@ -154,8 +153,12 @@ def triage_block(results: Results, old: str, when: str) -> str:
     for one in answers(results, "bench_topics.py"):
         topics.update(by_papers(one["rows"]))
     watch = by_papers(answers(results, "bench_watch.py"))
-    agenda = by_papers(answers(results, "bench_agenda.py"))
-    marks = by_papers(answers(results, "bench_watch_marks.py"))
+    agenda = by_papers(
+        [one for found in answers(results, "bench_agenda.py") for one in found["sizes"]]
+    )
+    marks = by_papers(
+        [one for found in answers(results, "bench_watch_marks.py") for one in found["sizes"]]
+    )
     small, large = SIZES
     rows = [
         sizes_row(
