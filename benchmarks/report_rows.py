@@ -81,17 +81,23 @@ def markdown_rows(output: str) -> list[list[str]]:
 
 
 def loads(results: Results) -> str:
-    """The load averages the scripts saw, as a range ("1.2-3.4")."""
-    seen = sorted(
-        float(one["load"])
-        for _, output in results
-        for one in [_quiet_answer(output)]
-        if one and str(one.get("load", "")).replace(".", "", 1).isdigit()
-    )
+    """The load averages the scripts saw (their JSON's `load`, or a "load average N" line
+    of a script that answers in tables), as a range ("1.2-3.4")."""
+    seen = []
+    for _, output in results:
+        found = _quiet_answer(output)
+        if found is not None:
+            seen += [float(found["load"])] if _LOAD.fullmatch(str(found.get("load"))) else []
+        else:
+            seen += [float(load) for load in _SAID_LOAD.findall(output)]
     if not seen:
         return "unknown"
-    low, high = f"{seen[0]:.1f}", f"{seen[-1]:.1f}"
+    low, high = f"{min(seen):.1f}", f"{max(seen):.1f}"
     return low if low == high else f"{low}-{high}"
+
+
+_LOAD = re.compile(r"\d+(\.\d+)?")
+_SAID_LOAD = re.compile(r"load average (\d+\.\d+)")
 
 
 def _quiet_answer(output: str) -> dict[str, Any] | None:

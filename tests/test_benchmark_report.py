@@ -199,6 +199,8 @@ def test_the_load_is_the_range_the_scripts_saw():
     results = [(["a.py"], _json()), (["b.py"], _json().replace("2.50", "4.04"))]
     assert report_rows.loads(results) == "2.5-4.0"
     assert report_rows.loads([(["c.py"], "no json")]) == "unknown"
+    said = [(["typing_quality.py"], "| a |\ntargets: ...; load average 5.25\n"), *results]
+    assert report_rows.loads(said) == "2.5-5.2"
 
 
 TYPING_COST = """machine: ...
