@@ -177,7 +177,7 @@ def measure(name: str, quick: bool, old: str = "") -> str:
     if isinstance(area, report_rows.RowsArea):
         results = list(zip(commands, outputs, strict=True))
         try:
-            block = area.block(results, old, when[:10])
+            block = area.block(results, old, when[:16])
         except (report_rows.AreaError, KeyError, TypeError, ValueError) as error:
             raise ReportError(f"{name}: the scripts' figures could not be read: {error}") from None
         load = report_rows.loads(results)

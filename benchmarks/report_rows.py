@@ -370,12 +370,18 @@ def _reader_rows(
 
 def merge_rows(old: str, fresh: dict[str, list[str]]) -> list[list[str]]:
     """The old table's rows in their order, each replaced by the fresh row of the same
-    first cell when there is one; fresh rows the old table lacked come last."""
+    first cell when there is one; a fresh row the old table lacked goes after the last row
+    of its size (the first cell's words before ":"), or last."""
     found = markdown_rows(old)
-    kept = [row for row in found[1:]] if found else []
+    kept = found[1:] if found else []
     merged = [fresh.get(row[0], row) for row in kept]
     seen = {row[0] for row in kept}
-    merged += [row for what, row in fresh.items() if what not in seen]
+    for what, row in fresh.items():
+        if what in seen:
+            continue
+        size = what.split(":")[0]
+        same = [at for at, other in enumerate(merged) if other[0].split(":")[0] == size]
+        merged.insert(same[-1] + 1 if same else len(merged), row)
     return merged
 
 
@@ -400,11 +406,11 @@ def facets_typing_block(results: Results, old: str, when: str) -> str:
 
 # --- saying what was kept -------------------------------------------------------------------
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}( \d{2}:\d{2})?")
 
 
 def dated(block: str) -> str:
-    """The date a block's first line gives, or "undated" when it gives none."""
+    """The date (and time, when given) a block's first line gives, or "undated"."""
     first = block.strip().splitlines()[0] if block.strip() else ""
     found = _DATE.search(first)
     return f"measured {found.group()}" if found else "undated"

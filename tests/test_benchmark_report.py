@@ -259,28 +259,28 @@ def test_targets_re_runs_the_reader_rows_and_keeps_the_others_with_their_date():
             _reader({"2600": {"keystroke": wide}}),
         ),
     ]
-    block = report_rows.targets_block(results, OLD_TARGETS, "2026-12-07")
-    rows = report.markdown_tables(block)[0]
-    assert [row[0] for row in rows[1:4]] == [
+    now = "2026-12-07 10:00"
+    old = OLD_TARGETS.replace("| 6.7 ms | met | 2026-12-05", "| 6.7 ms | met | 2026-12-07")
+    rows = report.markdown_tables(report_rows.targets_block(results, old, now))[0]
+    assert [row[0] for row in rows[1:]] == [
         "2,600: first-launch build <= 2 s",
         "2,600: warm start <= 1.3x a bare Textual app",
+        "2,600: keystroke to results on the terminal, p95 <= 50 ms",
+        "2,600: first launch, rows on screen <= 1 s",
+        "2,600: keystroke to results on the terminal, p95 <= 50 ms, 120x40",
         "500,000: query with snippets p95 <= 20 ms",
     ]
     assert rows[1][1:] == ["1.21 s", "met", "2026-12-05"]
-    assert rows[2][1:] == ["1.31x (CPU at the first frame 1.20x)", "not met", "2026-12-07"]
-    assert rows[3][3] == "2026-12-05"
-    added = {row[0]: row for row in rows[4:]}
-    assert added["2,600: keystroke to results on the terminal, p95 <= 50 ms"][1:] == [
-        "36.7 ms (a bare Input's echo 33.8)",
-        "met",
-        "2026-12-07",
-    ]
-    wide_row = added["2,600: keystroke to results on the terminal, p95 <= 50 ms, 120x40"]
-    assert wide_row[1] == "44.0 ms (a bare Input's echo 33.8), 2 keys missed"
-    assert added["2,600: first launch, rows on screen <= 1 s"][1:3] == ["0.44 s", "met"]
-    note = report_rows.kept_rows_note("2026-12-07 10:00 UTC, load 1\n\n" + block)
-    assert "re-run (2026-12-07): 2,600: warm start" in note
+    assert rows[2][1:] == ["1.31x (CPU at the first frame 1.20x)", "not met", now]
+    assert rows[3][1:] == ["36.7 ms (a bare Input's echo 33.8)", "met", now]
+    assert rows[4][1:3] == ["0.44 s", "met"]
+    assert rows[5][1] == "44.0 ms (a bare Input's echo 33.8), 2 keys missed"
+    assert rows[6][3] == "2026-12-07"
+    block = report_rows.targets_block(results, old, now)
+    note = report_rows.kept_rows_note(f"{now} UTC, load 1\n\n{block}")
+    assert f"re-run ({now}): 2,600: warm start" in note
     assert "kept: 2,600: first-launch build <= 2 s (2026-12-05); 500,000" in note
+    assert "p95 <= 20 ms (2026-12-07)" in note  # kept although measured the same day
 
 
 def test_the_facets_typing_table_compares_the_same_run_with_and_without_the_sidebar():
@@ -291,7 +291,8 @@ def test_the_facets_typing_table_compares_the_same_run_with_and_without_the_side
 
 
 def test_a_kept_area_is_named_with_its_date():
-    assert report_rows.dated("2026-12-06 08:50 UTC, load 3") == "measured 2026-12-06"
+    assert report_rows.dated("2026-12-06 08:50 UTC, load 3") == "measured 2026-12-06 08:50"
+    assert report_rows.dated("2026-12-06, load 3") == "measured 2026-12-06"
     assert report_rows.dated("| a |\n|---|") == "undated"
     assert report_rows.kept_rows_note("| a |\n|---|\n| 1 |") == ""
 
@@ -401,5 +402,6 @@ def test_the_build_areas_run_only_when_named(tmp_path, monkeypatch, capsys):
     assert ran == ["triage"]
     out = capsys.readouterr().out
     assert "kept as measured before: many-files (measured 2026-12-01)" in out
+    assert "kept as measured before: triage" not in out
     assert "kept as measured before: single-file (measured 2026-12-01)" in out
     assert (tmp_path / "B.md").read_text(encoding="utf-8").count("fresh") == 1
