@@ -405,3 +405,18 @@ def test_the_build_areas_run_only_when_named(tmp_path, monkeypatch, capsys):
     assert "kept as measured before: triage" not in out
     assert "kept as measured before: single-file (measured 2026-12-01)" in out
     assert (tmp_path / "B.md").read_text(encoding="utf-8").count("fresh") == 1
+
+
+def test_with_json_the_people_s_output_goes_to_stderr_and_stdout_holds_one_object(capsys):
+    import measure
+
+    with measure.people_output(True):
+        print("| papers | p50 ms |")
+    measure.print_json({"sizes": {"2610": {"p50": 1.5}}})
+    with measure.people_output(False):
+        print("a table")
+    out, err = capsys.readouterr()
+    first, *rest = out.splitlines()
+    assert json.loads(first)["sizes"] == {"2610": {"p50": 1.5}}
+    assert "load" in json.loads(first)
+    assert rest == ["a table"] and err == "| papers | p50 ms |\n"
