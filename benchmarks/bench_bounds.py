@@ -6,7 +6,7 @@
 Writes the source into a temporary folder, builds a fresh index from it, and prints the
 peak RSS of the build process (`/usr/bin/time -v`'s "Maximum resident set size", from
 `getrusage`) and the highest sum of the RSS of the build and its worker processes, sampled
-every 0.25 s from /proc.
+every 0.25 s from /proc (`--json`: the same figures as one JSON object).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from measure import load_average
 
 WORDS = "learning models graph neural network attention data training robust "
 
@@ -86,6 +88,7 @@ def main() -> None:
     parser.add_argument("kind", choices=("huge", "rows"))
     parser.add_argument("--mb", type=int, default=200)
     parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
@@ -100,6 +103,11 @@ def main() -> None:
         command += [*engine, "--data-dir", str(root / "data"), "--source", str(source), "index"]
         wall, largest, summed = measure(command)
         size = source.stat().st_size / 1e6
+        if args.json:
+            figures = {"load": load_average(), "kind": args.kind, "source_mb": size, "wall_s": wall}
+            figures.update(largest_mb=largest, summed_mb=summed, mb=args.mb, rows=args.rows)
+            print(json.dumps(figures))
+            return
         print(f"{args.kind}: {size:.0f} MB source, {wall:.1f} s, peak RSS {largest} MB "
               f"(largest process), {summed} MB (build + workers, sampled)")  # fmt: skip
 

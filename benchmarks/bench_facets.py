@@ -6,9 +6,10 @@ bookmark with tags on one paper in ten, decisions on one in five and reads on on
 `count_facets` runs `--runs` times over all of it (the reader's worst case: an empty query),
 and so does `facet_ids` for two values chosen in the reader's facets sidebar (status Oral
 and unread), the narrowing `allowed_ids` does. Prints wall p50, p95 and max and CPU p50 of
-the counts, and wall p50 / p95 of the narrowing, in milliseconds.
+the counts, and wall p50 / p95 of the narrowing, in milliseconds (`--json`: one JSON object,
+`sizes` mapping each size to `count_ms`, `count_cpu_ms` and `narrow_ms` summaries).
 
-    python benchmarks/bench_facets.py [--sizes 2610 50000] [--runs 30]
+    python benchmarks/bench_facets.py [--sizes 2610 50000] [--runs 30] [--json]
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import replace
 from datetime import datetime, timezone
 
 from bench_topics import corpus_papers
-from measure import machine, summary_ms, table
+from measure import machine, people_output, print_json, summary_ms, table
 
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.facets import count_facets, facet_ids
@@ -55,10 +56,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[2610, 50_000])
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
+    with people_output(args.json):
+        sizes = measure(args.sizes, args.runs)
+    if args.json:
+        print_json({"runs": args.runs, "sizes": sizes})
+
+
+def measure(sizes: list[int], runs: int) -> dict[str, dict[str, object]]:
+    """Print the table; each size's summaries (in ms), keyed by the size."""
     print(f"machine: {machine()}")
     rows = []
-    for n in args.sizes:
+    results: dict[str, dict[str, object]] = {}
+    for n in sizes:
         papers = conference(corpus_papers(n))
         marks = {
             p.id: Bookmark(p.id, WHEN, tags=(f"tag{i % 7}",)) for i, p in enumerate(papers[::10])
@@ -66,18 +77,19 @@ def main() -> None:
         decisions = {p.id: ("keep", "maybe", "skip")[i % 3] for i, p in enumerate(papers[::5])}
         read = {p.id: WHEN for p in papers[::3]}
         seconds, cpu = [], []
-        for _ in range(args.runs):
+        for _ in range(runs):
             started, cpu_started = time.perf_counter(), time.process_time()
             count_facets(papers, marks, decisions, read)
             seconds.append(time.perf_counter() - started)
             cpu.append(time.process_time() - cpu_started)
         narrowing = []
         chosen = [("status", "Oral"), ("read", "unread")]
-        for _ in range(args.runs):
+        for _ in range(runs):
             started = time.perf_counter()
             facet_ids(papers, chosen, marks, decisions, read)
             narrowing.append(time.perf_counter() - started)
         ms, cpu_ms, narrow_ms = summary_ms(seconds), summary_ms(cpu), summary_ms(narrowing)
+        results[str(n)] = {"count_ms": ms, "count_cpu_ms": cpu_ms, "narrow_ms": narrow_ms}
         verdict = "met" if ms["p95"] <= BUDGET_MS else "MISSED"
         rows.append([f"{n:,}", f"{ms['p50']:.1f}", f"{ms['p95']:.1f}", f"{ms['max']:.1f}",
                      f"{cpu_ms['p50']:.1f}", verdict,
@@ -85,6 +97,7 @@ def main() -> None:
     headers = ["papers", "p50 ms", "p95 ms", "max ms", "CPU p50 ms", f"p95 <= {BUDGET_MS} ms",
                "narrow p50 / p95 ms"]  # fmt: skip
     print(table(headers, rows))
+    return results
 
 
 if __name__ == "__main__":

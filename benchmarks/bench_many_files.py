@@ -13,10 +13,11 @@ too) until the new index is returned are printed, and each update's share of the
 rebuild (the target: touching or editing one file costs at most a tenth of it). The
 generation a build drops is removed by a thread after the switch: the time until that is
 done is printed apart ("removal"). `--profile STEP` prints that step's top
-functions by cumulative time.
+functions by cumulative time. `--json`: the table goes to stderr and stdout holds one JSON
+object, `steps` holding each step's `wall_s`, `cpu_s`, `papers` and `removal_s`.
 
     python benchmarks/bench_many_files.py [--files 10000] [--engine whoosh|tantivy]
-                                          [--keep DIR] [--profile STEP]
+                                          [--keep DIR] [--profile STEP] [--json]
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import corpus
-from measure import fresh_bytecode, machine, table
+from measure import fresh_bytecode, machine, people_output, print_json, table
 
 from paperterm.index.config import Config
 from paperterm.index.search.generation_files import wait_for_removals
@@ -89,7 +90,16 @@ def main() -> None:
     parser.add_argument("--engine", default="whoosh", choices=["whoosh", "tantivy"])
     parser.add_argument("--keep", type=Path, help="work in this folder and leave it")
     parser.add_argument("--profile", choices=["first", "rebuild", "touch", "edit", "add"])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
+    with people_output(args.json):
+        steps = measure(args)
+    if args.json:
+        print_json({"files": args.files, "engine": args.engine, "steps": steps})
+
+
+def measure(args: argparse.Namespace) -> list[dict[str, object]]:
+    """Run and print the steps; each step's figures, for `--json`."""
     fresh_bytecode()
     root = args.keep or Path(tempfile.mkdtemp(prefix="paperterm-many-"))
     root.mkdir(parents=True, exist_ok=True)
@@ -121,6 +131,7 @@ def main() -> None:
             ("add", add, False),
         ]
         rows = []
+        figures: list[dict[str, object]] = []
         results: dict[str, float] = {}
         for name, change, rebuild in steps:
             if change is not None:
@@ -132,6 +143,9 @@ def main() -> None:
             share = "" if name in ("first", "rebuild") else f"{wall / results['rebuild']:.3f}"
             cpu_share = "" if not share else f"{cpu / results['rebuild CPU']:.3f}"
             results[f"{name} CPU"] = cpu
+            figures.append(
+                {"step": name, "papers": papers, "wall_s": wall, "cpu_s": cpu, "removal_s": removal}
+            )
             rows.append(
                 [name, papers, f"{wall:.2f}", f"{cpu:.2f}", share, cpu_share, f"{removal:.2f}"]
             )
@@ -140,6 +154,7 @@ def main() -> None:
         print(machine())
         headers = ["step", "papers", "wall s", "CPU s", "of rebuild", "CPU of rebuild"]
         print(table([*headers, "removal s"], rows))
+        return figures
     finally:
         if args.keep is None:
             shutil.rmtree(root, ignore_errors=True)

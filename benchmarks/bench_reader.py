@@ -41,8 +41,12 @@ like       "Like my bookmarks" as functions, CPU time, in fresh processes: the t
 Pilot is not used for timing: its waits for the CPU to go idle add tens of milliseconds.
 
     python benchmarks/bench_reader.py [--quick] [--sizes N ...] [--keep DIR]
-        [--engine whoosh|tantivy] [--format text|jsonl|json] [--facets]
+        [--engine whoosh|tantivy] [--format text|jsonl|json] [--facets] [--json]
         [startup|keystroke|first|list|reading|like ...]
+
+`--json`: the tables go to stderr and stdout holds one JSON object: `echo` (the bare Input's
+key-to-output summary in ms) and `sizes`, mapping each size to its `startup`, `keystroke`,
+`keystroke_facets` and `first` figures (startup, keystroke and first only).
 
 With `--keep DIR` the corpus of N abstracts is DIR/N/corpus (written in `--format` if absent,
 else used as it is: it may be a symbolic link to a corpus made by benchmarks/corpus.py) and
@@ -66,7 +70,15 @@ import time
 from pathlib import Path
 
 import corpus
-from measure import fresh_bytecode, load_average, machine, summary_ms, table
+from measure import (
+    fresh_bytecode,
+    load_average,
+    machine,
+    people_output,
+    print_json,
+    summary_ms,
+    table,
+)
 
 from paperterm.index.config import Config
 from paperterm.index.library.filters import paper_ids
@@ -328,6 +340,8 @@ ENGINE: list[str | None] = [None]
 #: (`--density`; "": the reader's default).
 KEYSTROKE_SIZE: list[tuple[int, int]] = [(80, 24)]
 KEYSTROKE_DENSITY = [""]
+# What `--json` prints: each size's figures, keyed by the size, filled in as they are measured.
+RESULTS: dict[str, dict[str, object]] = {}
 
 
 def reader_command(data: Path, sources: list[Path]) -> list[str]:
@@ -392,6 +406,8 @@ def bench_startup(data: Path, sources: list[Path], papers: int, runs: int) -> li
         stats = summary_ms(times)
         rows.append([label, papers, round(stats["p50"]), round(stats["max"]), runs])
     ratio = medians[1] / medians[0]
+    startup = {"hello_ms": medians[0] * 1000, "list_ms": medians[1] * 1000, "ratio": ratio}
+    startup["ready_ms"] = medians[2] * 1000
     rows.append([f"the list / hello world: {ratio:.2f}x (target <= 1.3x)", papers, "", "", ""])
     cpu = []
     hello_cpu = [sys.executable, "-c", HELLO_CPU]
@@ -405,6 +421,8 @@ def bench_startup(data: Path, sources: list[Path], papers: int, runs: int) -> li
         stats = summary_ms(times)
         rows.append([label, papers, round(stats["p50"]), round(stats["max"]), runs])
     rows.append([f"CPU, paperterm / hello world: {cpu[1] / cpu[0]:.2f}x", papers, "", "", ""])
+    startup.update(hello_cpu_ms=cpu[0] * 1000, cpu_ms=cpu[1] * 1000, cpu_ratio=cpu[1] / cpu[0])
+    RESULTS.setdefault(str(papers), {})["startup"] = startup
     return rows
 
 
@@ -436,7 +454,11 @@ def bench_first_launch(sources: list[Path], papers: int, query: str) -> list:
             return moment
         return "never" if moment is None else round(moment - app.started, 2)
 
-    return [[papers, since(first), since(answered), since(ready)]]
+    row = [papers, since(first), since(answered), since(ready)]
+    RESULTS.setdefault(str(papers), {})["first"] = dict(
+        zip(("rows_s", "answered_s", "ready_s"), row[1:], strict=True)
+    )
+    return [row]
 
 
 # --- keystroke --------------------------------------------------------------------------------
@@ -541,6 +563,10 @@ def bench_keystroke(
         if seconds is not None and is_short
     ]
     reader = summary_ms(latencies)
+    size = "x".join(map(str, KEYSTROKE_SIZE[0]))
+    figures = {**reader, "keys": len(latencies), "missed": missed, "terminal": size}
+    figures["in_app_p95"] = summary_ms(inside)["p95"]
+    RESULTS.setdefault(str(n), {})["keystroke_facets" if facets else "keystroke"] = figures
     label = "paperterm, facets shown" if facets else "paperterm"
     rows = [[f"{label}: results shown", n, len(latencies), *_ms(reader), missed]]
     if short:
@@ -744,6 +770,7 @@ def main() -> None:
         "--size", default="80x24", help="keystroke: the terminal, COLUMNSxROWS (80x24)"
     )
     parser.add_argument("--density", choices=DENSITIES, help="keystroke: the list's rows")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--format",
         choices=("text", "jsonl", "json"),
@@ -751,6 +778,14 @@ def main() -> None:
         help="a corpus written anew (json: one array)",
     )
     args = parser.parse_args()
+    with people_output(args.json):
+        floor = measure(args)
+    if args.json:
+        print_json({"echo": floor, "sizes": RESULTS})
+
+
+def measure(args: argparse.Namespace) -> dict[str, float] | None:
+    """Run and print the parts `args` asks for; the bare Input's echo, when measured."""
     fresh_bytecode()
     ENGINE[0] = args.engine
     columns, rows = args.size.split("x")
@@ -801,6 +836,7 @@ def main() -> None:
     if "like" in args.parts:
         bench_like(2600, runs=3 if args.quick else 10)
     print(f"\nload average at the end: {load_average()}")
+    return floor
 
 
 if __name__ == "__main__":

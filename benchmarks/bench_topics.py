@@ -10,7 +10,10 @@ index built first (not timed) from the corpus as a JSON file: its wall time and 
 (this process's and its children's: a large corpus is grouped in a process of its own)
 when it groups and keeps the topics, then on a second start, when it reads the kept file.
 
-    python benchmarks/bench_topics.py [--sizes 2610 50000] [--show 5] [--kept]
+`--json`: one JSON object, `rows` holding each table row (`wall_s`, `cpu_s`,
+`topics`, `covered` as a share, and `step` in `--kept`'s rows).
+
+    python benchmarks/bench_topics.py [--sizes 2610 50000] [--show 5] [--kept] [--json]
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import time
 from pathlib import Path
 
 import corpus
-from measure import machine, table
+from measure import machine, people_output, print_json, table
 
 from paperterm.index.papers import Paper
 from paperterm.index.planning.topics import topics, topics_json
@@ -78,14 +81,27 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[2610, 50_000])
     parser.add_argument("--show", type=int, default=5, help="topics to print per size")
     parser.add_argument("--kept", action="store_true", help="the reader's background job")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    print(f"machine: {machine()}")
-    if args.kept:
-        rows = [row for n in args.sizes for row in kept_rows(n)]
-        print(table(["papers", "step", "wall s", "CPU s", "topics", "covered"], rows))
-        return
-    rows = []
-    for n in args.sizes:
+    with people_output(args.json):
+        print(f"machine: {machine()}")
+        if args.kept:
+            rows = [row for n in args.sizes for row in kept_rows(n)]
+            print(table(["papers", "step", "wall s", "CPU s", "topics", "covered"], rows))
+            keys = ["papers", "step", "wall_s", "cpu_s", "topics", "covered"]
+        else:
+            rows = grouped_rows(args.sizes, args.show)
+            print(table(["papers", "wall s", "CPU s", "topics", "covered", "digest"], rows))
+            keys = ["papers", "wall_s", "cpu_s", "topics", "covered", "digest"]
+    if args.json:
+        found = [dict(zip(keys, row, strict=True)) for row in rows]
+        print_json({"rows": [_numbers(row) for row in found]})
+
+
+def grouped_rows(sizes: list[int], show: int) -> list[list[object]]:
+    """`topics` over each size's corpus: a table row each (its first topics printed)."""
+    rows: list[list[object]] = []
+    for n in sizes:
         papers = corpus_papers(n)
         wall, cpu = time.perf_counter(), time.process_time()
         found = topics(papers)
@@ -94,9 +110,18 @@ def main() -> None:
         digest = hashlib.sha256(json.dumps(topics_json(found)).encode()).hexdigest()[:12]
         rows.append([f"{n:,}", f"{wall:.2f}", f"{cpu:.2f}", len(found),
                      f"{covered / n:.1%}", digest])  # fmt: skip
-        for topic in found[: args.show]:
+        for topic in found[:show]:
             print(f"  {n:,}: {topic.count:>6,}  {', '.join(topic.words)}")
-    print(table(["papers", "wall s", "CPU s", "topics", "covered", "digest"], rows))
+    return rows
+
+
+def _numbers(row: dict[str, object]) -> dict[str, object]:
+    """A table row's cells as JSON values: sizes and times as numbers, shares as fractions."""
+    out = dict(row)
+    out["papers"] = int(str(row["papers"]).replace(",", ""))
+    out["wall_s"], out["cpu_s"] = float(str(row["wall_s"])), float(str(row["cpu_s"]))
+    out["covered"] = float(str(row["covered"]).rstrip("%")) / 100
+    return out
 
 
 if __name__ == "__main__":

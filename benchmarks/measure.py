@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
 import os
 import platform
@@ -9,7 +11,7 @@ import resource
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -113,3 +115,19 @@ def _cell(value: object) -> str:
             else f"{value:.0f}"
         )
     return str(value)
+
+
+@contextlib.contextmanager
+def people_output(as_json: bool) -> Iterator[None]:
+    """With `as_json`, what a script prints for people goes to stderr, so that its stdout
+    holds only the one JSON object `print_json` writes (report.py reads it)."""
+    if not as_json:
+        yield
+        return
+    with contextlib.redirect_stdout(sys.stderr):
+        yield
+
+
+def print_json(results: dict[str, object]) -> None:
+    """A script's `--json` answer: one JSON object on one line of stdout, with the load."""
+    print(json.dumps({"load": load_average(), **results}), flush=True)

@@ -10,9 +10,11 @@ Each area's figures sit between two markers in BENCHMARKS.md:
 `report.py` runs the scripts of the areas it is asked for (all of those it knows how to run
 when none is named), turns their output into that block, and replaces the block between the
 area's markers; every other block stays as it is, with the date it was measured (the 500,000
-builds take too long to re-run with the rest).
+builds take too long to re-run with the rest). The areas whose scripts answer in JSON are in
+report_rows.py and report_builds.py (those two, minutes long, only when named); in a table
+with a `when` column only some rows are re-run, the rest kept with their date.
 
-    python benchmarks/report.py [--areas quality known-item ...] [--quick] [--dry-run]
+    python benchmarks/report.py [--areas quality known-item triage ...] [--quick] [--dry-run]
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import report_builds
+import report_rows
 from measure import load_average, table
 
 HERE = Path(__file__).resolve().parent
@@ -59,6 +63,14 @@ def replace_block(text: str, area: str, block: str) -> str:
     if end < 0 or _START.search(text, inside, end):
         raise ReportError(f"the {area!r} figures have no {END!r} after their start")
     return f"{text[:inside]}\n{block.strip()}\n{text[end:]}"
+
+
+def block_of(text: str, area: str) -> str:
+    """What stands between `area`'s markers ("" when they are missing)."""
+    start = f"<!-- figures: {area} -->"
+    begin = text.find(start)
+    end = text.find(END, begin)
+    return "" if begin < 0 or end < 0 else text[begin + len(start) : end].strip()
 
 
 # --- reading the scripts' tables -------------------------------------------------------------
@@ -137,9 +149,16 @@ AREAS: dict[str, Area] = {
 }
 
 
-def measure(name: str, quick: bool) -> str:
-    """Run `name`'s scripts; its block: when, the load, the command, then the table."""
-    area = AREAS[name]
+# The areas whose scripts answer in JSON; the build areas take minutes, so they are run only
+# when named.
+JSON_AREAS = {**report_rows.AREAS, **report_builds.AREAS}
+BY_NAME_ONLY = set(report_builds.AREAS)
+
+
+def measure(name: str, quick: bool, old: str = "") -> str:
+    """Run `name`'s scripts; its block: when, the load, the command, then the table (`old`:
+    the block as it stood, whose rows a `report_rows` area may keep)."""
+    area = AREAS[name] if name in AREAS else JSON_AREAS[name]
     outputs = []
     commands = area.runs(quick)
     for arguments in commands:
@@ -155,29 +174,43 @@ def measure(name: str, quick: bool) -> str:
         outputs.append(done.stdout)
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     rerun = "; ".join(f"`{' '.join(arguments)}`" for arguments in commands)
+    if isinstance(area, report_rows.RowsArea):
+        results = list(zip(commands, outputs, strict=True))
+        try:
+            block = area.block(results, old, when[:16])
+        except (report_rows.AreaError, KeyError, TypeError, ValueError) as error:
+            raise ReportError(f"{name}: the scripts' figures could not be read: {error}") from None
+        load = report_rows.loads(results)
+        header = f"{when}, load {load} (`report.py --areas {name}`: {rerun})"
+        return f"{report_rows.wrapped(header)}\n\n{block}"
     header = f"{when}, load {load_average()} (`report.py --areas {name}`: {rerun})"
     return f"{header}\n\n{area.block(outputs)}"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--areas", nargs="+", choices=sorted(AREAS), help="default: all")
+    known = sorted([*AREAS, *JSON_AREAS])
+    parser.add_argument(
+        "--areas", nargs="+", choices=known, help="default: all but many-files and bounds"
+    )
     parser.add_argument("--quick", action="store_true", help="the scripts' quick runs")
     parser.add_argument("--dry-run", action="store_true", help="print the blocks only")
     parser.add_argument("--file", type=Path, default=BENCHMARKS, help="the file to rewrite")
     args = parser.parse_args()
     text = args.file.read_text(encoding="utf-8")
     try:
-        for name in args.areas or [area for area in areas_in(text) if area in AREAS]:
-            block = measure(name, args.quick)
+        default = [area for area in areas_in(text) if area in known and area not in BY_NAME_ONLY]
+        for name in args.areas or default:
+            block = measure(name, args.quick, block_of(text, name))
             print(f"--- {name}\n{block}\n")
+            print(report_rows.kept_rows_note(block), end="")
             text = replace_block(text, name, block)
     except ReportError as error:
         print(f"report.py: {error}", file=sys.stderr)
         return 1
-    kept = [area for area in areas_in(text) if area not in (args.areas or AREAS)]
-    if kept:
-        print(f"kept as measured before: {', '.join(kept)}")
+    for area in areas_in(text):
+        if area not in (args.areas or default):
+            print(f"kept as measured before: {area} ({report_rows.dated(block_of(text, area))})")
     if not args.dry_run:
         args.file.write_text(text, encoding="utf-8")
     return 0
