@@ -46,19 +46,33 @@ def count_facets(
     ids = list(map(_ID, chosen))
     found: dict[str, dict[str, int]] = {}
     for name, field in _FIELDS:
-        found[name] = _ordered(Counter(map(field, chosen)))
+        found[name] = ordered_counts(Counter(map(field, chosen)))
     if topics:
-        found["topic"] = _ordered(Counter(map(_topic_or_computed(topics), chosen)))
-    found["session"] = _ordered(Counter(map(_session_or_day, chosen)))
-    found["collection"] = _ordered(Counter(chain.from_iterable(map(_COLLECTIONS, chosen))))
-    marks = list(filter(None, map(bookmarks.get, ids)))
-    found["tag"] = _ordered(Counter(chain.from_iterable(map(_TAGS, marks))))
-    decided = Counter(map(decisions.get, ids))
-    found["decision"] = {name: decided[name] for name in DECISIONS}
-    found["decision"][UNDECIDED] = decided[None]
-    done = sum(map(read.__contains__, ids))
-    found["read"] = {"read": done, "unread": len(ids) - done}
+        found["topic"] = ordered_counts(Counter(map(_topic_or_computed(topics), chosen)))
+    found["session"] = ordered_counts(Counter(map(_session_or_day, chosen)))
+    found["collection"] = ordered_counts(Counter(chain.from_iterable(map(_COLLECTIONS, chosen))))
+    found.update(state_counts(ids, bookmarks, decisions, read))
     return {name: found[name] for name in FACETS}
+
+
+def state_counts(
+    ids: Sequence[str],
+    bookmarks: Mapping[str, Bookmark],
+    decisions: Mapping[str, str],
+    read: Container[str],
+) -> dict[str, dict[str, int]]:
+    """The counts of the facets of the user's library (tag, decision, read) over the papers
+    of `ids`, as `count_facets` counts them."""
+    marks = list(filter(None, map(bookmarks.get, ids)))
+    decided = Counter(map(decisions.get, ids))
+    decision = {name: decided[name] for name in DECISIONS}
+    decision[UNDECIDED] = decided[None]
+    done = sum(map(read.__contains__, ids))
+    return {
+        "tag": ordered_counts(Counter(chain.from_iterable(map(_TAGS, marks)))),
+        "decision": decision,
+        "read": {"read": done, "unread": len(ids) - done},
+    }
 
 
 def facet_ids(
@@ -147,7 +161,7 @@ def _session_or_day(paper: Paper) -> str:
     return paper.session or paper.start[:10]
 
 
-def _ordered(counts: Counter[str]) -> dict[str, int]:
+def ordered_counts(counts: Counter[str]) -> dict[str, int]:
     """Most first, then by value; the empty value (a field left empty) is dropped."""
     counts.pop("", None)
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))

@@ -1,0 +1,165 @@
+"""A corpus's facets as columns: for each paper (by its position in the corpus) its status,
+type, session-or-day, topic and track as a small int into that facet's value table, and its
+collections as the number of its set of collections.
+
+Made once per corpus (`FacetTable.of`, which reads every paper); afterwards
+`FacetTable.count` counts any list of positions with a few C-level passes and no paper
+read, with the same results as `count_facets` over those papers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
+from threading import Lock
+from typing import Generic, TypeVar
+
+from paperterm.index.library.bookmarks import Bookmark
+from paperterm.index.library.facets import FACETS, ordered_counts, state_counts
+from paperterm.index.papers import Paper
+
+#: The facets held as one value per paper.
+COLUMNS = ("status", "type", "session", "topic", "track")
+#: Positions counted between two calls of a count's `pause`.
+CHUNK = 8192
+
+_Value = TypeVar("_Value", bound=Hashable)
+
+
+class _Column(Generic[_Value]):
+    """One facet's value per paper, as ints into `values`."""
+
+    def __init__(self) -> None:
+        self.codes: list[int] = []
+        self.values: list[_Value] = []
+        self._code: dict[_Value, int] = {}
+
+    def add(self, value: _Value) -> None:
+        code = self._code.get(value)
+        if code is None:
+            code = self._code[value] = len(self.values)
+            self.values.append(value)
+        self.codes.append(code)
+
+
+class FacetTable:
+    """The facets of `papers` by position (see the module's docstring). `ids`: each paper's
+    id, in order."""
+
+    def __init__(
+        self,
+        papers: Sequence[Paper],
+        ids: Sequence[str],
+        columns: Mapping[str, _Column[str]],
+        sets: _Column[tuple[str, ...]],
+    ) -> None:
+        self.papers = papers
+        self.ids = ids
+        self._columns = dict(columns)
+        self._sets = sets  # each paper's collections
+        self._positions: Mapping[str, int] | None = None
+        self._computed: tuple[Mapping[str, str], _Column[str]] | None = None
+        self._lock = Lock()
+
+    @classmethod
+    def of(
+        cls, papers: Sequence[Paper], pause: Callable[[], object] | None = None
+    ) -> FacetTable:
+        """The table of `papers`, reading each once; `pause` is called every `CHUNK`
+        papers (a reader's worker lets the interface run there)."""
+        columns: dict[str, _Column[str]] = {name: _Column() for name in COLUMNS}
+        status, kind, session, topic, track = (columns[name].add for name in COLUMNS)
+        sets: _Column[tuple[str, ...]] = _Column()
+        ids: list[str] = []
+        count = len(papers)
+        for start in range(0, count, CHUNK):
+            for index in range(start, min(start + CHUNK, count)):
+                paper = papers[index]
+                ids.append(paper.id)
+                status(paper.status)
+                kind(paper.type)
+                session(paper.session or paper.start[:10])
+                topic(paper.topic)
+                track(paper.track)
+                sets.add(tuple(paper.collections))
+            if pause is not None:
+                pause()
+        return cls(papers, ids, columns, sets)
+
+    def position_of(self, paper_id: str) -> int | None:
+        """The position of the paper of this id (the last, as `PaperList.positions`)."""
+        positions = self._positions
+        if positions is None:
+            positions = getattr(self.papers, "positions", None)
+            if not isinstance(positions, Mapping):
+                positions = {paper_id: index for index, paper_id in enumerate(self.ids)}
+            self._positions = positions
+        return positions.get(paper_id)
+
+    def count(
+        self,
+        positions: Sequence[int] | None,
+        bookmarks: Mapping[str, Bookmark],
+        decisions: Mapping[str, str],
+        read: Container[str],
+        *,
+        topics: Mapping[str, str] | None = None,
+        pause: Callable[[], object] | None = None,
+    ) -> dict[str, dict[str, int]]:
+        """`count_facets` over the papers at `positions` (None: every paper); `pause` is
+        called between chunks of `CHUNK` positions."""
+        every = range(len(self.ids)) if positions is None else positions
+        columns = dict(self._columns)
+        if topics:
+            columns["topic"] = self._with_topics(topics)
+        tallies = {name: Counter[int]() for name in (*COLUMNS, "sets")}
+        ids: list[str] = []
+        for start in range(0, len(every), CHUNK):
+            chunk = every[start : start + CHUNK]
+            for name, column in columns.items():
+                tallies[name].update(map(column.codes.__getitem__, chunk))
+            tallies["sets"].update(map(self._sets.codes.__getitem__, chunk))
+            ids += map(self.ids.__getitem__, chunk)
+            if pause is not None:
+                pause()
+        found = {
+            name: ordered_counts(_values(tallies[name], column.values))
+            for name, column in columns.items()
+        }
+        collections: Counter[str] = Counter()
+        for number, many in tallies["sets"].items():
+            for name in self._sets.values[number]:
+                collections[name] += many
+        found["collection"] = ordered_counts(collections)
+        found.update(state_counts(ids, bookmarks, decisions, read))
+        return {name: found[name] for name in FACETS}
+
+    def _with_topics(self, topics: Mapping[str, str]) -> _Column[str]:
+        """The topic column with `topics` (id -> label) for papers without a topic of their
+        own (made once per `topics`)."""
+        with self._lock:
+            computed = self._computed
+            if computed is not None and computed[0] is topics:
+                return computed[1]
+            own = self._columns["topic"]
+            column: _Column[str] = _Column()
+            label = topics.get
+            for paper_id, code in zip(self.ids, own.codes, strict=True):
+                column.add(own.values[code] or label(paper_id, ""))
+            self._computed = (topics, column)
+            return column
+
+
+def _values(counts: Counter[int], values: Sequence[str]) -> Counter[str]:
+    return Counter(dict(zip(map(values.__getitem__, counts), counts.values(), strict=True)))
+
+
+def table_positions(table: FacetTable, ids: Iterable[str]) -> list[int] | None:
+    """The positions of the papers of `ids` in `table`, or None when one is not there."""
+    found: list[int] = []
+    for paper_id in ids:
+        position = table.position_of(paper_id)
+        if position is None:
+            return None
+        found.append(position)
+    return found
