@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
+from operator import attrgetter, itemgetter
 from threading import Lock
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.facets import FACETS, ordered_counts, state_counts
-from paperterm.index.papers import Paper
+from paperterm.index.papers import PAPER_FIELDS, Paper
+from paperterm.index.search.records import PaperList, no_collection
 
 #: The facets held as one value per paper.
 COLUMNS = ("status", "type", "session", "topic", "track")
@@ -62,26 +64,27 @@ class FacetTable:
         self._lock = Lock()
 
     @classmethod
-    def of(
-        cls, papers: Sequence[Paper], pause: Callable[[], object] | None = None
-    ) -> FacetTable:
+    def of(cls, papers: Sequence[Paper], pause: Callable[[], object] | None = None) -> FacetTable:
         """The table of `papers`, reading each once; `pause` is called every `CHUNK`
         papers (a reader's worker lets the interface run there)."""
         columns: dict[str, _Column[str]] = {name: _Column() for name in COLUMNS}
         status, kind, session, topic, track = (columns[name].add for name in COLUMNS)
         sets: _Column[tuple[str, ...]] = _Column()
         ids: list[str] = []
+        add_id = ids.append
+        read = _reader(papers)
         count = len(papers)
         for start in range(0, count, CHUNK):
-            for index in range(start, min(start + CHUNK, count)):
-                paper = papers[index]
-                ids.append(paper.id)
-                status(paper.status)
-                kind(paper.type)
-                session(paper.session or paper.start[:10])
-                topic(paper.topic)
-                track(paper.track)
-                sets.add(tuple(paper.collections))
+            with no_collection():
+                for index in range(start, min(start + CHUNK, count)):
+                    (paper_id, status_, kind_, session_, start_, topic_, track_, in_) = read(index)
+                    add_id(paper_id)
+                    status(status_)
+                    kind(kind_)
+                    session(session_ or start_[:10])
+                    topic(topic_)
+                    track(track_)
+                    sets.add(tuple(in_))
             if pause is not None:
                 pause()
         return cls(papers, ids, columns, sets)
@@ -148,6 +151,21 @@ class FacetTable:
                 column.add(own.values[code] or label(paper_id, ""))
             self._computed = (topics, column)
             return column
+
+
+#: The fields a table is made of, in the order `_reader` gives them.
+_READ = ("id", "status", "type", "session", "start", "topic", "track", "collections")
+
+
+def _reader(papers: Sequence[Paper]) -> Callable[[int], tuple[Any, ...]]:
+    """Paper index -> its `_READ` fields; from a `PaperList`'s file when it is one (no
+    `Paper` made or kept)."""
+    if isinstance(papers, PaperList):
+        pick = itemgetter(*(PAPER_FIELDS.index(name) for name in _READ))
+        fields = papers.fields
+        return lambda index: pick(fields(index))
+    get = attrgetter(*_READ)
+    return lambda index: get(papers[index])
 
 
 def _values(counts: Counter[int], values: Sequence[str]) -> Counter[str]:

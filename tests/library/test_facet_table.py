@@ -42,7 +42,8 @@ def worlds(draw: st.DrawFn) -> tuple:
     """Papers (ids may repeat), some positions of them (repeats too), and the library."""
     fields = draw(st.lists(PAPER, min_size=1, max_size=12))
     papers = [
-        Paper(id=f"p{draw(st.integers(0, 14))}", collection="x", abstract="a", **kept) for kept in fields
+        Paper(id=f"p{draw(st.integers(0, 14))}", collection="x", abstract="a", **kept)
+        for kept in fields
     ]
     positions = draw(st.lists(st.integers(0, len(papers) - 1), max_size=20))
     ids = sorted({paper.id for paper in papers} | {"gone"})
@@ -92,7 +93,13 @@ class Counting(Sequence[Paper]):
 def test_counting_reads_no_paper_and_pauses_between_chunks():
     papers = Counting(
         [
-            Paper(id=f"p{i}", collection="c", abstract="a", status=("Oral", "Poster")[i % 2], collections=["c"])
+            Paper(
+                id=f"p{i}",
+                collection="c",
+                abstract="a",
+                status=("Oral", "Poster")[i % 2],
+                collections=["c"],
+            )
             for i in range(CHUNK + 5)
         ]
     )
@@ -108,6 +115,8 @@ def test_counting_reads_no_paper_and_pauses_between_chunks():
 
 
 def test_positions_of_ids_or_none_when_one_is_not_in_the_table():
-    table = FacetTable.of([Paper(id="a", collection="c", abstract="x"), Paper(id="b", collection="c", abstract="y")])
+    table = FacetTable.of(
+        [Paper(id="a", collection="c", abstract="x"), Paper(id="b", collection="c", abstract="y")]
+    )
     assert table_positions(table, ["b", "a", "b"]) == [1, 0, 1]
     assert table_positions(table, ["a", "gone"]) is None

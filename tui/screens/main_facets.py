@@ -9,6 +9,7 @@ applies it with the other filters."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,7 @@ from paperterm.tui.widgets.mount_once import mount_once
 
 if TYPE_CHECKING:
     from paperterm.index.library.bookmarks import Bookmark
+    from paperterm.index.papers import Paper
     from paperterm.tui.view import Row
     from paperterm.tui.widgets.facets import FacetsPane
 
@@ -51,6 +53,7 @@ class FacetsScreen(ListScreen):
         self._facets_asked = 0  # counts asked for; a count not the latest is dropped
         self._facets_due = False  # a count is scheduled
         self._facets_timer: Timer | None = None  # a count waiting for typing to pause
+        self._facet_tables = facet_rules.TableKeeper()
 
     @property
     def pending(self) -> bool:
@@ -113,6 +116,7 @@ class FacetsScreen(ListScreen):
         state = self.state
         self._count(
             self._facets_asked,
+            state.papers,
             self.paper_list.rows,
             state.marks,
             dict(state.decisions.entries),
@@ -124,13 +128,17 @@ class FacetsScreen(ListScreen):
     def _count(
         self,
         number: int,
+        papers: Sequence[Paper],
         rows: Sequence[Row],
         marks: Mapping[str, Bookmark],
         decisions: Mapping[str, str],
         read: set[str],
         topics: Mapping[str, str] | None,
     ) -> None:
-        counts = facet_rules.count_rows(rows, marks, decisions, read, topics)
+        table = self._facet_tables.table(papers, _let_others_run)
+        counts = facet_rules.count_rows(
+            rows, marks, decisions, read, topics, table=table, pause=_let_others_run
+        )
         self.post_message(FacetsCounted(number, counts))
 
     def on_facets_counted(self, message: FacetsCounted) -> None:
@@ -151,3 +159,8 @@ class FacetsScreen(ListScreen):
     def _apply(self, request: ViewRequest, view: View, ordered: bool = False) -> None:
         super()._apply(request, view, ordered)
         self.facets_soon()
+
+
+def _let_others_run() -> None:
+    """Between a count's chunks: the interpreter goes to the interface's thread if it waits."""
+    time.sleep(0)
