@@ -16,7 +16,7 @@ from threading import Lock
 from typing import Any, Generic, TypeVar
 
 from paperterm.index.library.bookmarks import Bookmark
-from paperterm.index.library.facets import FACETS, ordered_counts, state_counts
+from paperterm.index.library.facets import FACETS, StateTally, ordered_counts
 from paperterm.index.papers import PAPER_FIELDS, Paper
 from paperterm.index.search.records import PaperList, no_collection
 
@@ -61,6 +61,7 @@ class FacetTable:
         self._sets = sets  # each paper's collections
         self._positions: Mapping[str, int] | None = None
         self._computed: tuple[Mapping[str, str], _Column[str]] | None = None
+        self._all: tuple[dict[str, _Column[Any]], dict[str, Counter[int]]] | None = None
         self._lock = Lock()
 
     @classmethod
@@ -111,31 +112,45 @@ class FacetTable:
     ) -> dict[str, dict[str, int]]:
         """`count_facets` over the papers at `positions` (None: every paper); `pause` is
         called between chunks of `CHUNK` positions."""
-        every = range(len(self.ids)) if positions is None else positions
         columns = dict(self._columns)
         if topics:
             columns["topic"] = self._with_topics(topics)
-        tallies = {name: Counter[int]() for name in (*COLUMNS, "sets")}
-        ids: list[str] = []
-        for start in range(0, len(every), CHUNK):
-            chunk = every[start : start + CHUNK]
-            for name, column in columns.items():
-                tallies[name].update(map(column.codes.__getitem__, chunk))
-            tallies["sets"].update(map(self._sets.codes.__getitem__, chunk))
-            ids += map(self.ids.__getitem__, chunk)
+        columns["collection"] = self._sets
+        every = positions is None or positions == range(len(self.ids))
+        tallies = self._every(columns) if every else None
+        fresh = {name: Counter[int]() for name in columns}
+        state = StateTally(bookmarks, decisions, read)
+        chosen = range(len(self.ids)) if positions is None else positions
+        for start in range(0, len(chosen), CHUNK):
+            chunk = chosen[start : start + CHUNK]
+            if tallies is None:
+                for name, column in columns.items():
+                    fresh[name].update(map(column.codes.__getitem__, chunk))
+            state.add(list(map(self.ids.__getitem__, chunk)))
             if pause is not None:
                 pause()
         found = {
-            name: ordered_counts(_values(tallies[name], column.values))
-            for name, column in columns.items()
+            name: ordered_counts(_values(counts, columns[name].values))
+            for name, counts in (tallies or fresh).items()
+            if name != "collection"
         }
         collections: Counter[str] = Counter()
-        for number, many in tallies["sets"].items():
+        for number, many in (tallies or fresh)["collection"].items():
             for name in self._sets.values[number]:
                 collections[name] += many
         found["collection"] = ordered_counts(collections)
-        found.update(state_counts(ids, bookmarks, decisions, read))
+        found.update(state.counts())
         return {name: found[name] for name in FACETS}
+
+    def _every(self, columns: Mapping[str, _Column[Any]]) -> dict[str, Counter[int]]:
+        """Each column's codes counted over every paper (kept, for these columns)."""
+        with self._lock:
+            kept = self._all
+            if kept is not None and all(kept[0][name] is columns[name] for name in columns):
+                return kept[1]
+            tallies = {name: Counter(column.codes) for name, column in columns.items()}
+            self._all = (dict(columns), tallies)
+            return tallies
 
     def _with_topics(self, topics: Mapping[str, str]) -> _Column[str]:
         """The topic column with `topics` (id -> label) for papers without a topic of their
@@ -168,7 +183,7 @@ def _reader(papers: Sequence[Paper]) -> Callable[[int], tuple[Any, ...]]:
     return lambda index: get(papers[index])
 
 
-def _values(counts: Counter[int], values: Sequence[str]) -> Counter[str]:
+def _values(counts: Counter[int], values: Sequence[Any]) -> Counter[str]:
     return Counter(dict(zip(map(values.__getitem__, counts), counts.values(), strict=True)))
 
 

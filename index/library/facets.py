@@ -63,16 +63,42 @@ def state_counts(
 ) -> dict[str, dict[str, int]]:
     """The counts of the facets of the user's library (tag, decision, read) over the papers
     of `ids`, as `count_facets` counts them."""
-    marks = list(filter(None, map(bookmarks.get, ids)))
-    decided = Counter(map(decisions.get, ids))
-    decision = {name: decided[name] for name in DECISIONS}
-    decision[UNDECIDED] = decided[None]
-    done = sum(map(read.__contains__, ids))
-    return {
-        "tag": ordered_counts(Counter(chain.from_iterable(map(_TAGS, marks)))),
-        "decision": decision,
-        "read": {"read": done, "unread": len(ids) - done},
-    }
+    tally = StateTally(bookmarks, decisions, read)
+    tally.add(ids)
+    return tally.counts()
+
+
+class StateTally:
+    """`state_counts` a part of the ids at a time."""
+
+    def __init__(
+        self, bookmarks: Mapping[str, Bookmark], decisions: Mapping[str, str], read: Container[str]
+    ) -> None:
+        self._marks = bookmarks.get
+        self._decision = decisions.get
+        self._read = read.__contains__
+        self._tags: Counter[str] = Counter()
+        self._decided: Counter[str | None] = Counter()
+        self._done = 0
+        self._total = 0
+
+    def add(self, ids: Sequence[str]) -> None:
+        """Count the papers of `ids` too."""
+        marks = filter(None, map(self._marks, ids))
+        self._tags.update(chain.from_iterable(map(_TAGS, marks)))
+        self._decided.update(map(self._decision, ids))
+        self._done += sum(map(self._read, ids))
+        self._total += len(ids)
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        decided = self._decided
+        decision = {name: decided[name] for name in DECISIONS}
+        decision[UNDECIDED] = decided[None]
+        return {
+            "tag": ordered_counts(Counter(self._tags)),
+            "decision": decision,
+            "read": {"read": self._done, "unread": self._total - self._done},
+        }
 
 
 def facet_ids(
