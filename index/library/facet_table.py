@@ -112,7 +112,7 @@ class FacetTable:
     ) -> dict[str, dict[str, int]]:
         """`count_facets` over the papers at `positions` (None: every paper); `pause` is
         called between chunks of `CHUNK` positions."""
-        columns = dict(self._columns)
+        columns: dict[str, _Column[Any]] = dict(self._columns)
         if topics:
             columns["topic"] = self._with_topics(topics)
         columns["collection"] = self._sets
