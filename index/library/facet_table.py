@@ -9,8 +9,10 @@ read, with the same results as `count_facets` over those papers.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
+from itertools import compress
 from operator import attrgetter, itemgetter
 from threading import Lock
 from typing import Any, Generic, TypeVar
@@ -35,6 +37,9 @@ class _Column(Generic[_Value]):
         self.codes: list[int] = []
         self.values: list[_Value] = []
         self._code: dict[_Value, int] = {}
+
+    def code_of(self, value: _Value) -> int | None:
+        return self._code.get(value)
 
     def add(self, value: _Value) -> None:
         code = self._code.get(value)
@@ -88,7 +93,10 @@ class FacetTable:
                     sets.add(tuple(in_))
             if pause is not None:
                 pause()
-        return cls(papers, ids, columns, sets)
+        table = cls(papers, ids, columns, sets)
+        global _latest
+        _latest = weakref.ref(table)
+        return table
 
     def position_of(self, paper_id: str) -> int | None:
         """The position of the paper of this id (the last, as `PaperList.positions`)."""
@@ -142,6 +150,23 @@ class FacetTable:
         found.update(state.counts())
         return {name: found[name] for name in FACETS}
 
+    def having(
+        self, facet: str, values: set[str], topics: Mapping[str, str] | None = None
+    ) -> set[str]:
+        """The ids of the papers having each of `values` in `facet` (one of `COLUMNS` or
+        collection), as `facet_ids` finds them."""
+        if facet == "collection":
+            sets = self._sets
+            numbers = {n for n, names in enumerate(sets.values) if values <= set(names)}
+            return set(compress(self.ids, map(numbers.__contains__, sets.codes)))
+        if len(values) > 1:
+            return set()  # a paper has one value in each of the other facets
+        column = self._with_topics(topics) if facet == "topic" and topics else self._columns[facet]
+        code = column.code_of(next(iter(values)))
+        if code is None:
+            return set()
+        return set(compress(self.ids, map(code.__eq__, column.codes)))
+
     def _every(self, columns: Mapping[str, _Column[Any]]) -> dict[str, Counter[int]]:
         """Each column's codes counted over every paper (kept, for these columns)."""
         with self._lock:
@@ -181,6 +206,19 @@ def _reader(papers: Sequence[Paper]) -> Callable[[int], tuple[Any, ...]]:
         return lambda index: pick(fields(index))
     get = attrgetter(*_READ)
     return lambda index: get(papers[index])
+
+
+#: The table made last (while something keeps it): `table_of` finds it.
+_latest: weakref.ref[FacetTable] | None = None
+
+
+def table_of(papers: Sequence[Paper] | Iterable[Paper]) -> FacetTable | None:
+    """The table made last, when it is of `papers` and something still keeps it (the
+    reader's facets sidebar does), else None."""
+    made = _latest() if _latest is not None else None
+    if made is None or made.papers is not papers or not isinstance(papers, Sequence):
+        return None
+    return made if len(made.ids) == len(papers) else None
 
 
 def _values(counts: Counter[int], values: Sequence[Any]) -> Counter[str]:

@@ -112,20 +112,29 @@ def facet_ids(
 ) -> set[str]:
     """The ids of `papers` that have every (facet, value) of `chosen`, as `count_facets`
     counts them (a tag compares as written; an unknown facet matches nothing). Papers are
-    read only for a facet of theirs (a `PaperList`'s ids come from its rows)."""
+    read only for a facet of theirs (a `PaperList`'s ids come from its rows), and not at all
+    once their `FacetTable` is made."""
     wanted: dict[str, set[str]] = {}
     for facet, value in chosen:
         wanted.setdefault(facet, set()).add(value)
     if any(facet not in FACETS for facet in wanted):
         return set()
+    from paperterm.index.library.facet_table import table_of
+
+    table = table_of(papers)
     ids: Sequence[str] | None = getattr(papers, "ids", None)
     listed: list[Paper] | None = None
-    if ids is None or not _STATE_FACETS.issuperset(wanted):
+    if table is not None:
+        ids = table.ids
+    elif ids is None or not _STATE_FACETS.issuperset(wanted):
         listed = papers if isinstance(papers, list) else list(papers)
         ids = list(map(_ID, listed))
     found = set(ids)
     for facet, values in wanted.items():
-        found &= _having(facet, values, ids, listed, bookmarks, decisions, read, topics)
+        if table is not None and facet not in _STATE_FACETS:
+            found &= table.having(facet, values, topics)
+        else:
+            found &= _having(facet, values, ids, listed, bookmarks, decisions, read, topics)
     return found
 
 

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paperterm.index.library.bookmarks import Bookmark
-from paperterm.index.library.facet_table import CHUNK, FacetTable, table_positions
-from paperterm.index.library.facets import count_facets
+from paperterm.index.library.facet_table import CHUNK, FacetTable, table_of, table_positions
+from paperterm.index.library.facets import count_facets, facet_ids
 from paperterm.index.papers import Paper
 
 WHEN = datetime(2025, 1, 1, tzinfo=timezone.utc)
@@ -120,3 +120,33 @@ def test_positions_of_ids_or_none_when_one_is_not_in_the_table():
     )
     assert table_positions(table, ["b", "a", "b"]) == [1, 0, 1]
     assert table_positions(table, ["a", "gone"]) is None
+
+
+CHOICES = st.lists(
+    st.tuples(
+        st.sampled_from(["status", "type", "session", "topic", "track", "collection", "read"]),
+        st.sampled_from(["", "A", "B", "x", "y", "2024-07-24", "read", "unread"]),
+    ),
+    max_size=3,
+)
+
+
+@given(worlds(), CHOICES)
+def test_narrowing_from_the_table_keeps_what_reading_the_papers_keeps(world, chosen):
+    papers, _, marks, decisions, read, topics = world
+    expected = facet_ids(list(papers), chosen, marks, decisions, read, topics=topics)
+    table = FacetTable.of(papers)
+    assert table_of(papers) is table and table_of(list(papers)) is None
+    assert facet_ids(papers, chosen, marks, decisions, read, topics=topics) == expected
+
+
+def test_narrowing_from_the_table_reads_no_paper():
+    papers = Counting(
+        [Paper(id=f"p{i}", collection="c", abstract="a", status="Oral" * (i % 2)) for i in range(9)]
+    )
+    table = FacetTable.of(papers)
+    papers.reads = 0
+    assert facet_ids(papers, [("status", "Oral")], {}, {}, set()) == {"p1", "p3", "p5", "p7"}
+    assert papers.reads == 0
+    del table
+    assert table_of(papers) is None
