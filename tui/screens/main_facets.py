@@ -3,9 +3,11 @@ type, session, topic, track, collection, tag, decision and read, counted in a wo
 time the list's rows or what the counts read (bookmarks, reading state) change: at once in
 a corpus of up to `COUNT_AT_ONCE` papers, in a larger one once no key has been typed into
 the search box for `Timing.quiet` (a count and the sidebar's redraw would hold the
-interpreter while the next key's search runs; BENCHMARKS.md). A value chosen there
-narrows the list through `Filters.facets` (tui/controllers/facets.py), where `allowed_ids`
-applies it with the other filters."""
+interpreter while the next key's search runs; BENCHMARKS.md). The worker counts from the
+corpus's facet table (made by the first count), a chunk at a time, and stops between two
+chunks once a newer count is asked for. A value chosen in the sidebar narrows the list through
+`Filters.facets` (tui/controllers/facets.py), where `allowed_ids` applies it with the
+other filters."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from textual import work
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import AwaitMount
+from textual.worker import get_current_worker
 
 from paperterm.tui.controllers import facets as facet_rules
 from paperterm.tui.controllers.search import View, ViewRequest
@@ -136,9 +139,19 @@ class FacetsScreen(ListScreen):
         topics: Mapping[str, str] | None,
     ) -> None:
         table = self._facet_tables.table(papers, _let_others_run)
-        counts = facet_rules.count_rows(
-            rows, marks, decisions, read, topics, table=table, pause=_let_others_run
-        )
+        worker = get_current_worker()
+
+        def pause() -> None:
+            _let_others_run()
+            if worker.is_cancelled or number != self._facets_asked:
+                raise _Replaced
+
+        try:
+            counts = facet_rules.count_rows(
+                rows, marks, decisions, read, topics, table=table, pause=pause
+            )
+        except _Replaced:
+            return  # a newer count is on its way: this one stops between two chunks
         self.post_message(FacetsCounted(number, counts))
 
     def on_facets_counted(self, message: FacetsCounted) -> None:
@@ -159,6 +172,10 @@ class FacetsScreen(ListScreen):
     def _apply(self, request: ViewRequest, view: View, ordered: bool = False) -> None:
         super()._apply(request, view, ordered)
         self.facets_soon()
+
+
+class _Replaced(Exception):
+    """A count stops: a newer one was asked for."""
 
 
 def _let_others_run() -> None:
