@@ -46,19 +46,59 @@ def count_facets(
     ids = list(map(_ID, chosen))
     found: dict[str, dict[str, int]] = {}
     for name, field in _FIELDS:
-        found[name] = _ordered(Counter(map(field, chosen)))
+        found[name] = ordered_counts(Counter(map(field, chosen)))
     if topics:
-        found["topic"] = _ordered(Counter(map(_topic_or_computed(topics), chosen)))
-    found["session"] = _ordered(Counter(map(_session_or_day, chosen)))
-    found["collection"] = _ordered(Counter(chain.from_iterable(map(_COLLECTIONS, chosen))))
-    marks = list(filter(None, map(bookmarks.get, ids)))
-    found["tag"] = _ordered(Counter(chain.from_iterable(map(_TAGS, marks))))
-    decided = Counter(map(decisions.get, ids))
-    found["decision"] = {name: decided[name] for name in DECISIONS}
-    found["decision"][UNDECIDED] = decided[None]
-    done = sum(map(read.__contains__, ids))
-    found["read"] = {"read": done, "unread": len(ids) - done}
+        found["topic"] = ordered_counts(Counter(map(_topic_or_computed(topics), chosen)))
+    found["session"] = ordered_counts(Counter(map(_session_or_day, chosen)))
+    found["collection"] = ordered_counts(Counter(chain.from_iterable(map(_COLLECTIONS, chosen))))
+    found.update(state_counts(ids, bookmarks, decisions, read))
     return {name: found[name] for name in FACETS}
+
+
+def state_counts(
+    ids: Sequence[str],
+    bookmarks: Mapping[str, Bookmark],
+    decisions: Mapping[str, str],
+    read: Container[str],
+) -> dict[str, dict[str, int]]:
+    """The counts of the facets of the user's library (tag, decision, read) over the papers
+    of `ids`, as `count_facets` counts them."""
+    tally = StateTally(bookmarks, decisions, read)
+    tally.add(ids)
+    return tally.counts()
+
+
+class StateTally:
+    """`state_counts` a part of the ids at a time."""
+
+    def __init__(
+        self, bookmarks: Mapping[str, Bookmark], decisions: Mapping[str, str], read: Container[str]
+    ) -> None:
+        self._marks = bookmarks.get
+        self._decision = decisions.get
+        self._read = read.__contains__
+        self._tags: Counter[str] = Counter()
+        self._decided: Counter[str | None] = Counter()
+        self._done = 0
+        self._total = 0
+
+    def add(self, ids: Sequence[str]) -> None:
+        """Count the papers of `ids` too."""
+        marks = filter(None, map(self._marks, ids))
+        self._tags.update(chain.from_iterable(map(_TAGS, marks)))
+        self._decided.update(map(self._decision, ids))
+        self._done += sum(map(self._read, ids))
+        self._total += len(ids)
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        decided = self._decided
+        decision = {name: decided[name] for name in DECISIONS}
+        decision[UNDECIDED] = decided[None]
+        return {
+            "tag": ordered_counts(Counter(self._tags)),
+            "decision": decision,
+            "read": {"read": self._done, "unread": self._total - self._done},
+        }
 
 
 def facet_ids(
@@ -72,20 +112,29 @@ def facet_ids(
 ) -> set[str]:
     """The ids of `papers` that have every (facet, value) of `chosen`, as `count_facets`
     counts them (a tag compares as written; an unknown facet matches nothing). Papers are
-    read only for a facet of theirs (a `PaperList`'s ids come from its rows)."""
+    read only for a facet of theirs (a `PaperList`'s ids come from its rows), and not at all
+    once their `FacetTable` is made."""
     wanted: dict[str, set[str]] = {}
     for facet, value in chosen:
         wanted.setdefault(facet, set()).add(value)
     if any(facet not in FACETS for facet in wanted):
         return set()
+    from paperterm.index.library.facet_table import table_of
+
+    table = table_of(papers)
     ids: Sequence[str] | None = getattr(papers, "ids", None)
     listed: list[Paper] | None = None
-    if ids is None or not _STATE_FACETS.issuperset(wanted):
+    if table is not None:
+        ids = table.ids
+    elif ids is None or not _STATE_FACETS.issuperset(wanted):
         listed = papers if isinstance(papers, list) else list(papers)
         ids = list(map(_ID, listed))
     found = set(ids)
     for facet, values in wanted.items():
-        found &= _having(facet, values, ids, listed, bookmarks, decisions, read, topics)
+        if table is not None and facet not in _STATE_FACETS:
+            found &= table.having(facet, values, topics)
+        else:
+            found &= _having(facet, values, ids, listed, bookmarks, decisions, read, topics)
     return found
 
 
@@ -147,7 +196,7 @@ def _session_or_day(paper: Paper) -> str:
     return paper.session or paper.start[:10]
 
 
-def _ordered(counts: Counter[str]) -> dict[str, int]:
+def ordered_counts(counts: Counter[str]) -> dict[str, int]:
     """Most first, then by value; the empty value (a field left empty) is dropped."""
     counts.pop("", None)
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))

@@ -526,6 +526,12 @@ class PaperList(Sequence[Paper]):
             for index in range(len(self)):
                 yield self[index]
 
+    def fields(self, index: int) -> tuple[Any, ...]:
+        """Paper `index`'s fields (`PAPER_FIELDS`), read from the file, no `Paper` made or
+        kept: for a pass over every paper."""
+        fields: tuple[Any, ...] = self._file.get(index)
+        return fields
+
     def row(self, index: int) -> tuple[Any, ...]:
         """What the list shows of paper `index` (`ROW_FIELDS`), without reading the paper."""
         row: tuple[Any, ...] = self._rows.get(index)

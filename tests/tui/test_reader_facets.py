@@ -3,6 +3,7 @@ takes back the last value, counts follow a search."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from reader_helpers import INSTANT, drain, row_ids, settle, status_line, type_te
 
 from paperterm.index.config import Config
 from paperterm.index.library.facets import count_facets
+from paperterm.index.search.records import PaperList
 from paperterm.index.session import Session
 from paperterm.tui.app import make_app
 from paperterm.tui.controllers.facets import FacetEntry
@@ -164,3 +166,53 @@ async def test_a_large_corpus_is_counted_again_once_typing_pauses(tmp_path, monk
             now[0] += 1  # typing paused
         await settle(pilot)
         assert shown(pane)["status"] == {"Poster": 1}
+
+
+def write_conference(path: Path, count: int) -> Path:
+    """A conference export of `count` papers in the fixture's shape: statuses, sessions (or
+    only a start), topics and a title word ("graphs") in one paper of three."""
+    papers = [
+        {
+            "id": f"c-{index:03d}",
+            "title": f"{'Sparse graphs' if index % 3 == 0 else 'Tabular priors'} {index}",
+            "abstract": f"Paper number {index} of the synthetic conference.",
+            "authors": [f"Author {index}"],
+            "venue": "NeurIPS 2025",
+            "status": ("Oral", "Poster", "Spotlight", "Poster")[index % 4],
+            "type": ("Oral", "Poster", "Spotlight", "Poster")[index % 4],
+            "topic": f"Topic {index % 5}",
+            "session": "" if index % 7 == 0 else f"Poster Session {index % 3}",
+            "start": f"2025-12-0{index % 4 + 2}T11:00:00-08:00",
+        }
+        for index in range(count)
+    ]
+    path.write_text(json.dumps(papers), encoding="utf-8")
+    return path
+
+
+async def test_counts_on_a_built_index_read_no_paper_and_follow_a_search(tmp_path):
+    config = Config()
+    source = write_conference(tmp_path / "conference.json", 60)
+    app = make_app(Session.create(tmp_path / "data", [source], config), config, timing=INSTANT)
+    async with app.run_test(size=(160, 20)) as pilot:
+        await settle(pilot)
+        papers = app.state.papers
+        assert isinstance(papers, PaperList)
+        papers._loaded.clear()  # read at start (kept topics): counted from here
+        await pilot.press("F")
+        await settle(pilot)
+        pane = app.main.query_one(FacetsPane)
+        assert len(papers._loaded) < 30  # the rows drawn, not every paper counted
+        assert shown(pane)["status"] == {"Poster": 30, "Oral": 15, "Spotlight": 15}
+        await pilot.press("slash")
+        await type_text(pilot, "graphs")
+        await settle(pilot)
+        assert len(row_ids(app)) == 20
+        expected = count_facets(list(papers), {}, {}, set())
+        found = count_facets([row.paper for row in app.main.paper_list.rows], {}, {}, set())
+        assert found != expected  # the search changed the counts
+        assert shown(pane) == {
+            facet: {value: count for value, count in values.items() if count}
+            for facet, values in found.items()
+            if any(values.values())
+        }

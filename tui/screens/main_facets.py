@@ -3,12 +3,15 @@ type, session, topic, track, collection, tag, decision and read, counted in a wo
 time the list's rows or what the counts read (bookmarks, reading state) change: at once in
 a corpus of up to `COUNT_AT_ONCE` papers, in a larger one once no key has been typed into
 the search box for `Timing.quiet` (a count and the sidebar's redraw would hold the
-interpreter while the next key's search runs; BENCHMARKS.md). A value chosen there
-narrows the list through `Filters.facets` (tui/controllers/facets.py), where `allowed_ids`
-applies it with the other filters."""
+interpreter while the next key's search runs; BENCHMARKS.md). The worker counts from the
+corpus's facet table (made by the first count), a chunk at a time, and stops between two
+chunks once a newer count is asked for. A value chosen in the sidebar narrows the list through
+`Filters.facets` (tui/controllers/facets.py), where `allowed_ids` applies it with the
+other filters."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -16,6 +19,7 @@ from textual import work
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import AwaitMount
+from textual.worker import get_current_worker
 
 from paperterm.tui.controllers import facets as facet_rules
 from paperterm.tui.controllers.search import View, ViewRequest
@@ -25,6 +29,7 @@ from paperterm.tui.widgets.mount_once import mount_once
 
 if TYPE_CHECKING:
     from paperterm.index.library.bookmarks import Bookmark
+    from paperterm.index.papers import Paper
     from paperterm.tui.view import Row
     from paperterm.tui.widgets.facets import FacetsPane
 
@@ -51,6 +56,7 @@ class FacetsScreen(ListScreen):
         self._facets_asked = 0  # counts asked for; a count not the latest is dropped
         self._facets_due = False  # a count is scheduled
         self._facets_timer: Timer | None = None  # a count waiting for typing to pause
+        self._facet_tables = facet_rules.TableKeeper()
 
     @property
     def pending(self) -> bool:
@@ -118,6 +124,7 @@ class FacetsScreen(ListScreen):
         state = self.state
         self._count(
             self._facets_asked,
+            state.papers,
             self.paper_list.rows,
             state.marks,
             dict(state.decisions.entries),
@@ -129,13 +136,27 @@ class FacetsScreen(ListScreen):
     def _count(
         self,
         number: int,
+        papers: Sequence[Paper],
         rows: Sequence[Row],
         marks: Mapping[str, Bookmark],
         decisions: Mapping[str, str],
         read: set[str],
         topics: Mapping[str, str] | None,
     ) -> None:
-        counts = facet_rules.count_rows(rows, marks, decisions, read, topics)
+        table = self._facet_tables.table(papers, _let_others_run)
+        worker = get_current_worker()
+
+        def pause() -> None:
+            _let_others_run()
+            if worker.is_cancelled or number != self._facets_asked:
+                raise _Replaced
+
+        try:
+            counts = facet_rules.count_rows(
+                rows, marks, decisions, read, topics, table=table, pause=pause
+            )
+        except _Replaced:
+            return  # a newer count is on its way: this one stops between two chunks
         self.post_message(FacetsCounted(number, counts))
 
     def on_facets_counted(self, message: FacetsCounted) -> None:
@@ -156,3 +177,12 @@ class FacetsScreen(ListScreen):
     def _apply(self, request: ViewRequest, view: View, ordered: bool = False) -> None:
         super()._apply(request, view, ordered)
         self.facets_soon()
+
+
+class _Replaced(Exception):
+    """A count stops: a newer one was asked for."""
+
+
+def _let_others_run() -> None:
+    """Between a count's chunks: the interpreter goes to the interface's thread if it waits."""
+    time.sleep(0)
