@@ -23,17 +23,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_reader import (
-    ENGINE,
-    FIRST_FRAME_CLOCK,
-    HELLO,
-    READER_CPU,
-    PtyApp,
-    indexed_corpus,
-    reader_command,
-    terminal_env,
-)
 from measure import fresh_bytecode, load_average, machine, table
+from reader_startup import FIRST_FRAME_CLOCK, HELLO, READER_CPU
+from reader_terminal import ENGINE, PtyApp, indexed_corpus, reader_command, terminal_env
 
 #: The first-frame clock of `bench_reader.py`, ending the process once it has written.
 LEAVING_CLOCK = FIRST_FRAME_CLOCK.replace(

@@ -1,31 +1,45 @@
-"""The core stays readable: no module of index/ over 600 lines, no class over 400."""
+"""The code stays readable: no module of index/, tui/, benchmarks/ or tests/ over 600 lines,
+no class over 400."""
 
 import ast
 from pathlib import Path
 
-import paperterm.index
-
-INDEX = Path(paperterm.index.__file__).parent
+ROOT = Path(__file__).resolve().parent.parent
+FOLDERS = ("index", "tui", "benchmarks", "tests")
 MODULE_LINES = 600
 CLASS_LINES = 400
+#: Modules allowed over MODULE_LINES for now, relative to the repository.
+LONG_MODULES = {
+    "tests/search/test_search.py",  # being split
+}
 
 
 def _modules() -> list[Path]:
-    found = sorted(INDEX.rglob("*.py"))
-    assert INDEX / "search" / "build.py" in found
+    found = sorted(path for folder in FOLDERS for path in (ROOT / folder).rglob("*.py"))
+    for known in (
+        "index/search/build.py",
+        "tui/app.py",
+        "benchmarks/report.py",
+        "tests/conftest.py",
+    ):
+        assert ROOT / known in found
     return found
 
 
-def test_no_core_module_is_over_600_lines():
+def _name(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def test_no_module_is_over_600_lines():
     long = {}
     for path in _modules():
         lines = len(path.read_text(encoding="utf-8").splitlines())
-        if lines > MODULE_LINES:
-            long[str(path.relative_to(INDEX))] = lines
+        if lines > MODULE_LINES and _name(path) not in LONG_MODULES:
+            long[_name(path)] = lines
     assert long == {}
 
 
-def test_no_core_class_is_over_400_lines():
+def test_no_class_is_over_400_lines():
     long = {}
     for path in _modules():
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
@@ -33,5 +47,5 @@ def test_no_core_class_is_over_400_lines():
             if isinstance(node, ast.ClassDef):
                 lines = (node.end_lineno or node.lineno) - node.lineno + 1
                 if lines > CLASS_LINES:
-                    long[f"{path.relative_to(INDEX)}:{node.name}"] = lines
+                    long[f"{_name(path)}:{node.name}"] = lines
     assert long == {}
