@@ -73,6 +73,8 @@ class Timing(NamedTuple):
     other processes' changes (and failed saves retried). `clock`: what the debounce
     measures time with. `quiet`: the index worker's work after the index is ready (the
     sort orders) waits until no key was typed into the search box for this long.
+    `facets_typing`: the facets sidebar's count waits that long after the last key (its
+    worker would hold the interpreter while the result's frame is written).
 
     A named tuple, not a frozen dataclass: cheaper to define as the reader starts; change
     one with `_replace`.
@@ -84,6 +86,7 @@ class Timing(NamedTuple):
     bookmark_poll: float | None = 2.0
     clock: Callable[[], float] = time.monotonic
     quiet: float = 0.4
+    facets_typing: float = 0.08
 
     @classmethod
     def from_config(cls, config: Config) -> Timing:

@@ -74,7 +74,9 @@ class GatedSession(Session):
 
 
 #: No pauses and no polling: tests that are not about a delay wait on the reader's signals.
-INSTANT = Timing(debounce=0, related=0, related_typing=0, bookmark_poll=None, quiet=0)
+INSTANT = Timing(
+    debounce=0, related=0, related_typing=0, bookmark_poll=None, quiet=0, facets_typing=0
+)
 #: Rounds of `settle` before it gives up: far more than any test needs (most take 2 to 4).
 SETTLE_ROUNDS = 200
 

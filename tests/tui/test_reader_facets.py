@@ -124,6 +124,28 @@ async def test_the_counts_follow_a_typed_search(tmp_path):
         assert shown(pane)["read"] == {"read": 1}
 
 
+async def test_a_short_list_is_counted_at_once_without_a_worker(tmp_path, monkeypatch):
+    """Once the corpus's table is made (by the first count), a search's few rows are counted
+    on the screen's thread: no worker starts while one types."""
+    app = conference_reader(tmp_path)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("F")
+        await settle(pilot)
+        pane = app.main.query_one(FacetsPane)
+        assert shown(pane)["status"] == {"Oral": 1, "Poster": 1}
+
+        def no_worker(*args, **kwargs):
+            raise AssertionError("a worker counted a short list")
+
+        monkeypatch.setattr(app.main, "_count", no_worker)
+        await pilot.press("slash")
+        await type_text(pilot, "tabular")
+        await settle(pilot)
+        assert row_ids(app) == ["vs-102"]
+        assert shown(pane)["status"] == {"Poster": 1}
+
+
 async def test_the_decision_facet_counts_the_saved_decisions(tmp_path):
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "reading.toml").write_text(
@@ -142,11 +164,11 @@ async def test_the_decision_facet_counts_the_saved_decisions(tmp_path):
 
 
 @pytest.mark.parametrize("large", [False, True])
-async def test_a_large_corpus_is_counted_again_once_typing_pauses(tmp_path, monkeypatch, large):
-    """In a corpus larger than `COUNT_AT_ONCE` the list is counted once no key was typed for
-    `Timing.quiet` (the clock here moves only when the test says); in a smaller one at once."""
+async def test_a_long_list_is_counted_again_once_typing_pauses(tmp_path, monkeypatch, large):
+    """A list longer than `COUNT_INLINE` rows is counted once no key was typed for
+    `Timing.quiet` (the clock here moves only when the test says); a shorter one at once."""
     if large:
-        monkeypatch.setattr(main_facets, "COUNT_AT_ONCE", 0)
+        monkeypatch.setattr(main_facets, "COUNT_INLINE", 0)
     now = [1000.0]
     app = conference_reader(tmp_path, INSTANT._replace(quiet=0.01, clock=lambda: now[0]))
     async with app.run_test(size=(160, 40)) as pilot:

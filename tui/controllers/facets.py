@@ -45,6 +45,13 @@ class TableKeeper:
         self._lock = threading.Lock()
         self._table: FacetTable | None = None
 
+    def made(self, papers: Sequence[Paper]) -> FacetTable | None:
+        """The table of `papers` when it is made already (never makes one)."""
+        table = self._table
+        if table is None or table.papers is not papers or len(table.ids) != len(papers):
+            return None
+        return table
+
     def table(
         self, papers: Sequence[Paper], pause: Callable[[], object] | None = None
     ) -> FacetTable:

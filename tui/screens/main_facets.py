@@ -1,13 +1,15 @@
 """The main screen's facets sidebar (`F`): counts of the papers in the list by status,
 type, session, topic, track, collection, tag, decision and read, counted in a worker each
-time the list's rows or what the counts read (bookmarks, reading state) change: at once in
-a corpus of up to `COUNT_AT_ONCE` papers, in a larger one once no key has been typed into
-the search box for `Timing.quiet` (a count and the sidebar's redraw would hold the
-interpreter while the next key's search runs; BENCHMARKS.md). The worker counts from the
-corpus's facet table (made by the first count), a chunk at a time, and stops between two
-chunks once a newer count is asked for. A value chosen in the sidebar narrows the list through
-`Filters.facets` (tui/controllers/facets.py), where `allowed_ids` applies it with the
-other filters."""
+time the list's rows or what the counts read (bookmarks, reading state) change, once no
+key has been typed into the search box for `Timing.facets_typing` (for a list of more
+than `COUNT_INLINE` rows, `Timing.quiet`). A list of up to `COUNT_INLINE` rows is counted
+at once from the corpus's facet table (a few C-level passes, cheaper than starting a
+worker); a longer one, or the first count (which makes the table), in a worker that counts
+a chunk at a time and stops between two chunks once a newer count is asked for: a worker
+would hold the interpreter while a result's frame is written or the next key's search
+runs (BENCHMARKS.md). A value chosen in the
+sidebar narrows the list through `Filters.facets` (tui/controllers/facets.py), where
+`allowed_ids` applies it with the other filters."""
 
 from __future__ import annotations
 
@@ -34,8 +36,9 @@ if TYPE_CHECKING:
     from paperterm.tui.widgets.facets import FacetsPane
 
 
-#: The largest corpus whose sidebar is counted again after every key typed.
-COUNT_AT_ONCE = 10_000
+#: The longest list counted on the screen's thread (search results are at most a few
+#: hundred rows); longer ones are counted in a worker, once typing pauses.
+COUNT_INLINE = 5_000
 
 
 class FacetsCounted(Message):
@@ -103,17 +106,18 @@ class FacetsScreen(ListScreen):
 
     def _count_when_quiet(self) -> None:
         self._facets_timer = None
-        wait = 0.0
-        if len(self.state.papers) > COUNT_AT_ONCE:
-            timing = self.state.timing
-            wait = timing.quiet - (timing.clock() - self.state.typed_at)
+        timing = self.state.timing
+        short = len(self.paper_list.rows) <= COUNT_INLINE
+        pause = timing.facets_typing if short else timing.quiet
+        wait = pause - (timing.clock() - self.state.typed_at)
         if wait > 0 and self._facets_shown():
             self._facets_timer = self.set_timer(wait, self._count_when_quiet)
         else:
             self.count_facets()
 
     def count_facets(self) -> None:
-        """Count the list's papers in a worker (only while the sidebar is shown)."""
+        """Count the list's papers (only while the sidebar is shown): at once when the list
+        is short and the corpus's table made, else in a worker."""
         self._facets_due = False
         if self._facets_timer is not None:
             self._facets_timer.stop()
@@ -122,10 +126,23 @@ class FacetsScreen(ListScreen):
             return
         self._facets_asked += 1
         state = self.state
+        rows = self.paper_list.rows
+        table = self._facet_tables.made(state.papers)
+        if table is not None and len(rows) <= COUNT_INLINE and self._facets is not None:
+            counts = facet_rules.count_rows(
+                rows,
+                state.marks,
+                state.decisions.entries,
+                state.reading.entries,
+                state.topics,
+                table=table,
+            )
+            self._facets.show_entries(facet_rules.facet_entries(counts, self.filters.facets))
+            return
         self._count(
             self._facets_asked,
             state.papers,
-            self.paper_list.rows,
+            rows,
             state.marks,
             dict(state.decisions.entries),
             set(state.reading.entries),
