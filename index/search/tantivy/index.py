@@ -118,7 +118,7 @@ def make_document(
     document.add_unsigned("row", row)
     document.add_text("all", every)
     document.add_text("name", analysis.joined_words("name", name_words))
-    document.add_text("title", " ".join(title_terms))
+    document.add_text("title", "" if paper.title_derived else " ".join(title_terms))
     document.add_text("authors", analysis.joined_words("authors", author_words))
     document.add_text("collection", collections)
     for name, text in FILTER_FIELDS.items():

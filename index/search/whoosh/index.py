@@ -36,7 +36,8 @@ INDEX_NAME = "MAIN"
 
 def make_schema() -> Schema:
     """`all` holds every searchable word of a paper (stemmed) and does the matching; the
-    small `name` and `title` fields add their boosts to papers that match there, and
+    small `name` and `title` fields add their boosts to papers that match there (`title`
+    holds only a title the source gave, `paper_document`), and
     `authors` and `collection` serve `author:` and `collection:` queries, and the
     conference's fields (`filter_fields.FILTER_FIELDS`) their filters. Each field's
     analyzer is `FieldAnalysis`'s, which the query planner cuts queries with."""
@@ -60,14 +61,16 @@ def make_schema() -> Schema:
 
 def paper_document(paper: Paper) -> dict[str, str | tuple[str, ...]]:
     """The document of a paper. `all` is given in parts (Whoosh would see them joined by
-    newlines): the segment builder cuts a part two fields share (the title) once."""
+    newlines): the segment builder cuts a part two fields share (the title) once. A title
+    derived from the abstract is in `all` only, not in the boosted `title`: boosting it
+    would reward an abstract's first sentence."""
     authors = " ; ".join(paper.authors)
     collections = " ; ".join(paper.collections)
     return {
         "id": paper.id,
         "all": (paper.name, paper.title, paper.text, authors, collections),
         "name": paper.name,
-        "title": paper.title,
+        "title": "" if paper.title_derived else paper.title,
         "authors": authors,
         "collection": collections,
         **{name: text(paper) for name, text in FILTER_FIELDS.items()},
@@ -121,12 +124,13 @@ def documents_digest(papers: Iterable[Paper]) -> str:
 
 def add_document(digest: Any, paper: Paper) -> None:
     """`paper`'s document into a running `documents_digest`: each of its values and a NUL,
-    a NUL and a NUL, each collection and a \\1, its filter fields' texts joined by \\1
+    a NUL and a NUL (a \3 after them when its title is derived), each collection and a \\1, its filter fields' texts joined by \\1
     when it has any, and a \\2 (given as one string, not an update per value)."""
     values = (paper.id, paper.name, paper.title, paper.text, *paper.authors, "\0", "")
+    derived = "\3" if paper.title_derived else ""
     collections = "".join(f"{value}\1" for value in paper.collections)
     filters = "\1".join(filter_texts(paper)) if _has_filters(paper) else ""
-    document = f"{chr(0).join(values)}{collections}{filters}\2"
+    document = f"{chr(0).join(values)}{derived}{collections}{filters}\2"
     digest.update(document.encode("utf-8", "surrogatepass"))
 
 
