@@ -1,6 +1,6 @@
 """Titles in the ranking, with each engine: a title the source gave lifts its paper, for a
-query of any length, while a headline derived from an untitled paper's abstract is only
-part of its text (never boosted as a title)."""
+query of any length, while a headline derived from an untitled paper's abstract is neither
+boosted as a title nor counted again beside the text it comes from."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from engine_choice import engine_config
 
 from paperterm.index.papers import Paper
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.whoosh.index import documents_digest
+from paperterm.index.search.whoosh.index import documents_digest, paper_document
 from paperterm.index.session import Session
 
 PAPERS = [
@@ -70,3 +70,11 @@ def test_whether_a_title_is_derived_changes_the_documents_digest():
     given = documents_digest([paper])
     paper.title_derived = True
     assert documents_digest([paper]) != given
+
+
+def test_a_derived_headline_is_not_counted_again_in_the_searched_text():
+    paper = Paper(id="p", collection="c", abstract="Zebra stripes.", text="Zebra stripes.")
+    paper.title, paper.title_derived = "Zebra stripes", True
+    assert "Zebra stripes" not in paper_document(paper)["all"][:2]
+    paper.title_derived = False
+    assert paper_document(paper)["all"][1] == "Zebra stripes"

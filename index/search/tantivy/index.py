@@ -84,17 +84,18 @@ def make_document(
 ) -> tuple[Any, int]:
     """A paper's document, `row` its place in its part, and the distinct terms of its `all`
     field (what the part's size follows). Its fields hold what `whoosh.index.paper_document`
-    gives Whoosh, cut by our analyzers: `all` is the name, title, text, authors and
-    collections, whose terms are each part's in turn (no word runs across the line
-    breaks that would join them), so each part is cut once (the title's terms serve both
-    fields, the authors' words both analyzers). `words`: the words of its name, title and
-    text as the vocabulary counts them (`words.paper_words`, in lower case), which `all`
-    takes for those of text that `words.lowers_alike`."""
+    gives Whoosh, cut by our analyzers: `all` is the name, title (when the source gave
+    one), text, authors and collections, whose terms are each part's in turn (no word runs
+    across the line breaks that would join them), so each part is cut once (the title's
+    terms serve both fields, the authors' words both analyzers). `words`: the words of its
+    name, title and text as the vocabulary counts them (`words.paper_words`, in lower
+    case), which `all` takes for those of text that `words.lowers_alike`."""
     author_words = words_of(" ; ".join(paper.authors))
     author_terms = analysis.word_terms("all", author_words)
     collection_terms, collections = _collection_terms(analysis, " ; ".join(paper.collections))
     name_words = words_of(paper.name)
-    title_terms = analysis.word_terms("title", words_of(paper.title))
+    title_words = [] if paper.title_derived else words_of(paper.title)
+    title_terms = analysis.word_terms("title", title_words)
     if (
         words is not None
         and lowers_alike(paper.name)
@@ -104,6 +105,8 @@ def make_document(
         # Their words are `words` in lower case (ASCII text, and most other: a fifth of
         # arXiv rows is not ASCII), and a word without CJK has one term: counted without
         # cutting `every` again.
+        if paper.title_derived:  # its words are the text's: not counted twice
+            words = words[: len(name_words)] + words[len(name_words) + len(words_of(paper.title)) :]
         terms = analysis.word_terms("all", words)
         rest = [*author_terms, *collection_terms]
         every = " ".join(terms + rest)
@@ -118,7 +121,7 @@ def make_document(
     document.add_unsigned("row", row)
     document.add_text("all", every)
     document.add_text("name", analysis.joined_words("name", name_words))
-    document.add_text("title", "" if paper.title_derived else " ".join(title_terms))
+    document.add_text("title", " ".join(title_terms))
     document.add_text("authors", analysis.joined_words("authors", author_words))
     document.add_text("collection", collections)
     for name, text in FILTER_FIELDS.items():

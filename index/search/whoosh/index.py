@@ -62,15 +62,16 @@ def make_schema() -> Schema:
 def paper_document(paper: Paper) -> dict[str, str | tuple[str, ...]]:
     """The document of a paper. `all` is given in parts (Whoosh would see them joined by
     newlines): the segment builder cuts a part two fields share (the title) once. A title
-    derived from the abstract is in `all` only, not in the boosted `title`: boosting it
-    would reward an abstract's first sentence."""
+    derived from the abstract is in neither `all` nor `title`: its words are the text's,
+    and counting or boosting them again would reward an abstract's first sentence."""
     authors = " ; ".join(paper.authors)
     collections = " ; ".join(paper.collections)
+    title = "" if paper.title_derived else paper.title
     return {
         "id": paper.id,
-        "all": (paper.name, paper.title, paper.text, authors, collections),
+        "all": (paper.name, title, paper.text, authors, collections),
         "name": paper.name,
-        "title": "" if paper.title_derived else paper.title,
+        "title": title,
         "authors": authors,
         "collection": collections,
         **{name: text(paper) for name, text in FILTER_FIELDS.items()},
@@ -124,8 +125,9 @@ def documents_digest(papers: Iterable[Paper]) -> str:
 
 def add_document(digest: Any, paper: Paper) -> None:
     """`paper`'s document into a running `documents_digest`: each of its values and a NUL,
-    a NUL and a NUL (a \3 after them when its title is derived), each collection and a \\1, its filter fields' texts joined by \\1
-    when it has any, and a \\2 (given as one string, not an update per value)."""
+    a NUL and a NUL, a \\3 when its title is derived, each collection and a \\1, its filter
+    fields' texts joined by \\1 when it has any, and a \\2 (given as one string, not an
+    update per value)."""
     values = (paper.id, paper.name, paper.title, paper.text, *paper.authors, "\0", "")
     derived = "\3" if paper.title_derived else ""
     collections = "".join(f"{value}\1" for value in paper.collections)
