@@ -38,8 +38,9 @@ FIELD_OF = {
     "collection": "collection",
     **{name: name for name in FILTER_FIELDS},
 }
-#: Fields whose matches add to a paper's score when a plain word is found there too.
-BOOST_FIELDS = ("title", "name")
+#: Fields whose matches add to a paper's score when a plain word is found there too: the
+#: name and the title a source gave (not a headline derived from the abstract).
+BOOST_FIELDS = ("given_title", "name")
 MAX_EXPANSIONS = 40
 #: A plain word this long also matches longer words it starts ("complement" finds
 #: "complementarity"), with a small weight and a few expansions.
@@ -250,7 +251,7 @@ class Planner:
 
     def vocabulary_of(self, fieldname: str) -> Vocabulary:
         """The words a prefix or a typo of `fieldname` expands to."""
-        if self.field_words is None or fieldname in ("all", "title", "name"):
+        if self.field_words is None or fieldname in ("all", "title", "given_title", "name"):
             return self.vocabulary
         return self.field_words(fieldname)
 

@@ -55,11 +55,11 @@ def terms(group: AnyOf) -> list[str]:
 # --- what each kind of clause becomes --------------------------------------------------------
 
 
-def test_a_word_is_a_term_of_the_all_field_boosted_in_title_and_name():
+def test_a_word_is_a_term_of_the_all_field_boosted_in_given_title_and_name():
     found = plan("Graphs")
     assert found.required == (AnyOf((Term("all", "graph"),), df("all", "graphs")),)
     assert found.minimum is None and found.requires_all
-    assert found.boosts == (Term("title", "graph"), Term("name", "graphs"))
+    assert found.boosts == (Term("given_title", "graph"), Term("name", "graphs"))
     assert found.excluded == () and found.notes == ()
     assert found.matcher.stemmed == {"graph"} and not found.matcher.prefixes
 
@@ -89,7 +89,7 @@ def test_excluded_clauses_are_neither_required_nor_boosted_nor_highlighted():
         ["diffus"],
         ["context", "contrast", "control", "contextu", "convex"],
     ]
-    assert found.boosts == (Term("title", "graph"), Term("name", "graph"))
+    assert found.boosts == (Term("given_title", "graph"), Term("name", "graph"))
     assert found.matcher.stemmed == {"graph"} and not found.matcher.prefixes
 
 

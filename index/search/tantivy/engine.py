@@ -31,7 +31,7 @@ from paperterm.index.search.tantivy.index import TantivyIndex
 #: Whoosh's BM25F constant (`whoosh.scoring.BM25F.K1`), and the field boosts of its schema
 #: (`whoosh.index.make_schema`).
 K1 = 1.2
-FIELD_BOOSTS = {"name": 4.0, "title": 2.5}
+FIELD_BOOSTS = {"name": 4.0, "title": 2.5, "given_title": 2.5}
 #: Key terms of a paper that find related papers (as Whoosh's `more_like`).
 SIMILAR_TERMS = 12
 

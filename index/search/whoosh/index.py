@@ -36,8 +36,9 @@ INDEX_NAME = "MAIN"
 
 def make_schema() -> Schema:
     """`all` holds every searchable word of a paper (stemmed) and does the matching; the
-    small `name` and `title` fields add their boosts to papers that match there (`title`
-    holds only a title the source gave, `paper_document`), and
+    small `name` and `given_title` fields add their boosts to papers that match there
+    (`given_title` holds only a title the source gave, `paper_document`), `title` serves
+    `title:` queries,
     `authors` and `collection` serve `author:` and `collection:` queries, and the
     conference's fields (`filter_fields.FILTER_FIELDS`) their filters. Each field's
     analyzer is `FieldAnalysis`'s, which the query planner cuts queries with."""
@@ -53,6 +54,7 @@ def make_schema() -> Schema:
         all=TEXT(analyzer=analysis.analyzer("all")),
         name=TEXT(analyzer=analysis.analyzer("name"), field_boost=4.0),
         title=TEXT(analyzer=analysis.analyzer("title"), field_boost=2.5),
+        given_title=TEXT(analyzer=analysis.analyzer("given_title"), field_boost=2.5),
         authors=TEXT(analyzer=analysis.analyzer("authors")),
         collection=TEXT(analyzer=analysis.analyzer("collection")),
         **{name: TEXT(analyzer=analysis.analyzer(name)) for name in FILTER_FIELDS},
@@ -62,8 +64,9 @@ def make_schema() -> Schema:
 def paper_document(paper: Paper) -> dict[str, str | tuple[str, ...]]:
     """The document of a paper. `all` is given in parts (Whoosh would see them joined by
     newlines): the segment builder cuts a part two fields share (the title) once. A title
-    derived from the abstract is in neither `all` nor `title`: its words are the text's,
-    and counting or boosting them again would reward an abstract's first sentence."""
+    derived from the abstract is in neither `all` nor the boosted `given_title`, only in
+    `title` (for `title:`): its words are the text's, and counting or boosting them again
+    would reward an abstract's first sentence."""
     authors = " ; ".join(paper.authors)
     collections = " ; ".join(paper.collections)
     title = "" if paper.title_derived else paper.title
@@ -71,7 +74,8 @@ def paper_document(paper: Paper) -> dict[str, str | tuple[str, ...]]:
         "id": paper.id,
         "all": (paper.name, title, paper.text, authors, collections),
         "name": paper.name,
-        "title": title,
+        "title": paper.title,
+        "given_title": title,
         "authors": authors,
         "collection": collections,
         **{name: text(paper) for name, text in FILTER_FIELDS.items()},
