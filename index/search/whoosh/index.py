@@ -37,10 +37,9 @@ INDEX_NAME = "MAIN"
 def make_schema() -> Schema:
     """`all` holds every searchable word of a paper (stemmed) and does the matching; the
     small `name` and `given_title` fields add their boosts to papers that match there
-    (`given_title` holds only a title the source gave, `paper_document`), `title` serves
-    `title:` queries,
-    `authors` and `collection` serve `author:` and `collection:` queries, and the
-    conference's fields (`filter_fields.FILTER_FIELDS`) their filters. Each field's
+    (`given_title` holds only a title the source gave, `paper_document`); `title`,
+    `authors` and `collection` serve `title:`, `author:` and `collection:` queries, and
+    the conference's fields (`filter_fields.FILTER_FIELDS`) their filters. Each field's
     analyzer is `FieldAnalysis`'s, which the query planner cuts queries with."""
     # Whoosh is imported where it is used: a start with a built index shows the list from
     # the rows file before anything of Whoosh is loaded.
