@@ -147,7 +147,7 @@ def plain_analyzer() -> WordTokenizer:
 
 
 #: The fields that hold prose, indexed stemmed; the others keep their words as written.
-STEMMED_FIELDS = frozenset({"all", "title"})
+STEMMED_FIELDS = frozenset({"all", "title", "given_title"})
 
 
 class FieldAnalysis:

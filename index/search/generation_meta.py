@@ -22,12 +22,12 @@ from paperterm.index.papers import Paper
 from paperterm.index.sources.files import DEFAULT_READ, ReadAs, SourceSpec
 
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 
 #: Bump when parsing or derivation (names, titles, display text) or what a source's record
 #: file holds (its header's merge keys) changes.
-PARSER_VERSION = 6
+PARSER_VERSION = 7
 
 
 _READ_CHUNK = 1 << 20

@@ -38,8 +38,9 @@ FIELD_OF = {
     "collection": "collection",
     **{name: name for name in FILTER_FIELDS},
 }
-#: Fields whose matches add to a paper's score when a plain word is found there too.
-BOOST_FIELDS = ("title", "name")
+#: Fields whose matches add to a paper's score when a plain word is found there too: the
+#: name and the title a source gave (not a headline derived from the abstract).
+BOOST_FIELDS = ("given_title", "name")
 MAX_EXPANSIONS = 40
 #: A plain word this long also matches longer words it starts ("complement" finds
 #: "complementarity"), with a small weight and a few expansions.
@@ -77,6 +78,9 @@ FALLBACK_RARER_NOTE = "no paper has all your words; showing papers with the rare
 #: two typed keep narrowing the list to the papers with all of them.
 BEST_MATCH_WORDS = 3
 BEST_MATCH_NOTE = "no paper has all your words; showing papers with any, best first"
+#: The title and name boosts weigh this much in the any-word ranking: a real title's
+#: words still lift its paper, without outranking a paper holding more of the words.
+FALLBACK_BOOST_WEIGHT = 0.5
 NOTHING_TO_SEARCH_NOTE = "nothing to search for in that query; showing all papers"
 
 
@@ -247,7 +251,7 @@ class Planner:
 
     def vocabulary_of(self, fieldname: str) -> Vocabulary:
         """The words a prefix or a typo of `fieldname` expands to."""
-        if self.field_words is None or fieldname in ("all", "title", "name"):
+        if self.field_words is None or fieldname in ("all", "title", "given_title", "name"):
             return self.vocabulary
         return self.field_words(fieldname)
 
@@ -476,10 +480,10 @@ class Planner:
         return kept
 
     def _fallback(self, plan: Plan, widen: bool) -> Plan:
-        """Every paper with any of the words, by score, without the title and name boosts
-        (run when no paper has every word, or always when `widen`). When the budget cannot
-        pay for every word, the rarest words it can pay for (at least one): the rare words
-        are the ones that tell papers apart, and the budget bounds the query's time."""
+        """Every paper with any of the words, by score, the title and name boosts weighed
+        down (run when no paper has every word, or always when `widen`). When the budget
+        cannot pay for every word, the rarest words it can pay for (at least one): the rare
+        words are the ones that tell papers apart, and the budget bounds the query's time."""
         order = sorted(range(len(plan.required)), key=lambda index: plan.required[index].cost)
         kept: list[int] = []
         spent = 0
@@ -493,6 +497,9 @@ class Planner:
         return Plan(
             required=tuple(plan.required[index] for index in sorted(kept)),
             minimum=fallback_minimum(len(kept)),
+            boosts=tuple(
+                replace(boost, weight=boost.weight * FALLBACK_BOOST_WEIGHT) for boost in plan.boosts
+            ),
             excluded=plan.excluded,
             matcher=plan.matcher,
             notes=(note,),

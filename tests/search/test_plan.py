@@ -17,6 +17,7 @@ from plan_bounds import beyond_first, bounded_plan, plan_leaves
 from paperterm.index.search.plan import (
     BEST_MATCH_NOTE,
     BEST_MATCH_WORDS,
+    FALLBACK_BOOST_WEIGHT,
     FALLBACK_NOTE,
     FALLBACK_RARER_NOTE,
     IMPLICIT_EXPANSIONS,
@@ -54,11 +55,11 @@ def terms(group: AnyOf) -> list[str]:
 # --- what each kind of clause becomes --------------------------------------------------------
 
 
-def test_a_word_is_a_term_of_the_all_field_boosted_in_title_and_name():
+def test_a_word_is_a_term_of_the_all_field_boosted_in_given_title_and_name():
     found = plan("Graphs")
     assert found.required == (AnyOf((Term("all", "graph"),), df("all", "graphs")),)
     assert found.minimum is None and found.requires_all
-    assert found.boosts == (Term("title", "graph"), Term("name", "graphs"))
+    assert found.boosts == (Term("given_title", "graph"), Term("name", "graphs"))
     assert found.excluded == () and found.notes == ()
     assert found.matcher.stemmed == {"graph"} and not found.matcher.prefixes
 
@@ -88,7 +89,7 @@ def test_excluded_clauses_are_neither_required_nor_boosted_nor_highlighted():
         ["diffus"],
         ["context", "contrast", "control", "contextu", "convex"],
     ]
-    assert found.boosts == (Term("title", "graph"), Term("name", "graph"))
+    assert found.boosts == (Term("given_title", "graph"), Term("name", "graph"))
     assert found.matcher.stemmed == {"graph"} and not found.matcher.prefixes
 
 
@@ -318,13 +319,17 @@ def test_planning_keeps_no_state_between_plans():
 # --- the any-word fallback --------------------------------------------------------------------
 
 
-def test_the_fallback_searches_any_of_the_words_without_boosts():
+def test_the_fallback_searches_any_of_the_words_with_boosts_weighed_down():
     found = plan("graph genomics -diffusion")
     fallback = found.fallback
     assert fallback is not None and fallback.fallback is None
     assert fallback.required == found.required and fallback.minimum == 1
     assert not fallback.requires_all
-    assert fallback.boosts == () and fallback.excluded == found.excluded
+    assert found.boosts
+    assert fallback.boosts == tuple(
+        replace(boost, weight=boost.weight * FALLBACK_BOOST_WEIGHT) for boost in found.boosts
+    )
+    assert fallback.excluded == found.excluded
     assert fallback.notes == (FALLBACK_NOTE,)
     assert fallback.matcher is found.matcher
     assert plan("graph").fallback is None and plan("graph -diffusion").fallback is None

@@ -9,7 +9,7 @@ multiplies a word's weight in the name or title, not its score: the boost is wha
 of one occurrence in a field of average length).
 
 A plan that needs only some of its groups (the any-word fallback) is run group by group
-and combined here, exactly as the plan says: papers matching more groups first.
+and combined here, exactly as the plan says, its boosts added to the papers it lists.
 Its groups fit the postings budget, so reading every match of each is bounded.
 """
 
@@ -31,7 +31,7 @@ from paperterm.index.search.tantivy.index import TantivyIndex
 #: Whoosh's BM25F constant (`whoosh.scoring.BM25F.K1`), and the field boosts of its schema
 #: (`whoosh.index.make_schema`).
 K1 = 1.2
-FIELD_BOOSTS = {"name": 4.0, "title": 2.5}
+FIELD_BOOSTS = {"name": 4.0, "title": 2.5, "given_title": 2.5}
 #: Key terms of a paper that find related papers (as Whoosh's `more_like`).
 SIMILAR_TERMS = 12
 
@@ -114,7 +114,7 @@ class TantivyEngine:
 
     def _most(self, plan: Plan, limit: int | None, allow: set[int] | None) -> tuple[Rows, int]:
         """Papers matching at least `plan.minimum` of the required groups and no excluded
-        one, by score."""
+        one, by score (their groups' and the boosts' they match)."""
         groups: Counter[int] = Counter()
         scores: dict[int, float] = {}
         Occur = self._tantivy.Occur
@@ -132,6 +132,13 @@ class TantivyEngine:
                 scores[row] = scores.get(row, 0.0) + score
         minimum = plan.minimum or len(plan.required)
         matching = [row for row, count in groups.items() if count >= minimum]
+        for boost in plan.boosts:
+            query = self._alternative(boost)
+            if query is None or not matching:
+                continue
+            for row, score in self._run(query, None)[0]:
+                if row in scores and groups[row] >= minimum:
+                    scores[row] += score
         ranked = sorted(matching, key=lambda row: (-scores[row], row))
         kept = ranked if limit is None else ranked[:limit]
         return [(row, scores[row]) for row in kept], len(matching)

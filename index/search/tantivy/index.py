@@ -43,7 +43,15 @@ PARTS_FILE = "parts.json"
 PART_SUFFIX = ".part"
 JOINED_PREFIX = "joined-"
 #: The text fields, as the Whoosh schema names them (`whoosh.index.make_schema`).
-TEXT_FIELDS = ("all", "name", "title", "authors", "collection", *FILTER_FIELDS)
+TEXT_FIELDS = (
+    "all",
+    "name",
+    "title",
+    "given_title",
+    "authors",
+    "collection",
+    *FILTER_FIELDS,
+)
 #: The writer's memory: tantivy writes a segment whenever it is full (a worker process
 #: writes one part at a time, so a build holds this per worker).
 WRITER_HEAP = 64_000_000
@@ -84,17 +92,19 @@ def make_document(
 ) -> tuple[Any, int]:
     """A paper's document, `row` its place in its part, and the distinct terms of its `all`
     field (what the part's size follows). Its fields hold what `whoosh.index.paper_document`
-    gives Whoosh, cut by our analyzers: `all` is the name, title, text, authors and
-    collections, whose terms are each part's in turn (no word runs across the line
-    breaks that would join them), so each part is cut once (the title's terms serve both
-    fields, the authors' words both analyzers). `words`: the words of its name, title and
-    text as the vocabulary counts them (`words.paper_words`, in lower case), which `all`
-    takes for those of text that `words.lowers_alike`."""
+    gives Whoosh, cut by our analyzers: `all` is the name, title (when the source gave
+    one), text, authors and collections, whose terms are each part's in turn (no word runs
+    across the line breaks that would join them), so each part is cut once (the title's
+    terms serve both fields, the authors' words both analyzers). `words`: the words of its
+    name, title and text as the vocabulary counts them (`words.paper_words`, in lower
+    case), which `all` takes for those of text that `words.lowers_alike`."""
     author_words = words_of(" ; ".join(paper.authors))
     author_terms = analysis.word_terms("all", author_words)
     collection_terms, collections = _collection_terms(analysis, " ; ".join(paper.collections))
     name_words = words_of(paper.name)
-    title_terms = analysis.word_terms("title", words_of(paper.title))
+    title_words = words_of(paper.title)
+    title_terms = analysis.word_terms("title", title_words)
+    given_terms = [] if paper.title_derived else title_terms
     if (
         words is not None
         and lowers_alike(paper.name)
@@ -104,6 +114,8 @@ def make_document(
         # Their words are `words` in lower case (ASCII text, and most other: a fifth of
         # arXiv rows is not ASCII), and a word without CJK has one term: counted without
         # cutting `every` again.
+        if paper.title_derived:  # its words are the text's: not counted twice
+            words = words[: len(name_words)] + words[len(name_words) + len(title_words) :]
         terms = analysis.word_terms("all", words)
         rest = [*author_terms, *collection_terms]
         every = " ".join(terms + rest)
@@ -112,13 +124,14 @@ def make_document(
     else:
         text_terms = analysis.word_terms("all", words_of(paper.text))
         name_terms = analysis.word_terms("all", name_words)
-        every = " ".join([*name_terms, *title_terms, *text_terms, *author_terms, *collection_terms])
+        every = " ".join([*name_terms, *given_terms, *text_terms, *author_terms, *collection_terms])
         distinct = set(every.split())
     document = tantivy.Document()
     document.add_unsigned("row", row)
     document.add_text("all", every)
     document.add_text("name", analysis.joined_words("name", name_words))
     document.add_text("title", " ".join(title_terms))
+    document.add_text("given_title", " ".join(given_terms))
     document.add_text("authors", analysis.joined_words("authors", author_words))
     document.add_text("collection", collections)
     for name, text in FILTER_FIELDS.items():

@@ -36,9 +36,10 @@ INDEX_NAME = "MAIN"
 
 def make_schema() -> Schema:
     """`all` holds every searchable word of a paper (stemmed) and does the matching; the
-    small `name` and `title` fields add their boosts to papers that match there, and
-    `authors` and `collection` serve `author:` and `collection:` queries, and the
-    conference's fields (`filter_fields.FILTER_FIELDS`) their filters. Each field's
+    small `name` and `given_title` fields add their boosts to papers that match there
+    (`given_title` holds only a title the source gave, `paper_document`); `title`,
+    `authors` and `collection` serve `title:`, `author:` and `collection:` queries, and
+    the conference's fields (`filter_fields.FILTER_FIELDS`) their filters. Each field's
     analyzer is `FieldAnalysis`'s, which the query planner cuts queries with."""
     # Whoosh is imported where it is used: a start with a built index shows the list from
     # the rows file before anything of Whoosh is loaded.
@@ -52,6 +53,7 @@ def make_schema() -> Schema:
         all=TEXT(analyzer=analysis.analyzer("all")),
         name=TEXT(analyzer=analysis.analyzer("name"), field_boost=4.0),
         title=TEXT(analyzer=analysis.analyzer("title"), field_boost=2.5),
+        given_title=TEXT(analyzer=analysis.analyzer("given_title"), field_boost=2.5),
         authors=TEXT(analyzer=analysis.analyzer("authors")),
         collection=TEXT(analyzer=analysis.analyzer("collection")),
         **{name: TEXT(analyzer=analysis.analyzer(name)) for name in FILTER_FIELDS},
@@ -60,14 +62,19 @@ def make_schema() -> Schema:
 
 def paper_document(paper: Paper) -> dict[str, str | tuple[str, ...]]:
     """The document of a paper. `all` is given in parts (Whoosh would see them joined by
-    newlines): the segment builder cuts a part two fields share (the title) once."""
+    newlines): the segment builder cuts a part two fields share (the title) once. A title
+    derived from the abstract is in neither `all` nor the boosted `given_title`, only in
+    `title` (for `title:`): its words are the text's, and counting or boosting them again
+    would reward an abstract's first sentence."""
     authors = " ; ".join(paper.authors)
     collections = " ; ".join(paper.collections)
+    title = "" if paper.title_derived else paper.title
     return {
         "id": paper.id,
-        "all": (paper.name, paper.title, paper.text, authors, collections),
+        "all": (paper.name, title, paper.text, authors, collections),
         "name": paper.name,
         "title": paper.title,
+        "given_title": title,
         "authors": authors,
         "collection": collections,
         **{name: text(paper) for name, text in FILTER_FIELDS.items()},
@@ -121,12 +128,14 @@ def documents_digest(papers: Iterable[Paper]) -> str:
 
 def add_document(digest: Any, paper: Paper) -> None:
     """`paper`'s document into a running `documents_digest`: each of its values and a NUL,
-    a NUL and a NUL, each collection and a \\1, its filter fields' texts joined by \\1
-    when it has any, and a \\2 (given as one string, not an update per value)."""
+    a NUL and a NUL, a \\3 when its title is derived, each collection and a \\1, its filter
+    fields' texts joined by \\1 when it has any, and a \\2 (given as one string, not an
+    update per value)."""
     values = (paper.id, paper.name, paper.title, paper.text, *paper.authors, "\0", "")
+    derived = "\3" if paper.title_derived else ""
     collections = "".join(f"{value}\1" for value in paper.collections)
     filters = "\1".join(filter_texts(paper)) if _has_filters(paper) else ""
-    document = f"{chr(0).join(values)}{collections}{filters}\2"
+    document = f"{chr(0).join(values)}{derived}{collections}{filters}\2"
     digest.update(document.encode("utf-8", "surrogatepass"))
 
 
