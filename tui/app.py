@@ -177,7 +177,13 @@ class ReaderApp(ReaderFace):
 
     # --- the index -----------------------------------------------------------------------
 
-    @work(thread=True, exit_on_error=False, group="index", name="open index")
+    @work(
+        thread=True,
+        exit_on_error=False,
+        group="index",
+        name="open index",
+        description="open the index",
+    )
     def load_index(self) -> None:
         IndexLoader(self.session, self.state, self.post_message, self._stop).run()
 
@@ -341,7 +347,13 @@ class ReaderApp(ReaderFace):
     def save_reading(self) -> None:
         self._save_reading()
 
-    @work(thread=True, exit_on_error=False, group="reading-save", name="save reading state")
+    @work(
+        thread=True,
+        exit_on_error=False,
+        group="reading-save",
+        name="save reading state",
+        description="save the reading state",
+    )
     def _save_reading(self) -> None:
         """Save the staged reading changes. A failure is said once (the status line counts
         what waits, and the poll retries); the first save that works again says so."""
@@ -361,7 +373,13 @@ class ReaderApp(ReaderFace):
         if not any(w.group == "reading-poll" and not w.is_finished for w in self.workers):
             self._poll_reading()
 
-    @work(thread=True, exit_on_error=False, group="reading-poll", name="poll reading state")
+    @work(
+        thread=True,
+        exit_on_error=False,
+        group="reading-poll",
+        name="poll reading state",
+        description="poll the reading state",
+    )
     def _poll_reading(self) -> None:
         self.post_message(ReadingPolled(*self.library.poll_reading()))
 

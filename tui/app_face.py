@@ -140,7 +140,7 @@ class ReaderFace(App[int]):
         else:
             self.say(copy_message(what, preview, CopyReport(), self.copier.in_tmux))
 
-    @work(thread=True, exit_on_error=False, group="clipboard")
+    @work(thread=True, exit_on_error=False, group="clipboard", description="copy to the clipboard")
     def _copy_by_routes(self, what: str, text: str, preview: str) -> None:
         from paperterm.tui.clipboard import copy_message
 
@@ -199,7 +199,7 @@ class ReaderFace(App[int]):
 
         self.push_screen(LinksScreen(own, other, self.state.key_text), chosen)
 
-    @work(thread=True, exit_on_error=False, group="browser")
+    @work(thread=True, exit_on_error=False, group="browser", description="open in a browser")
     def _open_in_browser(self, url: str) -> None:
         # webbrowser may start a console browser that blocks: never on the UI thread.
         if self.url_opener is not None:

@@ -176,7 +176,13 @@ class AgendaScreen(PaperScreen):
             state.config.agenda_default_minutes,
         )
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="agenda")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="agenda",
+        description="build the agenda",
+    )
     def _build(
         self,
         number: int,

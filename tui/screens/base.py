@@ -216,7 +216,13 @@ class PaperScreen(Screen):
         else:
             fetch()  # Textual's timers need a pause above 0
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="related")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="related",
+        description="find related papers",
+    )
     def _find_related(self, paper_id: str) -> None:
         if get_current_worker().is_cancelled:
             return  # another paper was chosen before this look-up started

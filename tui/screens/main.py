@@ -176,7 +176,13 @@ class MainScreen(WatchingScreen):
 
     # --- the views sidebar ---------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="searches")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="searches",
+        description="match saved searches",
+    )
     def find_search_matches(self) -> None:
         self.post_message(SearchesMatched(self.state.find_search_matches()))
 

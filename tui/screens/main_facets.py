@@ -149,7 +149,13 @@ class FacetsScreen(ListScreen):
             state.topics,
         )
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="facets")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="facets",
+        description="count the facets",
+    )
     def _count(
         self,
         number: int,

@@ -187,7 +187,7 @@ class ListScreen(MainLayout):
         if not ready:
             self._sort_from_here(request)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="search")
+    @work(thread=True, exclusive=True, exit_on_error=False, group="search", description="search")
     def _search(self, searcher: Searcher, request: ViewRequest) -> None:
         limit = self.state.config.search_limit
         with self.state.search_lock:
@@ -265,7 +265,9 @@ class ListScreen(MainLayout):
         if self.sort_ctl.end_wait():
             self.workers.cancel_group(self, "sort")
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="sort")
+    @work(
+        thread=True, exclusive=True, exit_on_error=False, group="sort", description="sort the list"
+    )
     def _compute_sort(self, job: SortJob) -> None:
         worker = get_current_worker()
         steps = job.keys.steps_for(
@@ -297,7 +299,13 @@ class ListScreen(MainLayout):
         self.sort_ctl.rank_like(seeds)
         self._find_like(seeds)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="like")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="like",
+        description="rank like my bookmarks",
+    )
     def _find_like(self, seeds: tuple[str, ...]) -> None:
         ranking = self.state.term_vectors().rank(seeds)
         self.post_message(LikeRanked(seeds, ranking))

@@ -124,7 +124,13 @@ class PlanningScreen(FacetsScreen):
             self.run_search(keep_id=ids[0])
         self.set_focus(self.paper_list)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="authors")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="authors",
+        description="index the authors",
+    )
     def _index_authors(self, papers: Sequence[Paper]) -> None:
         from paperterm.index.planning.authors import AuthorIndex
 

@@ -40,7 +40,13 @@ class WatchingScreen(PlanningScreen):
         """Find the watched papers again (after the first frame: a worker's work)."""
         self.call_after_refresh(self.find_watched)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="watches")
+    @work(
+        thread=True,
+        exclusive=True,
+        exit_on_error=False,
+        group="watches",
+        description="find the watched papers",
+    )
     def find_watched(self) -> None:
         from paperterm.tui.watch_marks import find_marks
 
