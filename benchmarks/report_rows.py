@@ -388,7 +388,19 @@ def merge_rows(old: str, fresh: dict[str, list[str]]) -> list[list[str]]:
 def facets_typing_runs(quick: bool) -> list[list[str]]:
     sizes = reader_sizes(quick)
     fast = ["--quick"] if quick else []
-    return [["bench_reader.py", "keystroke", "--facets", "--sizes", *sizes, *fast, "--json"]]
+    return [
+        [
+            "bench_reader.py",
+            "keystroke",
+            "--facets",
+            "--size",
+            "120x40",
+            "--sizes",
+            *sizes,
+            *fast,
+            "--json",
+        ]
+    ]
 
 
 def facets_typing_block(results: Results, old: str, when: str) -> str:
