@@ -9,7 +9,6 @@ read, with the same results as `count_facets` over those papers.
 
 from __future__ import annotations
 
-import weakref
 from collections import Counter
 from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
 from itertools import compress
@@ -18,7 +17,12 @@ from threading import Lock
 from typing import Any, Generic, TypeVar
 
 from paperterm.index.library.bookmarks import Bookmark
-from paperterm.index.library.facets import FACETS, StateTally, ordered_counts
+from paperterm.index.library.facets import (
+    FACETS,
+    StateTally,
+    ordered_counts,
+    remember_table,
+)
 from paperterm.index.papers import PAPER_FIELDS, Paper
 from paperterm.index.search.records import PaperList, no_collection
 
@@ -94,8 +98,7 @@ class FacetTable:
             if pause is not None:
                 pause()
         table = cls(papers, ids, columns, sets)
-        global _latest
-        _latest = weakref.ref(table)
+        remember_table(table)
         return table
 
     def position_of(self, paper_id: str) -> int | None:
@@ -209,18 +212,6 @@ def _reader(papers: Sequence[Paper]) -> Callable[[int], tuple[Any, ...]]:
 
 
 #: The table made last (while something keeps it): `table_of` finds it.
-_latest: weakref.ref[FacetTable] | None = None
-
-
-def table_of(papers: Sequence[Paper] | Iterable[Paper]) -> FacetTable | None:
-    """The table made last, when it is of `papers` and something still keeps it (the
-    reader's facets sidebar does), else None."""
-    made = _latest() if _latest is not None else None
-    if made is None or made.papers is not papers or not isinstance(papers, Sequence):
-        return None
-    return made if len(made.ids) == len(papers) else None
-
-
 def _values(counts: Counter[int], values: Sequence[Any]) -> Counter[str]:
     return Counter(dict(zip(map(values.__getitem__, counts), counts.values(), strict=True)))
 

@@ -15,10 +15,12 @@ one facet included (AND throughout, so a count always says what one more choice 
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from itertools import chain, compress
 from operator import attrgetter, not_
+from typing import Protocol
 
 from paperterm.index.library.bookmarks import Bookmark
 from paperterm.index.library.reading import DECISIONS
@@ -119,8 +121,6 @@ def facet_ids(
         wanted.setdefault(facet, set()).add(value)
     if any(facet not in FACETS for facet in wanted):
         return set()
-    from paperterm.index.library.facet_table import table_of
-
     table = table_of(papers)
     ids: Sequence[str] | None = getattr(papers, "ids", None)
     listed: list[Paper] | None = None
@@ -200,3 +200,35 @@ def ordered_counts(counts: Counter[str]) -> dict[str, int]:
     """Most first, then by value; the empty value (a field left empty) is dropped."""
     counts.pop("", None)
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+class NarrowingTable(Protocol):
+    """What `facet_ids` asks of a corpus's facet table (`facet_table.FacetTable`)."""
+
+    @property
+    def papers(self) -> object: ...
+
+    @property
+    def ids(self) -> Sequence[str]: ...
+
+    def having(
+        self, facet: str, values: set[str], topics: Mapping[str, str] | None = None
+    ) -> set[str]: ...
+
+
+_latest: weakref.ref[NarrowingTable] | None = None
+
+
+def remember_table(table: NarrowingTable) -> None:
+    """Keep a weak reference to the table made last, for `table_of`."""
+    global _latest
+    _latest = weakref.ref(table)
+
+
+def table_of(papers: Sequence[Paper] | Iterable[Paper]) -> NarrowingTable | None:
+    """The table made last, when it is of `papers` and something still keeps it (the
+    reader's facets sidebar does), else None."""
+    made = _latest() if _latest is not None else None
+    if made is None or made.papers is not papers or not isinstance(papers, Sequence):
+        return None
+    return made if len(made.ids) == len(papers) else None

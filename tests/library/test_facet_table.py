@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paperterm.index.library.bookmarks import Bookmark
-from paperterm.index.library.facet_table import CHUNK, FacetTable, table_of, table_positions
-from paperterm.index.library.facets import count_facets, facet_ids
+from paperterm.index.library.facet_table import CHUNK, FacetTable, table_positions
+from paperterm.index.library.facets import count_facets, facet_ids, table_of
 from paperterm.index.papers import Paper
 
 WHEN = datetime(2025, 1, 1, tzinfo=timezone.utc)
