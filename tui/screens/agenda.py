@@ -112,14 +112,6 @@ class AgendaScreen(PaperScreen):
     )
     #: The key table's scopes of this screen, shown first in the help.
     KEY_SCOPES = ("agenda", "reader")
-    DEFAULT_CSS = """
-    #agenda-keys {
-        height: auto;
-        padding: 0 2;
-        background: $panel;
-        color: $text-muted;
-    }
-    """
 
     def __init__(
         self,
@@ -142,7 +134,7 @@ class AgendaScreen(PaperScreen):
         self._said = Part("")  # what the last export did
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(self.keys_text()), id="agenda-keys")
+        yield Static(Text(self.keys_text()), id="agenda-keys", classes="keys-bar")
         yield AgendaList(id="agenda-list", markup=False)
         yield from self.compose_footer()
 

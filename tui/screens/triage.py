@@ -102,14 +102,6 @@ class TriageScreen(PaperScreen):
     )
     #: The key table's scopes of this screen, shown first in the help.
     KEY_SCOPES = ("triage", "reader")
-    DEFAULT_CSS = """
-    #triage-keys {
-        height: auto;
-        padding: 0 2;
-        background: $panel;
-        color: $text-muted;
-    }
-    """
 
     class Decide(Message):
         """Give these papers `decision` (marking them read); `label` names the change for
@@ -152,7 +144,7 @@ class TriageScreen(PaperScreen):
         return cls(state, ids, current.id if current is not None else None, leave)
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(self.keys_text()), id="triage-keys")
+        yield Static(Text(self.keys_text()), id="triage-keys", classes="keys-bar")
         yield TriageCard(id="triage-card")
         yield from self.compose_footer()
 
