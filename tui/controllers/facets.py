@@ -57,8 +57,8 @@ class TableKeeper:
     ) -> FacetTable:
         """The table of `papers` (the same object, as long); `pause`: as `FacetTable.of`."""
         with self._lock:
-            table = self._table
-            if table is None or table.papers is not papers or len(table.ids) != len(papers):
+            table = self.made(papers)
+            if table is None:
                 table = self._table = FacetTable.of(papers, pause)
             return table
 
