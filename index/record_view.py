@@ -8,12 +8,18 @@ from datetime import datetime
 from paperterm.index.papers import Paper
 
 
+def affiliation_of(paper: Paper, position: int) -> str:
+    """The affiliation of the author at `position` (`affiliations` is parallel to
+    `authors`), "" when the source gave none."""
+    return paper.affiliations[position] if position < len(paper.affiliations) else ""
+
+
 def credited_authors(paper: Paper) -> list[str]:
-    """Each author with their affiliation in parentheses when the source gave one
-    (`affiliations` is parallel to `authors`; a missing or empty one adds nothing)."""
+    """Each author with their affiliation in parentheses when the source gave one (a
+    missing or empty one adds nothing)."""
     shown = []
     for position, author in enumerate(paper.authors):
-        affiliation = paper.affiliations[position] if position < len(paper.affiliations) else ""
+        affiliation = affiliation_of(paper, position)
         shown.append(f"{author} ({affiliation})" if affiliation.strip() else author)
     return shown
 

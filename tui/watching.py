@@ -18,6 +18,7 @@ from paperterm.index.config import Config
 from paperterm.index.library.op_store import LibraryError
 from paperterm.index.library.watches import WatchStore, watch_key
 from paperterm.index.planning.watch import WatchList
+from paperterm.index.record_view import affiliation_of
 from paperterm.index.text.display import one_line, safe_text
 
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ class WatchState:
             out.append(self._choice("word", words, f'the words "{one_line(words, 60)}"'))
         for position, name in enumerate(paper.authors):
             author_id = paper.author_ids[position] if position < len(paper.author_ids) else ""
-            affiliation = paper.affiliations[position] if position < len(paper.affiliations) else ""
+            affiliation = affiliation_of(paper, position)
             shown = one_line(name, 60)
             if affiliation.strip():
                 shown += f" ({one_line(affiliation, 60)})"
