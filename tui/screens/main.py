@@ -103,8 +103,7 @@ class MainScreen(WatchingScreen):
         whole titles (stacked, the list has that whole width)."""
         if width < self.state.config.side_by_side_min_width:
             return False
-        wide = width >= COMFORTABLE_MIN_COLUMNS
-        comfortable = wide and self.paper_list.density == DENSITIES[0]
+        comfortable = self.paper_list.comfortable_at(width)
         sidebars = sum(
             pane.outer_size.width
             for pane in (self._views, self.facets)

@@ -190,6 +190,10 @@ class PaperList(ScrollView, can_focus=True):
         """Whether the rows are comfortable now (see `density`)."""
         return self._comfortable
 
+    def comfortable_at(self, screen_width: int) -> bool:
+        """Whether rows are comfortable on a screen this wide (see `density`)."""
+        return self.density == DENSITIES[0] and screen_width >= COMFORTABLE_MIN_COLUMNS
+
     def toggle_snippets(self) -> None:
         self._relayout(lambda: setattr(self, "show_snippets", not self.show_snippets))
 
@@ -204,9 +208,7 @@ class PaperList(ScrollView, can_focus=True):
         top = round(self.scroll_y) // self.lines_per_row
         current = self.cursor
         change()
-        self._comfortable = (
-            self.density == DENSITIES[0] and self.app.size.width >= COMFORTABLE_MIN_COLUMNS
-        )
+        self._comfortable = self.comfortable_at(self.app.size.width)
         self._resize_virtual(self.size.width)
         if self.rows:
             self.scroll_to(y=top * self.lines_per_row, animate=False, immediate=True)
