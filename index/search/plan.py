@@ -192,6 +192,10 @@ class Plan:
         return sum(group.cost for group in (*self.required, *self.excluded))
 
 
+def _times(alternatives: tuple[Alternative, ...], repeats: int) -> tuple[Alternative, ...]:
+    return tuple(replace(each, weight=each.weight * repeats) for each in alternatives)
+
+
 # --- the planner -----------------------------------------------------------------------------
 
 #: (field, term) -> how many papers hold the term in that field.
@@ -283,8 +287,18 @@ class Planner:
         return plan
 
     def _clause(self, clause: Clause, spent: int, matcher: Matcher | None) -> _Step | None:
-        """The group (and boosts) of one clause; `spent` is what the clauses before it read.
-        `matcher` is None for an excluded clause, whose words are not highlighted."""
+        """The group (and boosts) of one clause, weighed as many times as the query says it;
+        `spent` is what the clauses before it read. `matcher` is None for an excluded clause,
+        whose words are not highlighted."""
+        step = self._clause_once(clause, spent, matcher)
+        if step is None or clause.repeats == 1:
+            return step
+        group = step.group
+        if group is not None:
+            group = AnyOf(_times(group.alternatives, clause.repeats), group.cost)
+        return _Step(group, _times(step.boosts, clause.repeats))
+
+    def _clause_once(self, clause: Clause, spent: int, matcher: Matcher | None) -> _Step | None:
         fieldname = FIELD_OF.get(clause.field or "", "all")
         if clause.kind in ("prefix", "fuzzy"):
             return _Step(self._expansion(clause, fieldname, spent, matcher))

@@ -1,6 +1,7 @@
 """The user's query language, parsed by our own code into clauses (never by Whoosh's parser).
 
-    words                all must match (else any, those with more first)
+    words                all must match (else any, those with more first); a word said
+                         twice weighs twice (a pasted title's repeated word)
     "a phrase"           the words in this order
     field:value          name, title, abstract, author, collection, tag (`field:"a phrase"`),
                          and a conference's status, type, session, topic, track, aff, keyword
@@ -56,6 +57,8 @@ MAX_CLAUSES = 24
 MIN_PREFIX = 3
 MAX_FUZZY = 2
 MAX_TERM_CHARS = 100
+#: A word repeated in a query weighs as many times as it is said, up to this.
+MAX_REPEATS = 3
 
 _FIELD = re.compile(r"([A-Za-z]+):")
 _FUZZY = re.compile(r"^(.*?)~(\d*)$", re.DOTALL)
@@ -75,6 +78,9 @@ class Clause:
     exact: bool = False
     #: Where `text` is in the query string (to show the query with a word corrected).
     span: tuple[int, int] = dataclass_field(default=(0, 0), compare=False)
+    #: How many times the query says it (`MAX_REPEATS` at most): its score is multiplied
+    #: so, as BM25 sums a repeated query term once for each time.
+    repeats: int = 1
 
 
 @dataclass(slots=True)
@@ -233,8 +239,9 @@ def _add_token(
 
 def _add(query: ParsedQuery, clause: Clause) -> Clause | None:
     """Add a clause, unless the query has it already: a word said twice finds the same
-    papers, and repeating one (`con* con* con* ...`) would only multiply the work. Returns
-    the clause added (None when it was not)."""
+    papers, and repeating one (`con* con* con* ...`) would only multiply the work, so the
+    clause it has counts one more repeat instead. Returns the clause added (None when it
+    was not)."""
     text = clause.text[:MAX_TERM_CHARS]
     if clause.field == "tag":
         tags = query.excluded_tags if clause.negate else query.tags
@@ -247,14 +254,18 @@ def _add(query: ParsedQuery, clause: Clause) -> Clause | None:
     start = clause.span[0]
     new = replace(clause, text=text, span=(start, start + len(text)))
     folded = _folded(new)
-    if any(_folded(old) == folded for old in query.clauses):
-        return None
+    for index, old in enumerate(query.clauses):
+        if _folded(old) == folded:
+            query.clauses[index] = replace(old, repeats=min(old.repeats + 1, MAX_REPEATS))
+            return None
     query.clauses.append(new)
     return new
 
 
 def _folded(clause: Clause) -> tuple[object, ...]:
-    return (clause.kind, clause.text.casefold(), clause.field, clause.negate, clause.distance)
+    """What two clauses that say the same have alike (a title's `Going:` says `going`)."""
+    text = clause.text.casefold().strip(":.")
+    return (clause.kind, text, clause.field, clause.negate, clause.distance)
 
 
 def pin_words(text: str, words: Iterable[str]) -> str:

@@ -430,3 +430,14 @@ def test_expansions_on_the_real_index_are_terms_it_holds(seed_searcher, text):
         for alternative in group.alternatives:
             assert isinstance(alternative, Term)
             assert seed_searcher.planner.df(alternative.field, alternative.text) > 0
+
+
+def test_a_word_said_twice_weighs_twice_in_its_group_and_its_boosts():
+    once, twice = plan("graphs networks models"), plan("graphs networks graphs models")
+    assert [g.cost for g in twice.required] == [g.cost for g in once.required]
+    doubled = [replace(a, weight=2 * a.weight) for a in once.required[0].alternatives]
+    assert twice.required[0].alternatives == tuple(doubled)
+    assert twice.required[1:] == once.required[1:]
+    graph_boosts = [b for b in once.boosts if isinstance(b, Term) and b.text.startswith("graph")]
+    assert graph_boosts
+    assert all(replace(b, weight=2 * b.weight) in twice.boosts for b in graph_boosts)

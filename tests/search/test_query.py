@@ -165,3 +165,13 @@ def test_pinning_words_keeps_the_rest_of_the_query():
     )
     pinned = parse_query(pin_words("graph nueral", ["nueral"])).clauses[-1]
     assert pinned.exact and pinned.partial and pinned.text == "nueral"
+
+
+def test_a_repeated_word_is_one_clause_counted_up_to_the_cap():
+    from paperterm.index.search.query import MAX_REPEATS
+
+    text = "Shortcuts in deep models: identifying shortcuts, models, SHORTCUTS: shortcuts"
+    query = parse_query(text)
+    counts = {clause.text.lower(): clause.repeats for clause in query.clauses}
+    assert counts == {"shortcuts": MAX_REPEATS, "in": 1, "deep": 1, "models:": 2, "identifying": 1}
+    assert [clause.text for clause in query.clauses].count("Shortcuts") == 1
