@@ -27,7 +27,7 @@ SCHEMA_VERSION = 10
 
 #: Bump when parsing or derivation (names, titles, display text) or what a source's record
 #: file holds (its header's merge keys) changes.
-PARSER_VERSION = 7
+PARSER_VERSION = 8
 
 
 _READ_CHUNK = 1 << 20

@@ -19,10 +19,11 @@ from paperterm.index.text.display import display_text, one_line
 from paperterm.index.text.headline_form import TITLE_LIMIT
 from paperterm.index.text.headlines import headline_candidates
 from paperterm.index.text.names import derive_name
+from paperterm.index.text.spaces import unglued_sentences
 
 
 def render(paper: Paper) -> Paper:
-    text = display_text(paper.abstract)
+    text = unglued_sentences(display_text(paper.abstract))
     # Most abstracts display as written: one string then, not two equal ones (a build holds
     # every paper at once, and `marshal` writes a string met twice once).
     paper.text = paper.abstract if text == paper.abstract else text

@@ -8,6 +8,8 @@ make nothing.
 
 from __future__ import annotations
 
+import re
+
 #: ASCII's printable characters (`str.isprintable`'s, space to tilde), and the newline.
 _ASCII_PRINTABLE = bytes(range(0x20, 0x7F))
 _ASCII_PRINTABLE_OR_NEWLINE = _ASCII_PRINTABLE + b"\n"
@@ -51,3 +53,16 @@ def printable_single_spaced(text: str) -> str:
     if "  " in text or text.startswith(" ") or text.endswith(" "):
         return " ".join(text.split())
     return text
+
+
+#: A full stop with the next sentence glued to it ("disease.This work"): a word of two small
+#: letters or more, the stop, then a capitalized word. A dotted name (`github.com`, `v1.2`,
+#: `e.g.`, `U.S.`) has no capital right after its dot.
+_GLUED_SENTENCE = re.compile(r"(?<=[a-z]{2})\.(?=[A-Z][a-z])")
+
+
+def unglued_sentences(text: str) -> str:
+    """`text` with a space after each full stop that a source glued to the next sentence
+    ("disease.This" -> "disease. This"): glued, the two words would be one word that no
+    search for either finds."""
+    return _GLUED_SENTENCE.sub(". ", text) if "." in text else text

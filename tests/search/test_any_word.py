@@ -38,6 +38,10 @@ PAPERS = [
         "a language model; it also reads x₁ and H₂O and the energy E=mc².",
     },
     {
+        "title": "Rare Lung Findings",
+        "abstract": "Scans show the rare lung condition.Radiologists seldom meet it.",
+    },
+    {
         "title": "A Survey of Many Fields",
         "abstract": "A long survey of many methods across numerous fields and communities: "
         "it mentions bandit problems, online settings and protein design in passing, among "
@@ -104,3 +108,10 @@ def test_the_plain_letters_highlight_the_written_scripts(searcher):
     results = searcher.search("s2ip h2o ", limit=1)
     text = results.hits[0].paper.text
     assert {text[start:end] for start, end in results.matcher.spans(text)} == {"S²IP", "H₂O"}
+
+
+@pytest.mark.parametrize("query", ["condition", "radiologists", "lung condition radiologists"])
+def test_a_sentence_glued_to_the_one_before_is_found_by_either_word(searcher, query):
+    assert _title(searcher, query)[0] == "Rare Lung Findings"
+    found = searcher.search(query, limit=1, snippets=False).hits[0].paper
+    assert "condition. Radiologists" in found.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -12,6 +13,7 @@ from paperterm.index.text.spaces import (
     is_printable,
     is_printable_but_newlines,
     single_spaced,
+    unglued_sentences,
 )
 
 #: Every character `str.split` splits at, the space first.
@@ -68,3 +70,36 @@ def test_printable_as_str_isprintable_says(text: str, padding: int) -> None:
         assert is_printable(padded) == padded.isprintable()
         without_newlines = padded.replace("\n", "")
         assert is_printable_but_newlines(padded) == without_newlines.isprintable()
+
+
+@pytest.mark.parametrize(
+    ("glued", "spaced"),
+    [
+        ("the specific disease.This work explores", "the specific disease. This work explores"),
+        ("labeled images.We applied it.Then", "labeled images. We applied it. Then"),
+        ("in robotics.An open problem", "in robotics. An open problem"),
+    ],
+)
+def test_a_sentence_glued_to_the_one_before_gets_its_space(glued: str, spaced: str) -> None:
+    assert unglued_sentences(glued) == spaced
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "code at github.com/org/repo and huggingface.co",
+        "version v1.2 of the U.S. survey, e.g. This one",
+        "written in Node.js, e.g.Paper",
+        "a sentence. Another sentence.",
+        "",
+    ],
+)
+def test_dotted_names_and_spaced_sentences_are_left_alone(text: str) -> None:
+    assert unglued_sentences(text) == text
+
+
+@given(st.text(alphabet="aZ. b", max_size=40))
+def test_ungluing_only_adds_spaces_after_stops_and_leaves_no_glued_sentence(text: str) -> None:
+    unglued = unglued_sentences(text)
+    assert unglued.replace(". ", ".") == text.replace(". ", ".")
+    assert not re.search(r"[a-z]{2}\.[A-Z][a-z]", unglued)
