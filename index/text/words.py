@@ -1,8 +1,8 @@
 """Words as paperterm cuts them: the word pattern, CJK bigrams, the Porter stem (cached).
 
 Shared by the Whoosh analyzers and by the code that finds a query's words in a text, which
-must agree with the index about what a word is. Imports nothing heavy (the Porter stemmer,
-Whoosh's to the letter, is one small module, imported on the first stem not cached).
+must agree with the index about what a word is. Imports nothing heavy (the Porter stemmer
+is one small module, imported on the first stem not cached).
 """
 
 from __future__ import annotations
