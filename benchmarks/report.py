@@ -22,12 +22,14 @@ from __future__ import annotations
 import argparse
 import datetime
 import re
+import statistics
 import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import corpus
 import report_builds
 import report_rows
 from measure import load_average, table
@@ -109,26 +111,58 @@ class Area:
     block: Callable[[list[str]], str]
 
 
+#: The distractor draws the quality area measures: the first is the main table's, and the
+#: MRR of each draw, with their mean, shows how far one draw moves the figures.
+DISTRACTOR_SEEDS = tuple(corpus.DEFAULT_SEED + draw for draw in range(4))
+
+
 def _quality_runs(quick: bool) -> list[list[str]]:
+    seeds = DISTRACTOR_SEEDS[:1] if quick else DISTRACTOR_SEEDS
+    distracted = ["typing_quality.py", "--no-cost", "--distractors", "2600"]
     return [
         ["typing_quality.py", "--no-cost"],
-        ["typing_quality.py", "--no-cost", "--distractors", "2600"],
+        *([*distracted, "--distractor-seed", str(seed)] for seed in seeds),
     ]
 
 
 QUALITY_COLUMNS = ["clean MRR", "(a) cut MRR", "(b) typo MRR", "(c) blank %", "title MRR"]
 
 
+def _quality_tables(output: str, corpus_name: str) -> dict[str, dict[str, str]]:
+    tables = markdown_tables(output)
+    if not tables:
+        raise ReportError(f"typing_quality.py printed no table for {corpus_name}")
+    return _rows_by_first_cell(tables[0])
+
+
 def _quality_block(outputs: list[str]) -> str:
     rows = []
-    for corpus, output in zip(("163 papers", "+ 2,600 distractors"), outputs, strict=True):
-        tables = markdown_tables(output)
-        if not tables:
-            raise ReportError(f"typing_quality.py printed no table for {corpus}")
-        for engine, values in _rows_by_first_cell(tables[0]).items():
-            rows.append([corpus, engine, *(values.get(column, "") for column in QUALITY_COLUMNS)])
+    for corpus_name, output in zip(("163 papers", "+ 2,600 distractors"), outputs, strict=False):
+        for engine, values in _quality_tables(output, corpus_name).items():
+            rows.append(
+                [corpus_name, engine, *(values.get(column, "") for column in QUALITY_COLUMNS)]
+            )
     headers = ["corpus", "engine", "3-word MRR", "cut last word", "one typo", "blank states %"]
-    return table([*headers, "full-title MRR"], rows)
+    main = table([*headers, "full-title MRR"], rows)
+    return f"{main}\n\n{_draws_table(outputs[1:])}"
+
+
+def _draws_table(outputs: list[str]) -> str:
+    """3-word and full-title MRR of each distractor draw, and their mean, by engine."""
+    found: dict[str, list[tuple[float, float]]] = {}
+    for seed, output in zip(DISTRACTOR_SEEDS, outputs, strict=False):
+        for engine, values in _quality_tables(output, f"seed {seed}").items():
+            pair = (float(values["clean MRR"]), float(values["title MRR"]))
+            found.setdefault(engine, []).append(pair)
+    rows = []
+    for engine, pairs in found.items():
+        draws = " / ".join(f"{clean:.3f}" for clean, _ in pairs)
+        titles = " / ".join(f"{title:.3f}" for _, title in pairs)
+        mean_clean = statistics.fmean(clean for clean, _ in pairs)
+        mean_title = statistics.fmean(title for _, title in pairs)
+        rows.append([engine, draws, f"{mean_clean:.4f}", titles, f"{mean_title:.4f}"])
+    headers = ["+ 2,600 distractors", "3-word MRR by draw", "mean", "full-title MRR by draw"]
+    return table([*headers, "mean"], rows)
 
 
 def _known_item_runs(quick: bool) -> list[list[str]]:

@@ -101,16 +101,19 @@ def hidden_title_corpus(bibs: list[Path]) -> tuple[list[Paper], dict[str, str]]:
     return papers, titles
 
 
-def distractors(count: int, papers: list[Paper] | None = None) -> list[Paper]:
+def distractors(
+    count: int, papers: list[Paper] | None = None, seed: int = corpus.DEFAULT_SEED
+) -> list[Paper]:
     """`count` synthetic abstracts (`corpus.py`: sentences of the PMLR papers and the seeds,
-    or of `papers` when given, resampled), read as a seed-format list is (no titles)."""
+    or of `papers` when given, resampled with `seed`), read as a seed-format list is (no
+    titles)."""
     pool = None
     if papers is not None:
         sentences = (s for p in papers for s in corpus.split_sentences(p.text))
         pool = list(dict.fromkeys(s for s in sentences if corpus.usable(s)))
     with tempfile.TemporaryDirectory(prefix="paperterm-distractors-") as tmp:
         source = Path(tmp) / "synthetic"
-        corpus.write_text(source, corpus.make_abstracts(count, pool=pool))
+        corpus.write_text(source, corpus.make_abstracts(count, seed=seed, pool=pool))
         return load_sources([SourceSpec(source)]).papers
 
 
@@ -477,6 +480,12 @@ def main() -> None:
         default=0,
         help="add this many synthetic abstracts (corpus.py) to the quality index",
     )
+    parser.add_argument(
+        "--distractor-seed",
+        type=int,
+        default=corpus.DEFAULT_SEED,
+        help="the seed the distractors are drawn with (another draw: another seed)",
+    )
     args = parser.parse_args()
     bibs = args.sources or corpus.titled_sources()
     if not bibs:
@@ -484,13 +493,15 @@ def main() -> None:
     print(f"machine: {machine()}; corpora: {', '.join(p.name for p in bibs)}; seed {args.seed}")
     papers, titles = hidden_title_corpus(bibs)
     if args.distractors:
-        papers += distractors(args.distractors, papers if args.sources else None)
+        pool = papers if args.sources else None
+        papers += distractors(args.distractors, pool, args.distractor_seed)
     folder = tempfile.TemporaryDirectory(prefix="paperterm-typing-")
     searcher = Searcher(disk_index(Path(folder.name), papers), papers, Vocabulary.of_papers(papers))
     queries = make_queries(titles, args.seed)
     typos = sum(q.typo is not None for q in queries)
     print(
-        f"{len(titles)} papers, titles hidden, {args.distractors} synthetic distractors; "
+        f"{len(titles)} papers, titles hidden, {args.distractors} synthetic distractors "
+        f"(seed {args.distractor_seed}); "
         f"{len(queries)} queries, {typos} with a typo\n"
     )
     if not args.no_quality:
