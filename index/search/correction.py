@@ -42,6 +42,10 @@ RARE_RATIO = 200
 #: Words looked up per query at most (each scans the vocabulary's words of a near length);
 #: words that cannot be typos are not.
 MAX_LOOKUPS = 3
+#: A query of this many words or more is pasted text (a title): its words are searched as
+#: written, since the any-word ranking needs no one of them, and a title's rare word that
+#: no abstract holds ("Dwell") is no typo of a common one ("Well").
+PASTED_WORDS = 6
 #: The fields whose words are corrected (phrases, tags and ids never are).
 CORRECTED_FIELDS = (None, "title", "abstract", "name", "authors")
 
@@ -62,7 +66,10 @@ class Corrector:
     planner: Planner
 
     def correct(self, parsed: ParsedQuery) -> Correction | None:
-        """The query with its typos corrected; None when no word needs it."""
+        """The query with its typos corrected; None when no word needs it (or the query is
+        pasted text: `PASTED_WORDS`)."""
+        if len(parsed.positive) >= PASTED_WORDS:
+            return None
         replaced: list[tuple[Clause, str]] = []
         lookups = 0
         for clause in parsed.clauses:

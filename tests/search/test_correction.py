@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from fake_index import PAPERS, WORDS, planner
 
-from paperterm.index.search.correction import MAX_LOOKUPS, RARE_RATIO, Corrector
+from paperterm.index.search.correction import MAX_LOOKUPS, PASTED_WORDS, RARE_RATIO, Corrector
 from paperterm.index.search.query import parse_query
 
 
@@ -86,6 +86,14 @@ def test_a_few_words_are_looked_up_per_query():
     assert found.text == "graph transformer context difusion tunnig "
 
 
+
+def test_a_pasted_title_is_searched_as_written():
+    typed = ["grahp", "transfomer", "for", "graph", "tuning"]
+    assert len(typed) == PASTED_WORDS - 1
+    assert corrected(" ".join(typed) + " ") == "graph transformer for graph tuning "
+    assert corrected(" ".join([*typed, "context"]) + " ") is None
+
+
 # --- through the searcher ---------------------------------------------------------------------
 
 
@@ -110,5 +118,5 @@ def test_the_original_query_on_request(seed_searcher, text, exact):
 def test_words_that_cannot_be_typos_spend_no_look_up():
     """Known words too common for a neighbour to be RARE_RATIO times as common are not looked
     up: a typo after many of them is still corrected."""
-    found = correct("graph transformer context long fine tuning diffusion grahp ")
+    found = correct("graph transformer context long grahp ")
     assert found is not None and found.changes == (("grahp", "graph"),)
