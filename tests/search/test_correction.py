@@ -86,7 +86,6 @@ def test_a_few_words_are_looked_up_per_query():
     assert found.text == "graph transformer context difusion tunnig "
 
 
-
 def test_a_pasted_title_is_searched_as_written():
     typed = ["grahp", "transfomer", "for", "graph", "tuning"]
     assert len(typed) == PASTED_WORDS - 1
