@@ -52,6 +52,7 @@ from paperterm.tui.app_messages import (
     TopicsReady,
 )
 from paperterm.tui.controllers.library import Edit, LibraryControl, Shown
+from paperterm.tui.controllers.search import names_a_topic
 from paperterm.tui.index_loader import IndexLoader
 from paperterm.tui.screens.base import PaperScreen
 from paperterm.tui.screens.main import MainScreen
@@ -218,6 +219,9 @@ class ReaderApp(ReaderFace):
         if message.warning:
             self.state.warnings = list(dict.fromkeys([*self.state.warnings, message.warning]))
             self.say(message.warning, "warning")
+        # `topic:` clauses (in the box, in saved searches) are answered from them now.
+        if self.state.saved_searches or names_a_topic(self.main.search_input.value):
+            self.main.index_changed()
         self.main.facets_soon()
 
     def on_index_progress(self, message: IndexProgress) -> None:

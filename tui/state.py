@@ -366,7 +366,9 @@ class ReaderState:
         found: dict[str, list[str]] = {}
         with self.search_lock:
             for search in self.saved_searches:
-                found[search.name] = query_matches(searcher, search.query, papers, marks)
+                found[search.name] = query_matches(
+                    searcher, search.query, papers, marks, self.topics
+                )
         return found
 
     # --- saved searches, reading state, place --------------------------------------------

@@ -176,9 +176,14 @@ def all_tags(marks: Mapping[str, Bookmark]) -> list[str]:
 
 
 def query_matches(
-    searcher: Searcher, text: str, papers: Sequence[Paper], marks: Mapping[str, Bookmark]
+    searcher: Searcher,
+    text: str,
+    papers: Sequence[Paper],
+    marks: Mapping[str, Bookmark],
+    topics: Mapping[str, str] | None = None,
 ) -> list[str]:
-    """Every paper a query finds (no limit), best first: what a saved search's view holds."""
+    """Every paper a query finds (no limit), best first: what a saved search's view holds
+    (`topics`: those computed for a corpus that has none, for its `topic:` clauses)."""
     from paperterm.index.search.query import parse_query  # a search's: after the first frame
 
     parsed = parse_query(text)
@@ -186,7 +191,7 @@ def query_matches(
     allowed = allowed_ids(papers, marks, Filters(), *tags)
     if not parsed.clauses:
         return [i for i in paper_ids(papers) if allowed is None or i in allowed]
-    results = searcher.search(text, limit=None, snippets=False, allowed=allowed)
+    results = searcher.search(text, limit=None, snippets=False, allowed=allowed, topics=topics)
     return [hit.paper.id for hit in results.hits]
 
 

@@ -24,6 +24,7 @@ from paperterm.index.search.hits import Hit, Matcher, Results, Span, mark, snipp
 from paperterm.index.search.plan import Planner, postings_budget
 from paperterm.index.search.query import ParsedQuery, parse_query
 from paperterm.index.search.records import PaperList
+from paperterm.index.search.topic_clauses import computed_topic_filter, has_topic_clause
 from paperterm.index.search.vocabulary import Vocabulary
 from paperterm.index.search.whoosh.engine import WhooshEngine
 
@@ -156,13 +157,16 @@ class Searcher:
         snippets: bool = True,
         allowed: set[str] | None = None,
         exact: bool = False,
+        topics: Mapping[str, str] | None = None,
     ) -> Results:
         """Papers matching `text`, best first. `allowed` restricts to those ids. Typos are
-        corrected unless `exact` (then every word is searched as typed)."""
+        corrected unless `exact` (then every word is searched as typed). `topics`, the
+        topics computed for a corpus that has none (id -> label), answer `topic:` clauses
+        (`topic_clauses.py`)."""
         started = time.perf_counter()
         kept = None if snippets or exact or allowed is not None else self._typed.get((text, limit))
         if kept is None:
-            results, scored = self._search(text, limit, allowed, exact)
+            results, scored = self._search(text, limit, allowed, exact, topics)
         else:  # `warm_typing`'s: the same search, made already
             made = kept[0]
             results = replace(made, notes=list(made.notes), corrections=list(made.corrections))
@@ -178,7 +182,12 @@ class Searcher:
         return results
 
     def _search(
-        self, text: str, limit: int | None, allowed: set[str] | None, exact: bool
+        self,
+        text: str,
+        limit: int | None,
+        allowed: set[str] | None,
+        exact: bool,
+        topics: Mapping[str, str] | None = None,
     ) -> tuple[Results, Scored]:
         """The results of `text` but their hits, and the positions and scores of those."""
         parsed = parse_query(text)
@@ -188,6 +197,8 @@ class Searcher:
             parsed = correction.parsed
             results.corrected = correction.text
             results.corrections = list(correction.changes)
+        if topics and has_topic_clause(parsed):
+            parsed, allowed = computed_topic_filter(parsed, topics, allowed, lambda: self.ids)
         try:
             return results, self._run(parsed, results, limit, allowed)
         except Exception as error:  # a query must never crash the reader

@@ -72,3 +72,27 @@ def test_facets_show_the_computed_topics_of_data_that_has_none(run, tmp_path):
     found = json.loads(topics)
     assert shown == {topic["label"]: topic["count"] for topic in found}
     assert sum(shown.values()) >= 0.95 * 38
+
+
+def test_search_and_facets_answer_topic_clauses_from_computed_topics(run):
+    code, out, err = run("topics", "--json")
+    assert code == 0, err
+    found = json.loads(out)
+    word = found[-1]["label"].split()[0].lower()
+    wanted = {
+        paper_id
+        for topic in found
+        if any(held.lower().startswith(word) for held in topic["label"].split())
+        for paper_id in topic["ids"]
+    }
+    assert wanted
+    code, out, err = run("search", "--json", "--limit", "100", f"topic:{word}")
+    assert code == 0, err
+    assert {hit["id"] for hit in json.loads(out)["hits"]} == wanted
+    code, out, err = run("search", "--json", "--limit", "100", f"-topic:{word}")
+    assert code == 0, err
+    listed = {hit["id"] for hit in json.loads(out)["hits"]}
+    assert listed and not listed & wanted
+    code, out, err = run("facets", f"topic:{word}")
+    assert code == 0, err
+    assert out.splitlines()[0] == f"{len(wanted)} paper{'s' * (len(wanted) != 1)}"

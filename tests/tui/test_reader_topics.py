@@ -5,9 +5,10 @@ facet, and Enter on one narrows the list."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
-from reader_helpers import reader_of, row_ids, said, settle
+from reader_helpers import reader_of, row_ids, said, settle, type_text, until
 from test_reader_facets import choose, conference_reader, shown
 
 from paperterm.index.planning import topics as grouping
@@ -124,3 +125,58 @@ async def test_a_large_corpus_is_grouped_in_a_process(reader, data_dir, monkeypa
         await settle(pilot)
         assert app.state.topics and len(app.state.topics) >= 0.95 * len(app.state.papers)
     assert kept_path(data_dir).is_file()
+
+
+def papers_of_topics_named(found: list[dict], word: str) -> set[str]:
+    """The ids of the topics whose label has a word starting with `word`."""
+    return {
+        paper_id
+        for topic in found
+        if any(held.lower().startswith(word) for held in topic["label"].split())
+        for paper_id in topic["ids"]
+    }
+
+
+async def test_a_topic_clause_lists_the_papers_of_the_computed_topics_it_names(reader, data_dir):
+    app = reader()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        kept = json.loads(kept_path(data_dir).read_text(encoding="utf-8"))["topics"]
+        word = kept[-1]["label"].split()[0].lower()
+        await pilot.press("slash")
+        await type_text(pilot, f"topic:{word}")
+        await settle(pilot)
+        assert set(row_ids(app)) == papers_of_topics_named(kept, word)
+        await type_text(pilot, " -topic:" + word)
+        await settle(pilot)
+        assert row_ids(app) == []
+
+
+async def test_a_topic_clause_typed_before_the_topics_come_is_answered_when_they_do(
+    reader, data_dir, monkeypatch
+):
+    app = reader()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        kept = json.loads(kept_path(data_dir).read_text(encoding="utf-8"))["topics"]
+    word = kept[-1]["label"].split()[0].lower()
+    kept_path(data_dir).unlink()  # computed again on the next start, after the index
+    gate = threading.Event()
+    grouped = topics_process.background_topics
+
+    def held_back(*args, **kwargs):
+        gate.wait(30)
+        return grouped(*args, **kwargs)
+
+    monkeypatch.setattr(topics_process, "background_topics", held_back)
+    app = reader()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.press("slash")
+        await type_text(pilot, f"topic:{word}")
+        await until(pilot, lambda: app.state.searcher is not None, "the index")
+        await settle(pilot, index=False)
+        assert not app.state.topics and row_ids(app) == []
+        gate.set()
+        await settle(pilot)
+        assert app.state.topics
+        assert set(row_ids(app)) == papers_of_topics_named(kept, word)

@@ -226,6 +226,8 @@ def cmd_search(ctx: Context) -> int:
     opened = ctx.open()
     from paperterm.index.search.query import parse_query  # the reader starts without it
     from paperterm.index.search.searcher import Searcher  # deferred: it imports Whoosh
+    from paperterm.index.search.topic_clauses import has_topic_clause
+    from paperterm.tui.cli.planning import computed_topics
 
     query = " ".join(ctx.args.query)
     searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
@@ -236,9 +238,13 @@ def cmd_search(ctx: Context) -> int:
 
         decisions = decisions_of(ctx)
 
+    topics: dict[str, str] | None = None
+
     def run(text: str) -> None:
-        nonlocal marks
+        nonlocal marks, topics
         parsed = parse_query(text)
+        if topics is None and has_topic_clause(parsed):
+            topics = computed_topics(ctx) or {}
         allowed = None
         if parsed.tagged:
             if marks is None:
@@ -251,7 +257,9 @@ def cmd_search(ctx: Context) -> int:
                 parsed.excluded_tags,
                 parsed.tag_prefixes,
             )
-        results = searcher.search(text, limit=ctx.args.limit, allowed=allowed, exact=ctx.args.exact)
+        results = searcher.search(
+            text, limit=ctx.args.limit, allowed=allowed, exact=ctx.args.exact, topics=topics
+        )
         if ctx.args.json:
             ctx.emit_json(_search_json(results, decisions))
         else:

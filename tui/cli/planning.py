@@ -35,6 +35,18 @@ def add_planning_commands(
     topics.set_defaults(run=cmd_topics)
 
 
+def computed_topics(ctx: Context) -> dict[str, str] | None:
+    """The topics kept with the index (computed and kept when missing) for a corpus that
+    carries none: id -> label; None when it carries its own."""
+    from paperterm.index.planning.kept_topics import generation_folder, kept_topics, topic_labels
+
+    opened = ctx.open()
+    kept = kept_topics(opened.papers, opened.meta, generation_folder(ctx.session, opened))
+    if kept.warning:
+        ctx.warn(kept.warning)
+    return None if kept.topics is None else topic_labels(kept.topics)
+
+
 def cmd_topics(ctx: Context) -> int:
     from paperterm.index.planning.kept_topics import generation_folder, kept_topics
     from paperterm.index.planning.topics import topics_json

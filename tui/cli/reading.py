@@ -177,11 +177,15 @@ def select(ctx: Context) -> Selection:
             view, args.watched = ALL, True
         if view.kind == "search":
             query = next(s.query for s in searches if s.name == view.name)
+            from paperterm.index.search.query import parse_query
             from paperterm.index.search.searcher import Searcher  # deferred: Whoosh
+            from paperterm.index.search.topic_clauses import has_topic_clause
+            from paperterm.tui.cli.planning import computed_topics
 
+            topics = computed_topics(ctx) if has_topic_clause(parse_query(query)) else None
             searcher = Searcher(opened.ix, papers, opened.vocabulary())
             try:
-                ranked = query_matches(searcher, query, papers, marks)
+                ranked = query_matches(searcher, query, papers, marks, topics)
             finally:
                 searcher.close()
     sort = effective_sort(sort, ranked is not None)

@@ -14,6 +14,7 @@ from paperterm.index.library.reading import DECISIONS
 from paperterm.index.papers import Paper
 from paperterm.tui.cli.context import Context, UsageError, loaded, save_change
 from paperterm.tui.cli.escape import user_text
+from paperterm.tui.cli.planning import computed_topics
 
 if TYPE_CHECKING:
     import argparse
@@ -96,11 +97,11 @@ def cmd_facets(ctx: Context) -> int:
     from paperterm.index.library.facets import FACETS, count_facets
 
     papers = ctx.open().papers
-    topics = _computed_topics(ctx)
+    topics = computed_topics(ctx)
     query = " ".join(ctx.args.query).strip()
     marks = ctx.bookmarks()
     if query:
-        papers = _searched(ctx, query, marks)
+        papers = _searched(ctx, query, marks, topics)
     decisions = loaded(DecisionStore.in_dir(ctx.data_dir))
     reading = ctx.reading().entries
     counts = count_facets(papers, marks, decisions.entries, reading, topics=topics)
@@ -118,20 +119,11 @@ def cmd_facets(ctx: Context) -> int:
     return 0
 
 
-def _computed_topics(ctx: Context) -> dict[str, str] | None:
-    """The topics kept with the index (computed and kept when missing) for a corpus that
-    carries none: id -> label; None when it carries its own."""
-    from paperterm.index.planning.kept_topics import generation_folder, kept_topics, topic_labels
-
-    opened = ctx.open()
-    kept = kept_topics(opened.papers, opened.meta, generation_folder(ctx.session, opened))
-    if kept.warning:
-        ctx.warn(kept.warning)
-    return None if kept.topics is None else topic_labels(kept.topics)
-
-
-def _searched(ctx: Context, query: str, marks: dict[str, Bookmark]) -> list[Paper]:
-    """Every paper `query` finds, as `paperterm search` finds them (`tag:` included)."""
+def _searched(
+    ctx: Context, query: str, marks: dict[str, Bookmark], topics: dict[str, str] | None
+) -> list[Paper]:
+    """Every paper `query` finds, as `paperterm search` finds them (`tag:` included;
+    `topic:` from `topics` when computed)."""
     from paperterm.index.search.query import parse_query  # deferred, as in `search`
     from paperterm.index.search.searcher import Searcher  # deferred: it imports Whoosh
 
@@ -149,7 +141,7 @@ def _searched(ctx: Context, query: str, marks: dict[str, Bookmark]) -> list[Pape
         )
     searcher = Searcher(opened.ix, opened.papers, opened.vocabulary())
     try:
-        results = searcher.search(query, limit=None, snippets=False, allowed=allowed)
+        results = searcher.search(query, limit=None, snippets=False, allowed=allowed, topics=topics)
     finally:
         searcher.close()
     for note in results.notes:

@@ -81,6 +81,12 @@ def parse_box(text: str) -> ParsedQuery | None:
     return parse_query(text)
 
 
+def names_a_topic(text: str) -> bool:
+    """Whether the box's query has a `topic:` clause (which computed topics answer)."""
+    parsed = parse_box(text)
+    return parsed is not None and any(clause.field == "topic" for clause in parsed.clauses)
+
+
 def tag_filters(parsed: ParsedQuery | None) -> TagFilters:
     if parsed is None:
         return TagFilters()

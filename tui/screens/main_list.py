@@ -194,7 +194,11 @@ class ListScreen(MainLayout):
             if request.generation != self.search_ctl.generation:
                 return  # a newer query is on its way: skip this one
             results = searcher.search(
-                request.text, limit=limit, snippets=False, allowed=request.allowed
+                request.text,
+                limit=limit,
+                snippets=False,
+                allowed=request.allowed,
+                topics=self.state.topics,
             )
         self.post_message(SearchDone(request, results))
 
