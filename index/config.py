@@ -53,7 +53,7 @@ _SOURCE_KEYS: dict[str, type] = {
 }  # fmt: skip
 _READING_KEYS: dict[str, type] = {"mark_on_dwell_ms": int, "mark_on_open": bool}
 _SAVED_SEARCH_KEYS: dict[str, type] = {"name": str, "query": str}
-_AGENDA_KEYS: dict[str, type] = {"default_minutes": int}
+_AGENDA_KEYS: dict[str, type] = {"default_minutes": int, "time_zone": str}
 #: (Arrays of strings, checked item by item: `_strings`.)
 _WATCH_KEYS: dict[str, type] = {"authors": object, "words": object, "author_ids": object}
 #: Every key the config takes, by table ("" is the top level; `[keys]` takes binding ids).
@@ -93,6 +93,8 @@ class Config:
     searches: list[SavedSearch] = field(default_factory=list)
     #: How long an agenda session lasts when the data gives no end, in minutes.
     agenda_default_minutes: int = 60
+    #: The IANA zone the agenda shows times in (None: each conference's own).
+    agenda_time_zone: str | None = None
     #: `[watch]`: author names, words and OpenReview author ids to watch.
     watch_authors: tuple[str, ...] = ()
     watch_words: tuple[str, ...] = ()
@@ -235,6 +237,8 @@ def parse_config(text: str, path: Path | None = None) -> Config:
     config.agenda_default_minutes = _number(
         agenda, "default_minutes", config.agenda_default_minutes, "agenda", path, locate
     )
+    if "time_zone" in agenda:
+        config.agenda_time_zone = _time_zone(agenda["time_zone"], path, locate)
     watch = raw.get("watch", {})
     _check_keys(watch, _WATCH_KEYS, "watch", path, locate)
     config.watch_authors = _strings(watch, "authors", path, locate)
@@ -361,6 +365,19 @@ def _number(
             )
         )
     return value
+
+
+def _time_zone(name: str, path: Path | None, locate: _Locator) -> str:
+    """`[agenda] time_zone`: an IANA zone this machine knows."""
+    from zoneinfo import ZoneInfo
+
+    try:
+        ZoneInfo(name.strip())
+    except (ValueError, OSError, KeyError):  # ZoneInfoNotFoundError is a KeyError
+        why = f"unknown time zone {name!r} (an IANA name such as 'Europe/Paris')"
+        line = locate.key("agenda", "time_zone")
+        raise ConfigError(_where(path, line, "agenda.time_zone", why)) from None
+    return name.strip()
 
 
 def _strings(

@@ -86,6 +86,15 @@ def test_default_minutes_comes_from_the_config(run, tmp_path):
     assert event.decoded("DTEND") - event.decoded("DTSTART") == timedelta(minutes=90)
 
 
+def test_the_config_time_zone_shows_times_there_and_tz_wins(run, tmp_path):
+    (tmp_path / "no-config.toml").write_text("[agenda]\ntime_zone = 'Europe/Paris'\n", "utf-8")
+    decide(run, "keep", "ag-orals")
+    start = agenda_json(run)["days"][0]["sessions"][0]["start"]
+    assert start == "2025-12-03T19:00:00+01:00"
+    tokyo = agenda_json(run, "--tz", "Asia/Tokyo")["days"][0]["sessions"][0]["start"]
+    assert tokyo == "2025-12-04T03:00:00+09:00"
+
+
 def test_markdown_to_stdout_and_to_a_file(run, tmp_path):
     decide(run, "keep", "ag-orals")
     code, out, _ = run("agenda", "--source", CONFERENCE)

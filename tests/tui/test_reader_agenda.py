@@ -216,3 +216,14 @@ async def test_a_decision_undone_leaves_the_agenda(tmp_path):
         await settle(pilot)
         assert "Graph Priors for Tabular Data" not in screen_text(app)
         assert "Sparse Attention Revisited" in screen_text(app)
+
+
+async def test_the_config_time_zone_shows_the_agenda_there_and_says_so(tmp_path):
+    app = agenda_reader(tmp_path / "data")
+    app.state.config.agenda_time_zone = "Europe/Paris"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_agenda(pilot)
+        text = flat(screen_text(app))
+        assert "19:00–20:00 UTC+01:00 · Oral Session 1 · Room 101" in text
+        assert "UTC-08:00" not in text
+        assert "times in Europe/Paris" in status_line(app)

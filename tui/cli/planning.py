@@ -117,7 +117,8 @@ def cmd_agenda(ctx: Context) -> int:
     decisions = loaded(DecisionStore.in_dir(ctx.data_dir)).entries
     papers = [p for p in ctx.open().papers if decisions.get(p.id) in wanted]
     try:
-        agenda = build_agenda(papers, tz=args.tz, default_minutes=ctx.config.agenda_default_minutes)
+        tz = args.tz or ctx.config.agenda_time_zone
+        agenda = build_agenda(papers, tz=tz, default_minutes=ctx.config.agenda_default_minutes)
     except UnknownZoneError as error:
         raise UsageError(f"paperterm: --tz: {error}") from None
     wrote = False

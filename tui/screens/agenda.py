@@ -1,5 +1,6 @@
 """The agenda (`A`): the kept papers by day, then session (times, room), clashes named,
-the papers without a session apart, in the conference's own time zone.
+the papers without a session apart, in the conference's own time zone (or the config's
+`[agenda] time_zone`).
 
 The grouping is index/planning/agenda.py's and the lines and the cursor are
 tui/controllers/agenda.py's: this screen shows them. The agenda is built in a worker (it
@@ -166,6 +167,7 @@ class AgendaScreen(PaperScreen):
             state.by_id,
             self.maybe,
             state.config.agenda_default_minutes,
+            state.config.agenda_time_zone,
         )
 
     @work(
@@ -182,10 +184,12 @@ class AgendaScreen(PaperScreen):
         by_id: Mapping[str, Paper],
         maybe: bool,
         minutes: int,
+        zone: str | None,
     ) -> None:
         from paperterm.index.planning.agenda import build_agenda
 
-        agenda = build_agenda(chosen_papers(decisions, by_id, maybe), default_minutes=minutes)
+        chosen = chosen_papers(decisions, by_id, maybe)
+        agenda = build_agenda(chosen, tz=zone, default_minutes=minutes)
         self.post_message(AgendaBuilt(number, agenda, agenda_lines(agenda, decisions)))
 
     def on_agenda_built(self, message: AgendaBuilt) -> None:
@@ -221,6 +225,9 @@ class AgendaScreen(PaperScreen):
             parts.append(Part("building the agenda…"))
         else:
             parts.append(Part(summary(agenda), short=summary(agenda).split(" · ")[0]))
+            zone = self.state.config.agenda_time_zone
+            if zone:
+                parts.append(Part(f"times in {zone}", short=zone))
             shown = ("maybe papers shown", "+ maybe") if self.maybe else ("kept papers only", "")
             parts.append(Part(shown[0], keep=STATE, short=shown[1]))
         position = self.control.position
