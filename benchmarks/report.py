@@ -166,7 +166,8 @@ def _draws_table(outputs: list[str]) -> str:
 
 
 def _known_item_runs(quick: bool) -> list[list[str]]:
-    return [["known_item.py", "--engines", "whoosh", "tantivy", *(["--quick"] if quick else [])]]
+    engines = ["--engines", "whoosh", "tantivy", "bm25s"]
+    return [["known_item.py", *engines, *(["--quick"] if quick else [])]]
 
 
 def _known_item_block(outputs: list[str]) -> str:

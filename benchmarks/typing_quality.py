@@ -181,7 +181,7 @@ def paperterm_search(searcher: Searcher) -> Search:
     return search
 
 
-def bm25s_search(papers: list[Paper]) -> Search | None:
+def bm25s_search(papers: list[Paper], limit: int = LIMIT) -> Search | None:
     try:
         import bm25s
         import Stemmer
@@ -202,7 +202,7 @@ def bm25s_search(papers: list[Paper]) -> Search | None:
         )
         if not query[0]:
             return [], True
-        found, scores = retriever.retrieve(query, k=min(LIMIT, len(ids)), show_progress=False)
+        found, scores = retriever.retrieve(query, k=min(limit, len(ids)), show_progress=False)
         ranked = [ids[int(doc)] for doc, score in zip(found[0], scores[0], strict=True) if score]
         return ranked, not ranked
 
