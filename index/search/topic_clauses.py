@@ -39,9 +39,8 @@ def computed_topic_filter(
         words = _words(clause.text)
         if not words:
             continue  # `topic:***` says nothing
-        matching = {
-            paper_id for paper_id, label in labels.items() if _label_has(_words(label), words)
-        }
+        named = {label for label in set(labels.values()) if _label_has(_words(label), words)}
+        matching = {paper_id for paper_id, label in labels.items() if label in named}
         if clause.negate:
             allowed = (set(every()) if allowed is None else allowed) - matching
         else:

@@ -84,7 +84,11 @@ def parse_box(text: str) -> ParsedQuery | None:
 def names_a_topic(text: str) -> bool:
     """Whether the box's query has a `topic:` clause (which computed topics answer)."""
     parsed = parse_box(text)
-    return parsed is not None and any(clause.field == "topic" for clause in parsed.clauses)
+    if parsed is None:
+        return False
+    from paperterm.index.search.topic_clauses import has_topic_clause
+
+    return has_topic_clause(parsed)
 
 
 def tag_filters(parsed: ParsedQuery | None) -> TagFilters:
