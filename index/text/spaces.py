@@ -57,8 +57,9 @@ def printable_single_spaced(text: str) -> str:
 
 #: A full stop with the next sentence glued to it ("disease.This work"): a word of two small
 #: letters or more, the stop, then a capitalized word. A dotted name (`github.com`, `v1.2`,
-#: `e.g.`, `U.S.`) has no capital right after its dot.
-_GLUED_SENTENCE = re.compile(r"(?<=[a-z]{2})\.(?=[A-Z][a-z])")
+#: `e.g.`, `U.S.`) has no capital right after its dot. The stop comes first in the pattern:
+#: a literal lets the search skip to each stop rather than try every character.
+_GLUED_SENTENCE = re.compile(r"\.(?=[A-Z][a-z])(?<=[a-z]{2}\.)")
 
 
 def unglued_sentences(text: str) -> str:
