@@ -114,7 +114,7 @@ def test_hostile_corpus_cannot_drive_the_terminal(
             for text in literal.get(marker, ()):
                 assert text in screen, screen
             pane.keys("Escape")
-            wait_for(pane, all_papers)
+            show(pane, paper)  # back on the main screen before the next key
 
     # Search for markup, typed: the box shows it as typed, the results are the CLI's.
     press_and_wait_for_restyle(pane, "/", SEARCH_BAR)
