@@ -211,7 +211,6 @@ def _reader(papers: Sequence[Paper]) -> Callable[[int], tuple[Any, ...]]:
     return lambda index: get(papers[index])
 
 
-#: The table made last (while something keeps it): `table_of` finds it.
 def _values(counts: Counter[int], values: Sequence[Any]) -> Counter[str]:
     return Counter(dict(zip(map(values.__getitem__, counts), counts.values(), strict=True)))
 

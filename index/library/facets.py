@@ -47,10 +47,11 @@ def count_facets(
     chosen = papers if isinstance(papers, list) else list(papers)
     ids = list(map(_ID, chosen))
     found: dict[str, dict[str, int]] = {}
-    for name, field in _FIELDS:
+    for name, own in _FIELDS:
+        field: Callable[[Paper], str] = own
+        if name == "topic" and topics:
+            field = _topic_or_computed(topics)
         found[name] = ordered_counts(Counter(map(field, chosen)))
-    if topics:
-        found["topic"] = ordered_counts(Counter(map(_topic_or_computed(topics), chosen)))
     found["session"] = ordered_counts(Counter(map(_session_or_day, chosen)))
     found["collection"] = ordered_counts(Counter(chain.from_iterable(map(_COLLECTIONS, chosen))))
     found.update(state_counts(ids, bookmarks, decisions, read))
