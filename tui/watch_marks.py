@@ -24,7 +24,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from paperterm.index.papers import Paper
-from paperterm.index.planning.watch import WatchList, WatchMatcher, corpus_author_names, fold
+from paperterm.index.planning.watch import (
+    WatchList,
+    WatchMatcher,
+    corpus_author_names,
+    fold,
+    phrase_pattern,
+)
 from paperterm.index.text.display import one_line
 from paperterm.tui.rows import Cell
 
@@ -49,10 +55,7 @@ def folded_with_places(text: str) -> tuple[str, list[int]]:
 def words_pattern(words: Sequence[str]) -> re.Pattern[str] | None:
     """One expression for the watched words over folded text: each whole, its parts
     across any white space; the longest first, so a phrase wins over its first word."""
-    parts = [fold(word).split() for word in words]
-    alternatives = sorted(
-        {r"\s+".join(map(re.escape, words)) for words in parts if words}, key=len, reverse=True
-    )
+    alternatives = sorted(set(filter(None, map(phrase_pattern, words))), key=len, reverse=True)
     if not alternatives:
         return None
     return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)")

@@ -198,11 +198,17 @@ class WatchMatcher:
         return order + [f"word:{word}" for word in self.watch.words]
 
 
+def phrase_pattern(word: str) -> str:
+    """The words of `word` (folded) in order, any white space between them ("" for none):
+    a watched word or phrase as the matcher and the reader's marks find it."""
+    return r"\s+".join(re.escape(part) for part in fold(word).split())
+
+
 def _word_pattern(word: str) -> str:
-    """The words of `word` (folded) in order, any white space between them, the last one
-    whole; `_whole` checks the first one's start. (A look-behind first would keep the
-    regular expression engine from scanning for the first letters.)"""
-    return r"\s+".join(re.escape(part) for part in fold(word).split()) + r"(?!\w)"
+    """`phrase_pattern`, the last word whole; `_whole` checks the first one's start. (A
+    look-behind first would keep the regular expression engine from scanning for the first
+    letters.)"""
+    return phrase_pattern(word) + r"(?!\w)"
 
 
 def _whole(pattern: re.Pattern[str], text: str) -> bool:
