@@ -22,7 +22,7 @@ from paperterm.index.papers import Paper
 from paperterm.index.sources.files import DEFAULT_READ, ReadAs, SourceSpec
 
 #: Bump when the schema, the analyzers or what the files hold change: forces a rebuild.
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 
 #: Bump when parsing or derivation (names, titles, display text) or what a source's record

@@ -1,13 +1,17 @@
-"""The Porter stem of a word: Whoosh's `whoosh.lang.porter.stem` with its step 1b as Porter
-wrote it, in about half Whoosh's time.
+"""The Porter stem of a word: Whoosh's `whoosh.lang.porter.stem` with step 1b and the measure
+as Porter wrote them, in about half Whoosh's time.
 
 Whoosh anchors two of step 1b's tests at the word's start (`_at_bl_iz` and `_step1b` are
 `match`ed), so they held only for a whole word of two letters: "evaluating" kept
 "evaluat" while "evaluation" gave "evalu", and a search for one missed the other. Here they
 look at the word's end, as in Porter's paper ("conflated" -> "conflat", "hopping" -> "hop",
-"evaluating" -> "evalu"); every other rule is Whoosh's to the letter. A suffix is looked
-for with `str.endswith` rather than Whoosh's suffix patterns, which try every alternative
-at every position of the word.
+"evaluating" -> "evalu"). Whoosh also counts a y after a consonant as neither consonant nor
+vowel, so no rule applied to a word whose first vowel is such a y ("dynamical", "physical"
+and "asymptotic" were kept whole); here it is a vowel, as Porter defines it ("dynamical"
+and "dynamic" -> "dynam"). Every other rule is Whoosh's to the letter, Porter's own two
+departures included (`logi` -> `log`, `bli` -> `ble`). A suffix is looked for with
+`str.endswith` rather than Whoosh's suffix patterns, which try every alternative at every
+position of the word.
 """
 
 from __future__ import annotations
@@ -41,8 +45,12 @@ _STEP2_SUFFIXES = _longest_first(_STEP2)
 _STEP3_SUFFIXES = _longest_first(_STEP3)
 _STEP4_SUFFIXES = _longest_first(_STEP4)
 
-_CONS_SEQ = "[^aeiouy]+"
-_VOWEL_SEQ = "[aeiou]+"
+#: Porter's consonant: a letter but a, e, i, o and u, and but a y after a consonant; so a run of
+#: consonants starts with any of them and goes on without a y, and a run of vowels starts
+#: with a vowel or that y ("dynamical": d-y-n, m = 1).
+_VOWEL = "[aeiouy]"
+_CONS_SEQ = "[^aeiou][^aeiouy]*"
+_VOWEL_SEQ = _VOWEL + "[aeiou]*"
 # m > 0
 _mgr0 = re.compile("^(" + _CONS_SEQ + ")?" + _VOWEL_SEQ + _CONS_SEQ)
 # m == 1
@@ -50,8 +58,8 @@ _meq1 = re.compile("^(" + _CONS_SEQ + ")?" + _VOWEL_SEQ + _CONS_SEQ + "(" + _VOW
 # m > 1
 _mgr1 = re.compile("^(" + _CONS_SEQ + ")?" + _VOWEL_SEQ + _CONS_SEQ + _VOWEL_SEQ + _CONS_SEQ)
 # a vowel in the stem
-_s_v = re.compile("^(" + _CONS_SEQ + ")?[aeiouy]")
-_c_v = re.compile("^" + _CONS_SEQ + "[aeiouy][^aeiouwxy]$")
+_s_v = re.compile("^(" + _CONS_SEQ + ")?" + _VOWEL)
+_c_v = re.compile("^" + _CONS_SEQ + _VOWEL + "[^aeiouwxy]$")
 _step1b = re.compile("([^aeiouylsz])\\1$")
 
 

@@ -1,5 +1,7 @@
-"""`porter.stem` is Whoosh's Porter stemmer with step 1b as Porter wrote it: Whoosh's tests
-of that step, anchored at the word's end instead of its start, give every stem."""
+"""`porter.stem` is Whoosh's Porter stemmer with step 1b and the measure as Porter wrote them:
+Whoosh's tests of that step anchored at the word's end instead of its start, and its
+consonant and vowel runs as Porter defines them (a y after a consonant is a vowel), give
+every stem."""
 
 from __future__ import annotations
 
@@ -25,14 +27,35 @@ class _AtTheEnd:
         return self.pattern.search(word)
 
 
+#: Porter's runs of consonants and vowels: a consonant is a letter other than a, e, i, o, u,
+#: and other than y after a consonant (Porter's own JavaScript port writes them so).
+_C = "[^aeiou][^aeiouy]*"
+_V = "[aeiouy][aeiou]*"
+_PORTERS_MEASURE = {
+    "_mgr0": re.compile(f"^({_C})?{_V}{_C}"),
+    "_meq1": re.compile(f"^({_C})?{_V}{_C}({_V})?$"),
+    "_mgr1": re.compile(f"^({_C})?{_V}{_C}{_V}{_C}"),
+    "_s_v": re.compile(f"^({_C})?[aeiouy]"),
+    "_c_v": re.compile(f"^{_C}[aeiouy][^aeiouwxy]$"),
+}
+
+
 def whoosh_stem(word: str) -> str:
-    """Whoosh's Porter stem with step 1b's two tests at the word's end."""
-    kept = whoosh_porter._at_bl_iz, whoosh_porter._step1b
-    whoosh_porter._at_bl_iz, whoosh_porter._step1b = map(_AtTheEnd, kept)
+    """Whoosh's Porter stem with step 1b's two tests at the word's end and Porter's
+    measure."""
+    replaced = {
+        "_at_bl_iz": _AtTheEnd(whoosh_porter._at_bl_iz),
+        "_step1b": _AtTheEnd(whoosh_porter._step1b),
+        **_PORTERS_MEASURE,
+    }
+    kept = {name: getattr(whoosh_porter, name) for name in replaced}
+    for name, value in replaced.items():
+        setattr(whoosh_porter, name, value)
     try:
         return str(whoosh_porter.stem(word))
     finally:
-        whoosh_porter._at_bl_iz, whoosh_porter._step1b = kept
+        for name, value in kept.items():
+            setattr(whoosh_porter, name, value)
 
 
 @pytest.mark.parametrize(
@@ -57,6 +80,27 @@ def whoosh_stem(word: str) -> str:
     ],
 )
 def test_step_1b_stems_as_porter_wrote_it(word: str, expected: str) -> None:
+    assert stem(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [  # a y after a consonant is a vowel (the stems of the original algorithm's reference)
+        ("dynamical", "dynam"),
+        ("dynamic", "dynam"),
+        ("physical", "physic"),
+        ("physics", "physic"),
+        ("asymptotically", "asymptot"),
+        ("asymptotic", "asymptot"),
+        ("synthetic", "synthet"),
+        ("hybridization", "hybrid"),
+        ("typical", "typic"),
+        ("crying", "cry"),
+        ("enjoying", "enjoi"),
+        ("yearly", "yearli"),
+    ],
+)
+def test_a_y_after_a_consonant_is_a_vowel(word: str, expected: str) -> None:
     assert stem(word) == expected
 
 
