@@ -82,6 +82,13 @@ BEST_MATCH_NOTE = "no paper has all your words; showing papers with any, best fi
 #: words still lift its paper, without outranking a paper holding more of the words.
 FALLBACK_BOOST_WEIGHT = 0.5
 NOTHING_TO_SEARCH_NOTE = "nothing to search for in that query; showing all papers"
+#: English function words the index keeps (its stop words are Whoosh's few): the any-word
+#: ranking leaves them out, as "their" in a pasted title says nothing of its paper, unless
+#: the query has nothing else. Matching every word still needs them.
+FUNCTION_WORDS = frozenset({
+    "but", "into", "no", "such", "their", "then", "there", "these", "they", "was", "our", "its",
+    "which", "how", "what", "do", "does",
+})  # fmt: skip
 
 
 def postings_budget(papers: int) -> int:
@@ -101,6 +108,16 @@ def fallback_minimum(groups: int) -> int:
     is never dropped for missing words its abstract lacks (a pasted title's "Extended
     Abstract")."""
     return 1
+
+
+def _function_word(clause: Clause) -> bool:
+    """Whether the clause is one of the `FUNCTION_WORDS`, written alone and finished."""
+    return (
+        clause.kind == "word"
+        and not clause.field
+        and not clause.partial
+        and clause.text.lower() in FUNCTION_WORDS
+    )
 
 
 def coined(token: str) -> bool:
@@ -264,6 +281,7 @@ class Planner:
         required: list[AnyOf] = []
         excluded: list[AnyOf] = []
         boosts: list[Alternative] = []
+        function_words: set[int] = set()  # places in `required`
         spent = 0
         for clause in parsed.clauses:
             step = self._clause(clause, spent, None if clause.negate else matcher)
@@ -273,7 +291,12 @@ class Planner:
             if step.group is None:
                 continue
             spent += step.group.cost
-            (excluded if clause.negate else required).append(step.group)
+            if clause.negate:
+                excluded.append(step.group)
+                continue
+            if _function_word(clause):
+                function_words.add(len(required))
+            required.append(step.group)
         plan = Plan(tuple(required), None, tuple(boosts), tuple(excluded), matcher)
         if plan.everything:
             # While the last word is typed ("the", "a") the note would only flicker.
@@ -283,7 +306,8 @@ class Planner:
         filtered = any(c.field in FILTER_FIELDS for c in parsed.clauses if not c.negate)
         if len(required) > 1 and not filtered:
             widen = len(required) >= BEST_MATCH_WORDS
-            return replace(plan, fallback=self._fallback(plan, widen), widen=widen)
+            fallback = self._fallback(plan, widen, function_words)
+            return replace(plan, fallback=fallback, widen=widen)
         return plan
 
     def _clause(self, clause: Clause, spent: int, matcher: Matcher | None) -> _Step | None:
@@ -427,9 +451,8 @@ class Planner:
         down to the rarity of the reference, so that a paper matching the word as typed
         ranks above one matching only a longer word however rare (BM25 rewards rarity:
         `modulation` must not outrank `model` for `model`), and no rare completion of a
-        half-typed word outweighs the common ones. (Weighing completions of a non-word
-        alike instead measured worse: (a) 0.369 against 0.382 with 2,600 distractors,
-        benchmarks/typing_quality.py, BENCHMARKS.md.)"""
+        half-typed word outweighs the common ones (weighing them alike measured worse on
+        half-typed words: benchmarks/typing_quality.py)."""
         if not postings:
             return []
         reference = reference or max(postings)
@@ -493,23 +516,26 @@ class Planner:
             kept.words.append(word)
         return kept
 
-    def _fallback(self, plan: Plan, widen: bool) -> Plan:
+    def _fallback(self, plan: Plan, widen: bool, function_words: set[int]) -> Plan:
         """Every paper with any of the words, by score, the title and name boosts weighed
-        down (run when no paper has every word, or always when `widen`). When the budget
-        cannot pay for every word, the rarest words it can pay for (at least one): the rare
-        words are the ones that tell papers apart, and the budget bounds the query's time."""
-        order = sorted(range(len(plan.required)), key=lambda index: plan.required[index].cost)
+        down (run when no paper has every word, or always when `widen`); the groups at
+        `function_words` left out unless there is no other. When the budget cannot pay for
+        every word, the rarest words it can pay for (at least one): the rare words are the
+        ones that tell papers apart, and the budget bounds the query's time."""
+        groups = [group for i, group in enumerate(plan.required) if i not in function_words]
+        groups = groups or list(plan.required)
+        order = sorted(range(len(groups)), key=lambda index: groups[index].cost)
         kept: list[int] = []
         spent = 0
         for index in order:
-            if kept and spent + plan.required[index].cost > self.budget:
+            if kept and spent + groups[index].cost > self.budget:
                 break
             kept.append(index)
-            spent += plan.required[index].cost
-        whole = len(kept) == len(plan.required)
+            spent += groups[index].cost
+        whole = len(kept) == len(groups)
         note = FALLBACK_RARER_NOTE if not whole else BEST_MATCH_NOTE if widen else FALLBACK_NOTE
         return Plan(
-            required=tuple(plan.required[index] for index in sorted(kept)),
+            required=tuple(groups[index] for index in sorted(kept)),
             minimum=fallback_minimum(len(kept)),
             boosts=tuple(
                 replace(boost, weight=boost.weight * FALLBACK_BOOST_WEIGHT) for boost in plan.boosts

@@ -20,6 +20,7 @@ from paperterm.index.search.plan import (
     FALLBACK_BOOST_WEIGHT,
     FALLBACK_NOTE,
     FALLBACK_RARER_NOTE,
+    FUNCTION_WORDS,
     IMPLICIT_EXPANSIONS,
     IMPLICIT_PREFIX_WEIGHT,
     MAX_EXPANSIONS,
@@ -344,6 +345,21 @@ def test_the_fallback_asks_for_any_of_the_words(words):
     # Three words or more: its papers are shown whether or not some paper has them all.
     assert found.widen == (words >= BEST_MATCH_WORDS)
     assert found.fallback.notes == ((BEST_MATCH_NOTE if found.widen else FALLBACK_NOTE),)
+
+
+def test_the_fallback_leaves_out_function_words_unless_there_is_nothing_else():
+    found = plan("graph models for their long ")
+    assert "their" in FUNCTION_WORDS and "for" not in FUNCTION_WORDS  # "for": a stop word
+    assert [terms(g) for g in found.required] == [["graph"], ["model"], ["their"], ["long"]]
+    assert found.fallback is not None
+    assert [terms(g) for g in found.fallback.required] == [["graph"], ["model"], ["long"]]
+    assert found.fallback.notes == (BEST_MATCH_NOTE,)
+    only = plan("their these ")
+    assert only.fallback is not None
+    assert [terms(g) for g in only.fallback.required] == [["their"], ["these"]]
+    # The word being typed may become another ("thesis"): it stays.
+    typing = plan("graph long these")
+    assert typing.fallback is not None and len(typing.fallback.required) == 3
 
 
 def test_the_fallback_keeps_the_rarest_words_the_budget_affords():
