@@ -18,6 +18,10 @@ from paperterm.index.search.plan import Analysis, Plan
 #: (an id would have it look the position up again, in a table of every id made on a first
 #: query).
 Scored = list[tuple[int, float]]
+#: BM25's term-frequency saturation, how much a word said again in an abstract still adds
+#: (Whoosh's default is 1.2; tantivy's is fixed at 1.2): chosen on the tuning set
+#: (ARCHITECTURE.md, "Ranking").
+BM25_K1 = 1.5
 
 
 class Engine(Protocol):

@@ -2,8 +2,9 @@
 parser, which can raise), over the index's joined segments (`tantivy/index.py`).
 
 Scores are made to follow Whoosh's (`whoosh/scorer.py`), so that both engines rank alike:
-tantivy's BM25 has Whoosh's K1 and B and its statistics are the whole corpus's (the joined
-index), but its idf is its own; each term's boost puts Whoosh's in its place
+tantivy's BM25 has Whoosh's B and its statistics are the whole corpus's (the joined
+index), but its K1 is its own (1.2, which cannot be set; Whoosh's is `engine.BM25_K1`),
+and so is its idf: each term's boost puts Whoosh's in its place
 (`log(papers / (df + 1)) + 1`), and a field's boost stands for Whoosh's `field_boost` (which
 multiplies a word's weight in the name or title, not its score: the boost is what it makes
 of one occurrence in a field of average length).
@@ -23,14 +24,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from paperterm.index.search.analysis import FieldAnalysis
-from paperterm.index.search.engine import Scored
+from paperterm.index.search.engine import BM25_K1, Scored
 from paperterm.index.search.plan import Alternative, AnyOf, Plan, Term
 from paperterm.index.search.tantivy import load_tantivy
 from paperterm.index.search.tantivy.index import TantivyIndex
 
-#: Whoosh's BM25F constant (`whoosh.scoring.BM25F.K1`), and the field boosts of its schema
-#: (`whoosh.index.make_schema`).
-K1 = 1.2
+#: The field boosts of Whoosh's schema (`whoosh.index.make_schema`).
 FIELD_BOOSTS = {"name": 4.0, "title": 2.5, "given_title": 2.5}
 #: Key terms of a paper that find related papers (as Whoosh's `more_like`).
 SIMILAR_TERMS = 12
@@ -42,7 +41,7 @@ def field_boost(field: str) -> float:
     """What Whoosh's `field_boost` makes of one occurrence in a field of average length:
     bm25 of weight `boost` over bm25 of weight 1."""
     boost = FIELD_BOOSTS.get(field, 1.0)
-    return boost * (1 + K1) / (boost + K1)
+    return boost * (1 + BM25_K1) / (boost + BM25_K1)
 
 
 class TantivyEngine:
