@@ -2,9 +2,9 @@
 parser, which can raise), over the index's joined segments (`tantivy/index.py`).
 
 Scores are made to follow Whoosh's (`whoosh/scorer.py`), so that both engines rank alike:
-tantivy's BM25 has Whoosh's B and its statistics are the whole corpus's (the joined
-index), but its K1 is its own (1.2, which cannot be set; Whoosh's is `engine.BM25_K1`),
-and so is its idf: each term's boost puts Whoosh's in its place
+tantivy's statistics are the whole corpus's (the joined index), but its BM25's K1 and B
+are its own (1.2 and 0.75, which cannot be set; Whoosh's are `engine.BM25_K1` and
+`BM25_B`), and so is its idf: each term's boost puts Whoosh's in its place
 (`log(papers / (df + 1)) + 1`), and a field's boost stands for Whoosh's `field_boost` (which
 multiplies a word's weight in the name or title, not its score: the boost is what it makes
 of one occurrence in a field of average length).

@@ -12,7 +12,7 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Searcher as WhooshSearcher
 
 from paperterm.index.search.analysis import FieldAnalysis
-from paperterm.index.search.engine import BM25_K1, Scored
+from paperterm.index.search.engine import BM25_B, BM25_K1, Scored
 from paperterm.index.search.plan import Alternative, AnyOf, Plan, Term
 from paperterm.index.search.whoosh.scorer import PlanScorer
 
@@ -62,7 +62,7 @@ class WhooshEngine:
         ids: Callable[[], Sequence[str]] | None = None,
         positions: Callable[[], dict[str, int]] | None = None,
     ) -> None:
-        self._searcher: WhooshSearcher = ix.searcher(weighting=BM25F(K1=BM25_K1))
+        self._searcher: WhooshSearcher = ix.searcher(weighting=BM25F(B=BM25_B, K1=BM25_K1))
         self.analysis = FieldAnalysis()
         self._read_ids = ids
         self._ids: Sequence[str] | None = None
