@@ -78,9 +78,11 @@ FALLBACK_RARER_NOTE = "no paper has all your words; showing papers with the rare
 #: two typed keep narrowing the list to the papers with all of them.
 BEST_MATCH_WORDS = 3
 BEST_MATCH_NOTE = "no paper has all your words; showing papers with any, best first"
-#: The title and name boosts weigh this much in the any-word ranking: a real title's
-#: words still lift its paper, without outranking a paper holding more of the words.
-FALLBACK_BOOST_WEIGHT = 0.5
+#: In the any-word ranking a title's (or name's) boosts count by the share of the query's
+#: words that field holds, to this power (`boost_share`): most of the words in one title
+#: say the query is that title; one word of three there says little beside an abstract
+#: holding all three.
+BOOST_SHARE_POWER = 2
 NOTHING_TO_SEARCH_NOTE = "nothing to search for in that query; showing all papers"
 #: English function words the index keeps (its stop words are Whoosh's few): the any-word
 #: ranking leaves them out, as "their" in a pasted title says nothing of its paper, unless
@@ -108,6 +110,12 @@ def fallback_minimum(groups: int) -> int:
     is never dropped for missing words its abstract lacks (a pasted title's "Extended
     Abstract")."""
     return 1
+
+
+def boost_share(held: int, words: int) -> float:
+    """What part of its boosts a paper's field holding `held` of a query's `words` words
+    adds (`Plan.share_boosts`): all of them from `words` on."""
+    return min(1.0, held / words) ** BOOST_SHARE_POWER
 
 
 def _function_word(clause: Clause) -> bool:
@@ -183,6 +191,9 @@ class Plan:
     matcher: Matcher = field(default_factory=lambda: Matcher(set(), set(), ()))
     #: What to tell the user whenever this plan's results are shown.
     notes: tuple[str, ...] = ()
+    #: Weigh each boost a paper matches by `boost_share` of the words its field holds (the
+    #: boosts of that field the paper matches) among the `required` groups.
+    share_boosts: bool = False
     #: What to run instead when this plan matches nothing.
     fallback: Plan | None = None
     #: Show the fallback's papers even when some paper matches every group (its papers
@@ -517,11 +528,12 @@ class Planner:
         return kept
 
     def _fallback(self, plan: Plan, widen: bool, function_words: set[int]) -> Plan:
-        """Every paper with any of the words, by score, the title and name boosts weighed
-        down (run when no paper has every word, or always when `widen`); the groups at
-        `function_words` left out unless there is no other. When the budget cannot pay for
-        every word, the rarest words it can pay for (at least one): the rare words are the
-        ones that tell papers apart, and the budget bounds the query's time."""
+        """Every paper with any of the words, by score, the title and name boosts weighed by
+        the share of the words they hold (run when no paper has every word, or always when
+        `widen`); the groups at `function_words` left out unless there is no other. When the
+        budget cannot pay for every word, the rarest words it can pay for (at least one):
+        the rare words are the ones that tell papers apart, and the budget bounds the
+        query's time."""
         groups = [group for i, group in enumerate(plan.required) if i not in function_words]
         groups = groups or list(plan.required)
         order = sorted(range(len(groups)), key=lambda index: groups[index].cost)
@@ -537,9 +549,8 @@ class Planner:
         return Plan(
             required=tuple(groups[index] for index in sorted(kept)),
             minimum=fallback_minimum(len(kept)),
-            boosts=tuple(
-                replace(boost, weight=boost.weight * FALLBACK_BOOST_WEIGHT) for boost in plan.boosts
-            ),
+            boosts=plan.boosts,
+            share_boosts=True,
             excluded=plan.excluded,
             matcher=plan.matcher,
             notes=(note,),

@@ -17,7 +17,6 @@ from plan_bounds import beyond_first, bounded_plan, plan_leaves
 from paperterm.index.search.plan import (
     BEST_MATCH_NOTE,
     BEST_MATCH_WORDS,
-    FALLBACK_BOOST_WEIGHT,
     FALLBACK_NOTE,
     FALLBACK_RARER_NOTE,
     FUNCTION_WORDS,
@@ -34,6 +33,7 @@ from paperterm.index.search.plan import (
     Plan,
     Planner,
     Term,
+    boost_share,
     coined,
     typing_budget,
 )
@@ -320,20 +320,26 @@ def test_planning_keeps_no_state_between_plans():
 # --- the any-word fallback --------------------------------------------------------------------
 
 
-def test_the_fallback_searches_any_of_the_words_with_boosts_weighed_down():
+def test_the_fallback_searches_any_of_the_words_with_boosts_shared():
     found = plan("graph genomics -diffusion")
     fallback = found.fallback
     assert fallback is not None and fallback.fallback is None
     assert fallback.required == found.required and fallback.minimum == 1
     assert not fallback.requires_all
-    assert found.boosts
-    assert fallback.boosts == tuple(
-        replace(boost, weight=boost.weight * FALLBACK_BOOST_WEIGHT) for boost in found.boosts
-    )
+    assert found.boosts and not found.share_boosts
+    assert fallback.boosts == found.boosts and fallback.share_boosts
     assert fallback.excluded == found.excluded
     assert fallback.notes == (FALLBACK_NOTE,)
     assert fallback.matcher is found.matcher
     assert plan("graph").fallback is None and plan("graph -diffusion").fallback is None
+
+
+@pytest.mark.parametrize(
+    ("held", "words", "share"),
+    [(1, 3, 1 / 9), (2, 3, 4 / 9), (3, 3, 1.0), (4, 3, 1.0), (1, 1, 1.0)],
+)
+def test_a_field_holding_a_share_of_the_words_adds_that_share_squared(held, words, share):
+    assert boost_share(held, words) == pytest.approx(share)
 
 
 @pytest.mark.parametrize("words", [2, 3, 4, 5, 6])

@@ -32,6 +32,15 @@ PAPERS = [
         "title": "Herd Motion",
         "abstract": "How herds of zebra and other grazing animals move across grassland.",
     },
+    {
+        "title": "Optical Flow for Electrode Tracking",
+        "abstract": "Electrodes are tracked in X-ray sequences with optical flow: the flow "
+        "between adjacent frames is estimated, and the flow maps guide the tracker.",
+    },
+    {
+        "abstract": "Polyps are segmented in colonoscopy videos by an innovative network that "
+        "follows the flow of the scene, so that segmentations agree across frames.",
+    },
 ]
 
 
@@ -68,6 +77,14 @@ def test_a_real_title_lifts_its_paper_for_three_words(searcher):
     found = _texts(searcher, "sparse graph kernels")
     assert found[0].startswith("We study a long list")
     assert found[1].startswith("Kernels on sparse")
+
+
+def test_a_title_holding_one_word_of_three_ranks_below_an_abstract_holding_all(searcher):
+    """A title lifts its paper by the share of the query's words it holds: one of three
+    lifts it a ninth as much as all three, so the paper holding every word comes first."""
+    found = _texts(searcher, "flow innovative frames")
+    assert found[0].startswith("Polyps are segmented")
+    assert found[1].startswith("Electrodes are tracked")
 
 
 def test_whether_a_title_is_derived_changes_the_documents_digest():

@@ -4,6 +4,7 @@ the earlier document first among equals)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,10 +16,10 @@ from whoosh.collectors import UnlimitedCollector
 from wild_queries import WILD_QUERIES
 
 from paperterm.index.config import Config
-from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
+from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term, boost_share
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
-from paperterm.index.search.whoosh.engine import compile_plan
+from paperterm.index.search.whoosh.engine import compile_alternative, compile_plan
 from paperterm.index.search.whoosh.scorer import PlanScorer
 from paperterm.index.session import Session
 from paperterm.index.text.words import stem
@@ -55,8 +56,23 @@ def whoosh_results(
     searcher: Searcher, plan: Plan, allowed: set[int] | None
 ) -> tuple[dict[int, float], dict[int, int]]:
     """What Whoosh's matchers give for the plan (as the Whoosh engine ran plans before the
-    scorer): every match and its score, and how many required groups each matches."""
+    scorer): every match and its score, and how many required groups each matches. Boosts
+    shared by the words their field holds (`Plan.share_boosts`), which no Whoosh query says,
+    are each Whoosh's scores of the boost alone, times the share."""
     whoosh = searcher.engine._searcher
+    if plan.share_boosts and plan.boosts:
+        found, counts = whoosh_results(searcher, replace(plan, boosts=()), allowed)
+        boosts = []
+        for boost in plan.boosts:
+            hits = whoosh.search(compile_alternative(boost), limit=None)
+            boosts.append(
+                (boost.field, {hit.docnum: hit.score for hit in hits if hit.docnum in found})
+            )
+        held = Counter((field, docnum) for field, scores in boosts for docnum in scores)
+        for field, scores in boosts:
+            for docnum, score in scores.items():
+                found[docnum] += score * boost_share(held[field, docnum], len(plan.required))
+        return found, counts
     collector = UnlimitedCollector()
     query = compile_plan(plan)
     counts: dict[int, int] = {}

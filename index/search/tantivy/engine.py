@@ -25,7 +25,7 @@ from typing import Any
 
 from paperterm.index.search.analysis import FieldAnalysis
 from paperterm.index.search.engine import BM25_K1, Scored
-from paperterm.index.search.plan import Alternative, AnyOf, Plan, Term
+from paperterm.index.search.plan import Alternative, AnyOf, Plan, Term, boost_share
 from paperterm.index.search.tantivy import load_tantivy
 from paperterm.index.search.tantivy.index import TantivyIndex
 
@@ -98,7 +98,7 @@ class TantivyEngine:
         if allow is not None and not allow:
             return [], 0
         found: Rows
-        if plan.requires_all:
+        if plan.requires_all and not plan.share_boosts:  # shared boosts: paper by paper
             query = self._plan_query(plan, allow)
             if query is None:
                 found, total = [], 0
@@ -113,7 +113,7 @@ class TantivyEngine:
 
     def _most(self, plan: Plan, limit: int | None, allow: set[int] | None) -> tuple[Rows, int]:
         """Papers matching at least `plan.minimum` of the required groups and no excluded
-        one, by score (their groups' and the boosts' they match)."""
+        one, by score (their groups' and the boosts' they match, shared as the plan says)."""
         groups: Counter[int] = Counter()
         scores: dict[int, float] = {}
         Occur = self._tantivy.Occur
@@ -131,13 +131,18 @@ class TantivyEngine:
                 scores[row] = scores.get(row, 0.0) + score
         minimum = plan.minimum or len(plan.required)
         matching = [row for row, count in groups.items() if count >= minimum]
+        boosts: list[tuple[str, Rows]] = []
         for boost in plan.boosts:
             query = self._alternative(boost)
-            if query is None or not matching:
-                continue
-            for row, score in self._run(query, None)[0]:
-                if row in scores and groups[row] >= minimum:
-                    scores[row] += score
+            if query is not None and matching:
+                rows = self._run(query, None)[0]
+                boosts.append((boost.field, [hit for hit in rows if groups[hit[0]] >= minimum]))
+        held = Counter((field, row) for field, rows in boosts for row, _ in rows)
+        words = len(plan.required)
+        for field, rows in boosts:
+            for row, score in rows:
+                share = boost_share(held[field, row], words) if plan.share_boosts else 1.0
+                scores[row] += score * share
         ranked = sorted(matching, key=lambda row: (-scores[row], row))
         kept = ranked if limit is None else ranked[:limit]
         return [(row, scores[row]) for row in kept], len(matching)
