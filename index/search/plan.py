@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import repeat
 from typing import Protocol
 
 from paperterm.index.search.filter_fields import FILTER_FIELDS
@@ -116,6 +118,24 @@ def boost_share(held: int, words: int) -> float:
     """What part of its boosts a paper's field holding `held` of a query's `words` words
     adds (`Plan.share_boosts`): all of them from `words` on."""
     return min(1.0, held / words) ** BOOST_SHARE_POWER
+
+
+def shared_boosts(
+    boosts: Sequence[Alternative], found: list[dict[int, float]], words: int
+) -> list[dict[int, float]]:
+    """Each boost's scores by paper (`found`, in the order of `boosts`) times `boost_share`
+    of the words its field holds in that paper: the boosts of that field the paper
+    matches. New dicts."""
+    held: Counter[tuple[str, int]] = Counter()
+    for boost, scores in zip(boosts, found, strict=True):
+        held.update(zip(repeat(boost.field), scores))
+    return [
+        {
+            paper: score * boost_share(held[boost.field, paper], words)
+            for paper, score in scores.items()
+        }
+        for boost, scores in zip(boosts, found, strict=True)
+    ]
 
 
 def _function_word(clause: Clause) -> bool:

@@ -25,7 +25,7 @@ from typing import Any
 
 from paperterm.index.search.analysis import FieldAnalysis
 from paperterm.index.search.engine import BM25_K1, Scored
-from paperterm.index.search.plan import Alternative, AnyOf, Plan, Term, boost_share
+from paperterm.index.search.plan import Alternative, AnyOf, Plan, Term, shared_boosts
 from paperterm.index.search.tantivy import load_tantivy
 from paperterm.index.search.tantivy.index import TantivyIndex
 
@@ -131,18 +131,18 @@ class TantivyEngine:
                 scores[row] = scores.get(row, 0.0) + score
         minimum = plan.minimum or len(plan.required)
         matching = [row for row, count in groups.items() if count >= minimum]
-        boosts: list[tuple[str, Rows]] = []
+        boosts, found = [], []
         for boost in plan.boosts:
             query = self._alternative(boost)
             if query is not None and matching:
                 rows = self._run(query, None)[0]
-                boosts.append((boost.field, [hit for hit in rows if groups[hit[0]] >= minimum]))
-        held = Counter((field, row) for field, rows in boosts for row, _ in rows)
-        words = len(plan.required)
-        for field, rows in boosts:
-            for row, score in rows:
-                share = boost_share(held[field, row], words) if plan.share_boosts else 1.0
-                scores[row] += score * share
+                boosts.append(boost)
+                found.append({row: score for row, score in rows if groups[row] >= minimum})
+        if plan.share_boosts:
+            found = shared_boosts(boosts, found, len(plan.required))
+        for each in found:
+            for row, score in each.items():
+                scores[row] += score
         ranked = sorted(matching, key=lambda row: (-scores[row], row))
         kept = ranked if limit is None else ranked[:limit]
         return [(row, scores[row]) for row in kept], len(matching)

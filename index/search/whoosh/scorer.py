@@ -43,7 +43,7 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Searcher as WhooshSearcher
 from whoosh.util.numeric import byte_to_length
 
-from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term, boost_share
+from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term, shared_boosts
 from paperterm.index.search.whoosh import private as whoosh_private  # noqa: F401  (checks the private names)
 from paperterm.index.search.whoosh.postings import UINT32, Entry, PostingsTable
 
@@ -149,7 +149,7 @@ class PlanScorer:
         if plan.boosts and scores:
             boosts = [self._alternative(boost, scores) for boost in plan.boosts]
             if plan.share_boosts:
-                boosts = _shared(plan.boosts, boosts, len(plan.required))
+                boosts = shared_boosts(plan.boosts, boosts, len(plan.required))
             extra = _sum_of(boosts)
             _add_into(scores, extra, extra.keys())  # documents of `scores` only
         return _best(scores, limit), len(scores)
@@ -460,21 +460,6 @@ def _following(words: list[frozenset[int]]) -> set[int]:
             found = filter(word.__contains__, map(add, starts, repeat(shift)))
             starts = map(sub, found, repeat(shift))
     return set(map(and_, starts, repeat(_DOC)))
-
-
-def _shared(boosts: Sequence[Term | Phrase], found: list[Scores], words: int) -> list[Scores]:
-    """Each boost's scores (`found`, in the order of `boosts`) times `boost_share` of the
-    words its field holds in each document: the boosts of that field it matches."""
-    held: Counter[tuple[str, int]] = Counter()
-    for boost, scores in zip(boosts, found, strict=True):
-        held.update(zip(repeat(boost.field), scores))
-    return [
-        {
-            docnum: score * boost_share(held[boost.field, docnum], words)
-            for docnum, score in scores.items()
-        }
-        for boost, scores in zip(boosts, found, strict=True)
-    ]
 
 
 def _sum_of(alternatives: list[Scores]) -> Scores:
