@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from itertools import repeat
 from typing import Protocol
 
 from paperterm.index.search.filter_fields import FILTER_FIELDS
@@ -80,11 +78,6 @@ FALLBACK_RARER_NOTE = "no paper has all your words; showing papers with the rare
 #: two typed keep narrowing the list to the papers with all of them.
 BEST_MATCH_WORDS = 3
 BEST_MATCH_NOTE = "no paper has all your words; showing papers with any, best first"
-#: In the any-word ranking a title's (or name's) boosts count by the share of the query's
-#: words that field holds, to this power (`boost_share`): most of the words in one title
-#: say the query is that title; one word of three there says little beside an abstract
-#: holding all three.
-BOOST_SHARE_POWER = 2
 NOTHING_TO_SEARCH_NOTE = "nothing to search for in that query; showing all papers"
 #: English function words the index keeps (its stop words are Whoosh's few): the any-word
 #: ranking leaves them out, as "their" in a pasted title says nothing of its paper, unless
@@ -112,30 +105,6 @@ def fallback_minimum(groups: int) -> int:
     is never dropped for missing words its abstract lacks (a pasted title's "Extended
     Abstract")."""
     return 1
-
-
-def boost_share(held: int, words: int) -> float:
-    """What part of its boosts a paper's field holding `held` of a query's `words` words
-    adds (`Plan.share_boosts`): all of them from `words` on."""
-    return min(1.0, held / words) ** BOOST_SHARE_POWER
-
-
-def shared_boosts(
-    boosts: Sequence[Alternative], found: list[dict[int, float]], words: int
-) -> list[dict[int, float]]:
-    """Each boost's scores by paper (`found`, in the order of `boosts`) times `boost_share`
-    of the words its field holds in that paper: the boosts of that field the paper
-    matches. New dicts."""
-    held: Counter[tuple[str, int]] = Counter()
-    for boost, scores in zip(boosts, found, strict=True):
-        held.update(zip(repeat(boost.field), scores))
-    return [
-        {
-            paper: score * boost_share(held[boost.field, paper], words)
-            for paper, score in scores.items()
-        }
-        for boost, scores in zip(boosts, found, strict=True)
-    ]
 
 
 def _function_word(clause: Clause) -> bool:
@@ -211,8 +180,8 @@ class Plan:
     matcher: Matcher = field(default_factory=lambda: Matcher(set(), set(), ()))
     #: What to tell the user whenever this plan's results are shown.
     notes: tuple[str, ...] = ()
-    #: Weigh each boost a paper matches by `boost_share` of the words its field holds (the
-    #: boosts of that field the paper matches) among the `required` groups.
+    #: Weigh each boost a paper matches by the share of the `required` groups its field
+    #: holds there (`boost_share.py`): the any-word ranking's.
     share_boosts: bool = False
     #: What to run instead when this plan matches nothing.
     fallback: Plan | None = None

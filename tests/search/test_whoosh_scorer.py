@@ -16,7 +16,8 @@ from whoosh.collectors import UnlimitedCollector
 from wild_queries import WILD_QUERIES
 
 from paperterm.index.config import Config
-from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term, boost_share
+from paperterm.index.search.boost_share import boost_share
+from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
 from paperterm.index.search.query import parse_query
 from paperterm.index.search.searcher import Searcher
 from paperterm.index.search.whoosh.engine import compile_alternative, compile_plan

@@ -24,8 +24,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from paperterm.index.search.analysis import FieldAnalysis
+from paperterm.index.search.boost_share import shared_boosts
 from paperterm.index.search.engine import BM25_K1, Scored
-from paperterm.index.search.plan import Alternative, AnyOf, Plan, Term, shared_boosts
+from paperterm.index.search.plan import Alternative, AnyOf, Plan, Term
 from paperterm.index.search.tantivy import load_tantivy
 from paperterm.index.search.tantivy.index import TantivyIndex
 

@@ -43,7 +43,8 @@ from whoosh.scoring import BM25F
 from whoosh.searching import Searcher as WhooshSearcher
 from whoosh.util.numeric import byte_to_length
 
-from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term, shared_boosts
+from paperterm.index.search.boost_share import shared_boosts
+from paperterm.index.search.plan import AnyOf, Phrase, Plan, Term
 from paperterm.index.search.whoosh import private as whoosh_private  # noqa: F401  (checks the private names)
 from paperterm.index.search.whoosh.postings import UINT32, Entry, PostingsTable
 
